@@ -1,0 +1,143 @@
+//! Renders the chapter prose in `content/<lang>/*.md` to HTML at build time, so the app ships no
+//! Markdown parser. Each file has a small front matter (title, summary, order) and may contain
+//! `<!-- experiment: NAME -->` markers where a live experiment panel is inserted.
+
+use pulldown_cmark::{html, Options, Parser};
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+
+struct Chapter {
+    lang: String,
+    slug: String,
+    title: String,
+    summary: String,
+    order: i64,
+    sections: Vec<Section>,
+}
+
+enum Section {
+    Prose(String),
+    Experiment(String),
+}
+
+fn front_matter(text: &str, file: &Path) -> (Vec<(String, String)>, String) {
+    let rest = text
+        .strip_prefix("---\n")
+        .unwrap_or_else(|| panic!("{}: must start with a `---` front matter", file.display()));
+    let (head, body) = rest
+        .split_once("\n---\n")
+        .unwrap_or_else(|| panic!("{}: front matter is not closed by `---`", file.display()));
+    let fields = head
+        .lines()
+        .filter_map(|line| line.split_once(':'))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect();
+    (fields, body.to_string())
+}
+
+fn render(markdown: &str) -> String {
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_SMART_PUNCTUATION
+        | Options::ENABLE_HEADING_ATTRIBUTES;
+    let mut out = String::new();
+    html::push_html(&mut out, Parser::new_ext(markdown, options));
+    // Wide tables scroll inside their own box on narrow screens.
+    out.replace("<table>", "<div class=\"table-scroll\"><table>")
+        .replace("</table>", "</table></div>")
+}
+
+fn split_sections(body: &str) -> Vec<Section> {
+    let mut sections = Vec::new();
+    let mut prose = String::new();
+    for line in body.lines() {
+        let marker = line
+            .trim()
+            .strip_prefix("<!-- experiment:")
+            .and_then(|rest| rest.strip_suffix("-->"))
+            .map(str::trim);
+        match marker {
+            Some(name) => {
+                if !prose.trim().is_empty() {
+                    sections.push(Section::Prose(render(&prose)));
+                }
+                prose.clear();
+                sections.push(Section::Experiment(name.to_string()));
+            }
+            None => {
+                prose.push_str(line);
+                prose.push('\n');
+            }
+        }
+    }
+    if !prose.trim().is_empty() {
+        sections.push(Section::Prose(render(&prose)));
+    }
+    sections
+}
+
+fn main() {
+    let content = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content");
+    println!("cargo:rerun-if-changed={}", content.display());
+    let mut chapters = Vec::new();
+    let mut langs: Vec<_> = fs::read_dir(&content)
+        .expect("content/ exists")
+        .flatten()
+        .collect();
+    langs.sort_by_key(|e| e.file_name());
+    for lang in langs.into_iter().filter(|e| e.path().is_dir()) {
+        println!("cargo:rerun-if-changed={}", lang.path().display());
+        let mut files: Vec<_> = fs::read_dir(lang.path()).unwrap().flatten().collect();
+        files.sort_by_key(|e| e.file_name());
+        for file in files {
+            let path = file.path();
+            if path.extension().and_then(|e| e.to_str()) != Some("md") {
+                continue;
+            }
+            println!("cargo:rerun-if-changed={}", path.display());
+            let text = fs::read_to_string(&path).unwrap().replace("\r\n", "\n");
+            let (fields, body) = front_matter(&text, &path);
+            let field = |name: &str| {
+                fields
+                    .iter()
+                    .find(|(k, _)| k == name)
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_else(|| panic!("{}: front matter needs `{name}`", path.display()))
+            };
+            chapters.push(Chapter {
+                lang: lang.file_name().to_string_lossy().into_owned(),
+                slug: path.file_stem().unwrap().to_string_lossy().into_owned(),
+                title: field("title"),
+                summary: field("summary"),
+                order: field("order")
+                    .parse()
+                    .unwrap_or_else(|_| panic!("{}: order must be an integer", path.display())),
+                sections: split_sections(&body),
+            });
+        }
+    }
+    chapters.sort_by(|a, b| (&a.lang, a.order).cmp(&(&b.lang, b.order)));
+
+    let mut out = String::from("pub static TEXTS: &[ChapterText] = &[\n");
+    for c in &chapters {
+        let _ = writeln!(
+            out,
+            "    ChapterText {{ lang: {:?}, slug: {:?}, title: {:?}, summary: {:?}, sections: &[",
+            c.lang, c.slug, c.title, c.summary
+        );
+        for s in &c.sections {
+            match s {
+                Section::Prose(html) => writeln!(out, "        Section::Prose({html:?}),"),
+                Section::Experiment(name) => {
+                    writeln!(out, "        Section::Experiment({name:?}),")
+                }
+            }
+            .unwrap();
+        }
+        out.push_str("    ] },\n");
+    }
+    out.push_str("];\n");
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("texts.rs");
+    fs::write(dest, out).unwrap();
+}

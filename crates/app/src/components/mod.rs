@@ -1,0 +1,12 @@
+//! Reusable pieces of the chapter pages: layout, controls, tables, charts and the timeline.
+
+pub mod canvas;
+pub mod controls;
+pub mod layout;
+pub mod machine;
+pub mod notes;
+pub mod published;
+pub mod results;
+pub mod speedup_chart;
+pub mod timeline;
+pub mod unavailable;

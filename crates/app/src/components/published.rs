@@ -1,0 +1,47 @@
+//! The articles' published figures, shown beside the reader's own and labelled with their source.
+
+use crate::format;
+use crate::i18n::ui;
+use experiments::published::PublishedComparison;
+use leptos::prelude::*;
+
+#[component]
+pub fn PublishedTable(title: &'static str, rows: &'static [PublishedComparison]) -> impl IntoView {
+    let t = ui();
+    let body = rows
+        .iter()
+        .map(|r| {
+            view! {
+                <tr>
+                    <td><cite title=r.source.title lang=r.source.language>{r.source.label}</cite></td>
+                    <td>{r.machine}</td>
+                    <td class="num">{r.cores_used}</td>
+                    <td class="num">{format::int(r.sequential_ns)}</td>
+                    <td class="num">{format::int(r.concurrent_ns)}</td>
+                    <td class="num">{format::times(r.speedup())}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="published" data-testid="published">
+            <h3>{title}</h3>
+            <div class="table-scroll">
+                <table>
+                    <caption>{t.published_caption}</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">{t.col_source}</th>
+                            <th scope="col">{t.col_machine}</th>
+                            <th scope="col">{t.col_cores_used}</th>
+                            <th scope="col">{t.col_sequential_ns}</th>
+                            <th scope="col">{t.col_concurrent_ns}</th>
+                            <th scope="col">{t.col_speedup}</th>
+                        </tr>
+                    </thead>
+                    <tbody>{body}</tbody>
+                </table>
+            </div>
+        </section>
+    }
+}

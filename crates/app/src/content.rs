@@ -1,0 +1,33 @@
+//! Chapter prose, rendered from `content/<lang>/*.md` to HTML by the build script.
+
+/// A chapter's text in one language.
+pub struct ChapterText {
+    pub lang: &'static str,
+    pub slug: &'static str,
+    pub title: &'static str,
+    pub summary: &'static str,
+    pub sections: &'static [Section],
+}
+
+/// A piece of a chapter: prose (trusted HTML made from our own Markdown) or a live experiment.
+pub enum Section {
+    Prose(&'static str),
+    Experiment(&'static str),
+}
+
+include!(concat!(env!("OUT_DIR"), "/texts.rs"));
+
+/// The slug of the landing page's text, which is not a chapter.
+pub const LANDING: &str = "index";
+
+/// One chapter's text in `lang`.
+pub fn chapter(lang: &str, slug: &str) -> Option<&'static ChapterText> {
+    TEXTS.iter().find(|c| c.lang == lang && c.slug == slug)
+}
+
+/// All chapters in `lang`, in reading order (the landing text excluded).
+pub fn chapters(lang: &str) -> impl Iterator<Item = &'static ChapterText> + '_ {
+    TEXTS
+        .iter()
+        .filter(move |c| c.lang == lang && c.slug != LANDING)
+}

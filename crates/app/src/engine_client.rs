@@ -1,0 +1,257 @@
+//! The UI's only door to the engine: one coordinator Web Worker, spoken to in JSON messages.
+//!
+//! The worker is started on first use. Requests sent before it says `ready` wait in a queue. If the
+//! engine crashes (or cannot load), every run in progress is told why, the worker is discarded, and
+//! the next request starts a fresh one, so a crash costs the reader one run, never the page.
+
+use experiments::protocol::{Request, Response, RunId};
+use experiments::{Job, Measurement};
+use futures_channel::{mpsc, oneshot};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+/// What a run reports back, in order: progress and measurements, then exactly one of the last three.
+#[derive(Clone, Debug)]
+pub enum EngineEvent {
+    Progress {
+        job_index: usize,
+        done: u32,
+        total: u32,
+    },
+    Measured {
+        job_index: usize,
+        measurement: Box<Measurement>,
+    },
+    Finished,
+    Stopped,
+    Failed(String),
+}
+
+/// Why experiments cannot run with threads on this page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unavailable {
+    /// The page is not cross-origin isolated, so memory cannot be shared between workers.
+    NotIsolated,
+    /// The browser has no Web Workers or no WebAssembly.
+    NoWorkers,
+}
+
+/// Can the threaded engine run here?
+pub fn availability() -> Result<(), Unavailable> {
+    let global = js_sys::global();
+    let has = |name: &str| js_sys::Reflect::has(&global, &name.into()).unwrap_or(false);
+    if !has("Worker") || !has("WebAssembly") {
+        return Err(Unavailable::NoWorkers);
+    }
+    let machine = crate::environment::machine();
+    if !machine.isolated || !machine.shared_memory {
+        return Err(Unavailable::NotIsolated);
+    }
+    Ok(())
+}
+
+type Handlers = (
+    Closure<dyn FnMut(MessageEvent)>,
+    Closure<dyn FnMut(ErrorEvent)>,
+);
+
+#[derive(Default)]
+struct Client {
+    worker: Option<Worker>,
+    handlers: Option<Handlers>,
+    ready: bool,
+    waiting: Vec<String>,
+    runs: HashMap<RunId, mpsc::UnboundedSender<EngineEvent>>,
+    status_waiters: Vec<oneshot::Sender<(u32, u32)>>,
+    next_run: RunId,
+}
+
+thread_local! {
+    static CLIENT: RefCell<Client> = RefCell::new(Client::default());
+}
+
+fn coordinator_url() -> String {
+    let base = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.base_uri().ok().flatten())
+        .unwrap_or_else(|| "/".into());
+    let base = if base.ends_with('/') {
+        base
+    } else {
+        format!("{}/", base.rsplit_once('/').map_or("", |(b, _)| b))
+    };
+    format!("{base}engine/coordinator.js")
+}
+
+fn start_worker(client: &mut Client) -> Result<(), String> {
+    if client.worker.is_some() {
+        return Ok(());
+    }
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    options.set_name("lab-engine");
+    let worker = Worker::new_with_options(&coordinator_url(), &options)
+        .map_err(|e| format!("the browser refused to start the engine: {e:?}"))?;
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
+        let text = event.data().as_string().unwrap_or_default();
+        match Response::from_json(&text) {
+            Ok(response) => on_response(response),
+            Err(error) => crash(format!("the engine sent an unreadable message ({error})")),
+        }
+    });
+    let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(|event: ErrorEvent| {
+        event.prevent_default();
+        let message = event.message();
+        crash(if message.is_empty() {
+            "the engine could not be loaded".into()
+        } else {
+            message
+        });
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    client.worker = Some(worker);
+    client.handlers = Some((on_message, on_error));
+    client.ready = false;
+    Ok(())
+}
+
+fn send(request: &Request) -> Result<(), String> {
+    CLIENT.with(|c| {
+        let mut client = c.borrow_mut();
+        start_worker(&mut client)?;
+        let text = request.to_json();
+        if client.ready {
+            let worker = client.worker.as_ref().expect("started above");
+            worker
+                .post_message(&JsValue::from_str(&text))
+                .map_err(|e| format!("{e:?}"))
+        } else {
+            client.waiting.push(text);
+            Ok(())
+        }
+    })
+}
+
+fn on_response(response: Response) {
+    let deliver = |run_id: RunId, event: EngineEvent, last: bool| {
+        CLIENT.with(|c| {
+            let mut client = c.borrow_mut();
+            if let Some(listener) = client.runs.get(&run_id) {
+                let _ = listener.unbounded_send(event);
+            }
+            if last {
+                client.runs.remove(&run_id);
+            }
+        })
+    };
+    match response {
+        Response::Ready { .. } => CLIENT.with(|c| {
+            let mut client = c.borrow_mut();
+            client.ready = true;
+            let waiting = std::mem::take(&mut client.waiting);
+            if let Some(worker) = client.worker.as_ref() {
+                for text in waiting {
+                    let _ = worker.post_message(&JsValue::from_str(&text));
+                }
+            }
+        }),
+        Response::Progress {
+            run_id,
+            job_index,
+            done,
+            total,
+        } => deliver(
+            run_id,
+            EngineEvent::Progress {
+                job_index,
+                done,
+                total,
+            },
+            false,
+        ),
+        Response::Measured {
+            run_id,
+            job_index,
+            measurement,
+        } => deliver(
+            run_id,
+            EngineEvent::Measured {
+                job_index,
+                measurement,
+            },
+            false,
+        ),
+        Response::Finished { run_id } => deliver(run_id, EngineEvent::Finished, true),
+        Response::Stopped { run_id } => deliver(run_id, EngineEvent::Stopped, true),
+        Response::Failed { run_id, message } => deliver(run_id, EngineEvent::Failed(message), true),
+        Response::Status {
+            live_workers,
+            pool_workers,
+        } => CLIENT.with(|c| {
+            for waiter in c.borrow_mut().status_waiters.drain(..) {
+                let _ = waiter.send((live_workers, pool_workers));
+            }
+        }),
+        Response::Crashed { message } => crash(message),
+    }
+}
+
+/// Tell every run the engine died, and throw the engine away; the next request starts a new one.
+fn crash(message: String) {
+    let (worker, runs) = CLIENT.with(|c| {
+        let mut client = c.borrow_mut();
+        client.ready = false;
+        client.waiting.clear();
+        client.status_waiters.clear();
+        (client.worker.take(), std::mem::take(&mut client.runs))
+    });
+    if let Some(worker) = worker {
+        worker.terminate();
+    }
+    for (_, listener) in runs {
+        let _ = listener.unbounded_send(EngineEvent::Failed(message.clone()));
+    }
+    // The closures stay alive until here: this function may be running inside one of them.
+    let handlers = CLIENT.with(|c| c.borrow_mut().handlers.take());
+    if let Some(handlers) = handlers {
+        wasm_bindgen_futures::spawn_local(async move { drop(handlers) });
+    }
+}
+
+/// Start measuring `jobs`; events arrive on the returned channel. A new run stops the one in progress.
+pub fn run(jobs: Vec<Job>) -> Result<(RunId, mpsc::UnboundedReceiver<EngineEvent>), String> {
+    let (sender, receiver) = mpsc::unbounded();
+    let run_id = CLIENT.with(|c| {
+        let mut client = c.borrow_mut();
+        client.next_run += 1;
+        let run_id = client.next_run;
+        // Only one run at a time: the engine stops the previous one, so tell its listener now.
+        for (_, previous) in client.runs.drain() {
+            let _ = previous.unbounded_send(EngineEvent::Stopped);
+        }
+        client.runs.insert(run_id, sender);
+        run_id
+    });
+    if let Err(error) = send(&Request::Run { run_id, jobs }) {
+        CLIENT.with(|c| c.borrow_mut().runs.remove(&run_id));
+        return Err(error);
+    }
+    Ok((run_id, receiver))
+}
+
+/// Ask the engine to stop `run_id`.
+pub fn stop(run_id: RunId) {
+    let _ = send(&Request::Stop { run_id });
+}
+
+/// How many engine workers are alive, and how large the current pool is.
+pub async fn status() -> Option<(u32, u32)> {
+    let (sender, receiver) = oneshot::channel();
+    CLIENT.with(|c| c.borrow_mut().status_waiters.push(sender));
+    send(&Request::Status).ok()?;
+    receiver.await.ok()
+}

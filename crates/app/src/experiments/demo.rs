@@ -1,0 +1,152 @@
+//! Chapter 1's demo: the same t tasks on one worker (concurrency) and on k workers (parallelism),
+//! drawn as two timelines.
+
+use super::panel::RunStatus;
+use crate::components::controls::Slider;
+use crate::components::machine::MachineLine;
+use crate::components::notes::ClampNotes;
+use crate::components::results::{ResultRow, ResultsTable};
+use crate::components::timeline::Timeline;
+use crate::components::unavailable::UnavailableNotice;
+use crate::engine_client;
+use crate::environment::machine;
+use crate::i18n::{fill, ui};
+use crate::presets::{write_to_url, Preset};
+use crate::runner::Runner;
+use experiments::params::demo::{workers as workers_range, TASKS, UNITS};
+use experiments::stats::speedup;
+use experiments::{Job, Measurement, Summary, Variant, Workload};
+use leptos::prelude::*;
+
+const REPETITIONS: u32 = 3;
+
+fn describe(job: &Job) -> String {
+    fill(
+        ui().demo_lane_caption,
+        &[
+            ("tasks", &job.tasks.to_string()),
+            ("workers", &job.workers.to_string()),
+        ],
+    )
+}
+
+#[component]
+pub fn DemoExperiment() -> impl IntoView {
+    let t = ui();
+    let machine = machine();
+    let body = match engine_client::availability() {
+        Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
+        Ok(()) => view! { <DemoControls cores=machine.logical_processors /> }.into_any(),
+    };
+    view! {
+        <section class="experiment" aria-labelledby="demo-title" data-experiment="demo">
+            <h2 id="demo-title">{t.demo_title}</h2>
+            {body}
+            <MachineLine machine />
+        </section>
+    }
+}
+
+#[component]
+fn DemoControls(cores: u32) -> impl IntoView {
+    let t = ui();
+    let workers_limits = workers_range(cores);
+    let mut preset = Preset::from_url();
+    let workers = RwSignal::new(preset.value(&workers_limits));
+    let tasks = RwSignal::new(preset.value(&TASKS));
+    let units = preset.value(&UNITS) as u32;
+    let autorun = preset.flag("autorun");
+    let notes = preset.notes;
+
+    let runner = Runner::new();
+    let rows = RwSignal::new(Vec::<ResultRow>::new());
+    let one_worker = RwSignal::new(None::<Measurement>);
+    let many_workers = RwSignal::new(None::<Measurement>);
+    let jobs_of_run = RwSignal::new(Vec::<Job>::new());
+    let runs_done = StoredValue::new(0u32);
+
+    let run = move || {
+        let (k, n) = (workers.get_untracked() as u32, tasks.get_untracked() as u32);
+        write_to_url(&[
+            ("workers", k as u64),
+            ("tasks", n as u64),
+            ("units", units as u64),
+        ]);
+        let job = |workers| Job {
+            workload: Workload::Spin { units },
+            variant: Variant::Tasks,
+            workers,
+            tasks: n,
+            repetitions: REPETITIONS,
+        };
+        let jobs = vec![job(1), job(k)];
+        jobs_of_run.set(jobs.clone());
+        runs_done.update_value(|r| *r += 1);
+        let run_number = runs_done.get_value();
+        let baseline = StoredValue::new(None::<Summary>);
+        runner.run(jobs, move |index, m| {
+            let speedup = if index == 0 {
+                baseline.set_value(Some(m.summary));
+                Some(1.0)
+            } else {
+                baseline.get_value().map(|b| speedup(&b, &m.summary))
+            };
+            let row = ResultRow {
+                key: (run_number as u64) << 8 | index as u64,
+                run: run_number,
+                kind: if index == 0 {
+                    "one-worker"
+                } else {
+                    "many-workers"
+                },
+                variant: describe(&m.job),
+                workers: m.job.workers,
+                tasks: m.job.tasks,
+                summary: m.summary,
+                speedup,
+                check: m.check.clone(),
+            };
+            rows.update(|r| r.push(row));
+            if index == 0 {
+                one_worker.set(Some(m))
+            } else {
+                many_workers.set(Some(m))
+            }
+        });
+    };
+    if autorun {
+        Effect::new(move |already: Option<()>| {
+            if already.is_none() {
+                run();
+            }
+        });
+    }
+    let running = Signal::derive(move || runner.running.get());
+    let describe_job = move |index: usize| {
+        jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default())
+    };
+    let label_of = move |m: RwSignal<Option<Measurement>>| {
+        Signal::derive(move || m.with(|m| m.as_ref().map(|m| describe(&m.job)).unwrap_or_default()))
+    };
+    let lanes_of = move |m: RwSignal<Option<Measurement>>| {
+        Signal::derive(move || m.with(|m| m.as_ref().map_or(1, |m| m.job.workers)))
+    };
+
+    view! {
+        <ClampNotes notes />
+        <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); run(); }>
+            <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(TASKS) disabled=running />
+            <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
+            <div class="actions">
+                <button type="submit" class="primary" disabled=move || running.get()>{t.demo_run}</button>
+                <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
+            </div>
+        </form>
+        <RunStatus runner describe=describe_job />
+        <ResultsTable rows=rows.into() />
+        <div class="timeline-pair">
+            <Timeline measurement=one_worker what=label_of(one_worker) lanes=lanes_of(one_worker) test_id="demo-timeline-one" />
+            <Timeline measurement=many_workers what=label_of(many_workers) lanes=lanes_of(many_workers) test_id="demo-timeline-many" />
+        </div>
+    }
+}

@@ -1,0 +1,18 @@
+//! The live experiment panels that chapters embed, by the name used in `<!-- experiment: NAME -->`.
+
+mod demo;
+mod panel;
+mod sum;
+
+use leptos::prelude::*;
+
+/// The panel called `name` in the chapter text, or a visible placeholder if there is none.
+pub fn panel(name: &str) -> AnyView {
+    match name {
+        "demo" => view! { <demo::DemoExperiment /> }.into_any(),
+        "sum" => view! { <sum::SumExperiment /> }.into_any(),
+        other => {
+            view! { <p class="notice">{format!("Unknown experiment “{other}”.")}</p> }.into_any()
+        }
+    }
+}

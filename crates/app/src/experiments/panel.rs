@@ -1,0 +1,73 @@
+//! Pieces every experiment panel shares: the run buttons, the progress line and the engine check.
+
+use crate::engine_client;
+use crate::format;
+use crate::i18n::{fill, ui};
+use crate::runner::{Outcome, Runner};
+use leptos::prelude::*;
+
+/// Progress bar and status line of a runner. `describe(job_index)` names the job being measured.
+#[component]
+pub fn RunStatus(
+    runner: Runner,
+    describe: impl Fn(usize) -> String + Send + Sync + 'static,
+) -> impl IntoView {
+    let t = ui();
+    let describe = StoredValue::new(describe);
+    let what = move |index: usize| describe.with_value(|d| d(index));
+    let progress_text = move || match runner.current.get() {
+        Some((index, _, 0)) => fill(t.status_preparing, &[("what", &what(index))]),
+        Some((index, done, total)) => fill(
+            t.status_measuring,
+            &[
+                ("what", &what(index)),
+                ("done", &(done + 1).min(total).to_string()),
+                ("total", &total.to_string()),
+            ],
+        ),
+        None => String::new(),
+    };
+    let outcome_text = move || match runner.outcome.get() {
+        Some(Outcome::Finished) => t.status_finished.to_string(),
+        Some(Outcome::Stopped) => t.status_stopped.to_string(),
+        Some(Outcome::Failed(message)) => fill(t.status_failed, &[("message", &message)]),
+        None if runner.running.get() => String::new(),
+        None => t.status_idle.to_string(),
+    };
+    let outcome_kind = move || match runner.outcome.get() {
+        Some(Outcome::Finished) => "finished",
+        Some(Outcome::Stopped) => "stopped",
+        Some(Outcome::Failed(_)) => "failed",
+        None if runner.running.get() => "running",
+        None => "idle",
+    };
+    // After each run, show how many engine workers are alive (pools end their workers).
+    let workers_line = RwSignal::new(String::new());
+    Effect::new(move |_| {
+        if !runner.running.get() && runner.outcome.with(Option::is_some) {
+            leptos::task::spawn_local(async move {
+                if let Some((live, pool)) = engine_client::status().await {
+                    workers_line.try_set(fill(
+                        t.engine_workers_line,
+                        &[("live", &live.to_string()), ("pool", &pool.to_string())],
+                    ));
+                }
+            });
+        }
+    });
+    view! {
+        <div class="run-status">
+            <Show when=move || runner.running.get()>
+                <progress
+                    max="1"
+                    value=move || runner.progress.get().to_string()
+                    aria-label=t.progress_label
+                    aria-valuetext=move || format::percent(runner.progress.get())
+                ></progress>
+                <span class="progress-text">{progress_text}</span>
+            </Show>
+            <p role="status" class="outcome" data-testid="outcome" data-outcome=outcome_kind>{outcome_text}</p>
+            <p class="engine-workers" data-testid="engine-workers">{move || workers_line.get()}</p>
+        </div>
+    }
+}

@@ -1,0 +1,251 @@
+//! The Sum chapter's experiment: one loop versus t tasks on k workers, and a sweep over k.
+
+use super::panel::RunStatus;
+use crate::components::controls::{NumberField, Slider};
+use crate::components::machine::MachineLine;
+use crate::components::notes::ClampNotes;
+use crate::components::published::PublishedTable;
+use crate::components::results::{ResultRow, ResultsTable};
+use crate::components::speedup_chart::{SpeedupChart, SweepPoint};
+use crate::components::timeline::Timeline;
+use crate::components::unavailable::UnavailableNotice;
+use crate::engine_client;
+use crate::environment::machine;
+use crate::format;
+use crate::i18n::{fill, ui};
+use crate::presets::{write_to_url, Preset};
+use crate::runner::Runner;
+use experiments::params::sum::{workers as workers_range, NUMBERS, REPETITIONS, TASKS};
+use experiments::published::SUM_10M;
+use experiments::stats::speedup;
+use experiments::{Job, Measurement, Summary, Variant, Workload, DEFAULT_SEED};
+use leptos::prelude::*;
+
+/// Worker counts of a sweep: 1, 2, 4, … up to `max`, and `max` itself.
+fn sweep_counts(max: u32) -> Vec<u32> {
+    let mut counts: Vec<u32> = std::iter::successors(Some(1u32), |k| k.checked_mul(2))
+        .take_while(|&k| k <= max)
+        .collect();
+    if counts.last() != Some(&max) {
+        counts.push(max);
+    }
+    counts
+}
+
+fn job(variant: Variant, workers: u32, tasks: u32, numbers: u64, repetitions: u32) -> Job {
+    Job {
+        workload: Workload::Sum {
+            numbers,
+            seed: DEFAULT_SEED,
+        },
+        variant,
+        workers,
+        tasks,
+        repetitions,
+    }
+}
+
+fn describe(job: &Job) -> String {
+    let t = ui();
+    match job.variant {
+        Variant::Sequential => t.sum_sequential_long.to_string(),
+        Variant::Tasks => fill(
+            t.sum_tasks_long,
+            &[
+                ("tasks", &job.tasks.to_string()),
+                ("workers", &job.workers.to_string()),
+            ],
+        ),
+    }
+}
+
+#[component]
+pub fn SumExperiment() -> impl IntoView {
+    let t = ui();
+    let machine = machine();
+    let body = match engine_client::availability() {
+        Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
+        Ok(()) => view! { <SumControls cores=machine.logical_processors /> }.into_any(),
+    };
+    view! {
+        <section class="experiment" aria-labelledby="sum-title" data-experiment="sum">
+            <h2 id="sum-title">{t.sum_title}</h2>
+            {body}
+            <PublishedTable title=t.published_title rows=&SUM_10M />
+            <MachineLine machine />
+        </section>
+    }
+}
+
+#[component]
+fn SumControls(cores: u32) -> impl IntoView {
+    let t = ui();
+    let workers_limits = workers_range(cores);
+    let mut preset = Preset::from_url();
+    let workers = RwSignal::new(preset.value(&workers_limits));
+    let tasks = RwSignal::new(preset.value(&TASKS));
+    let numbers = RwSignal::new(preset.value(&NUMBERS));
+    let repetitions = RwSignal::new(preset.value(&REPETITIONS));
+    let autorun = preset.flag("autorun");
+    let notes = preset.notes;
+
+    let runner = Runner::new();
+    let rows = RwSignal::new(Vec::<ResultRow>::new());
+    let points = RwSignal::new(Vec::<SweepPoint>::new());
+    let sweep_tasks = RwSignal::new(tasks.get_untracked() as u32);
+    let traced = RwSignal::new(None::<Measurement>);
+    let traced_label = RwSignal::new(String::new());
+    let jobs_of_run = RwSignal::new(Vec::<Job>::new());
+    let runs_done = StoredValue::new(0u32);
+    let next_key = StoredValue::new(0u64);
+
+    let settings = move || {
+        (
+            workers.get_untracked() as u32,
+            tasks.get_untracked() as u32,
+            numbers.get_untracked(),
+            repetitions.get_untracked() as u32,
+        )
+    };
+    let remember_settings = move || {
+        let (k, t, n, r) = settings();
+        write_to_url(&[
+            ("workers", k as u64),
+            ("tasks", t as u64),
+            ("n", n),
+            ("reps", r as u64),
+        ]);
+    };
+    let show_trace = move |m: Measurement| {
+        traced_label.set(describe(&m.job));
+        traced.set(Some(m));
+    };
+
+    let run = move || {
+        remember_settings();
+        let (k, t, n, r) = settings();
+        let jobs = vec![
+            job(Variant::Sequential, 1, 1, n, r),
+            job(Variant::Tasks, k, t, n, r),
+        ];
+        jobs_of_run.set(jobs.clone());
+        runs_done.update_value(|r| *r += 1);
+        let run_number = runs_done.get_value();
+        let baseline = StoredValue::new(None::<Summary>);
+        runner.run(jobs, move |_, m| {
+            let speedup = match m.job.variant {
+                Variant::Sequential => {
+                    baseline.set_value(Some(m.summary));
+                    Some(1.0)
+                }
+                Variant::Tasks => baseline.get_value().map(|b| speedup(&b, &m.summary)),
+            };
+            next_key.update_value(|k| *k += 1);
+            let row = ResultRow {
+                key: next_key.get_value(),
+                run: run_number,
+                kind: if m.job.variant == Variant::Sequential {
+                    "sequential"
+                } else {
+                    "tasks"
+                },
+                variant: describe(&m.job),
+                workers: if m.job.variant == Variant::Sequential {
+                    1
+                } else {
+                    m.job.workers
+                },
+                tasks: m.job.tasks,
+                summary: m.summary,
+                speedup,
+                check: m.check.clone(),
+            };
+            rows.update(|rows| rows.push(row));
+            if m.job.variant == Variant::Tasks {
+                show_trace(m);
+            }
+        });
+    };
+
+    let sweep = move || {
+        remember_settings();
+        let (_, t, n, r) = settings();
+        let mut jobs = vec![job(Variant::Sequential, 1, 1, n, r)];
+        jobs.extend(
+            sweep_counts(workers_limits.max as u32)
+                .into_iter()
+                .map(|k| job(Variant::Tasks, k, t, n, r)),
+        );
+        jobs_of_run.set(jobs.clone());
+        points.set(Vec::new());
+        sweep_tasks.set(t);
+        let baseline = StoredValue::new(None::<Summary>);
+        runner.run(jobs, move |_, m| match m.job.variant {
+            Variant::Sequential => baseline.set_value(Some(m.summary)),
+            Variant::Tasks => {
+                let Some(base) = baseline.get_value() else {
+                    return;
+                };
+                let point = SweepPoint {
+                    workers: m.job.workers,
+                    summary: m.summary,
+                    speedup: speedup(&base, &m.summary),
+                };
+                points.update(|p| p.push(point));
+                show_trace(m);
+            }
+        });
+    };
+
+    if autorun {
+        // Once, after the panel is on the page.
+        Effect::new(move |already: Option<()>| {
+            if already.is_none() {
+                run();
+            }
+        });
+    }
+
+    let running = Signal::derive(move || runner.running.get());
+    let describe_job = move |index: usize| {
+        jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default())
+    };
+    let numbers_help = Signal::derive(move || {
+        fill(
+            t.numbers_help,
+            &[("value", &format::compact(numbers.get()))],
+        )
+    });
+
+    view! {
+        <ClampNotes notes />
+        <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); run(); }>
+            <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
+            <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(TASKS) disabled=running />
+            <NumberField label=t.numbers help=numbers_help value=numbers range=NUMBERS disabled=running />
+            <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
+            <div class="actions">
+                <button type="submit" class="primary" disabled=move || running.get()>{t.run}</button>
+                <button type="button" disabled=move || running.get() on:click=move |_| sweep()>{t.sweep}</button>
+                <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
+                <button type="button" disabled=move || running.get() || rows.with(Vec::is_empty) on:click=move |_| rows.set(Vec::new())>{t.clear}</button>
+            </div>
+        </form>
+        <RunStatus runner describe=describe_job />
+        <ResultsTable rows=rows.into() />
+        <Timeline measurement=traced what=traced_label lanes=Signal::derive(move || traced.with(|m| m.as_ref().map_or(1, |m| m.job.workers))) test_id="sum-timeline" />
+        <SpeedupChart points=points tasks=sweep_tasks cores=cores />
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sweep_counts;
+
+    #[test]
+    fn sweeps_powers_of_two_and_the_maximum() {
+        assert_eq!(sweep_counts(16), vec![1, 2, 4, 8, 16]);
+        assert_eq!(sweep_counts(24), vec![1, 2, 4, 8, 16, 24]);
+        assert_eq!(sweep_counts(1), vec![1]);
+    }
+}

@@ -1,0 +1,101 @@
+//! Numbers formatted for the reader's locale (digit grouping, decimal separator) through `Intl`.
+
+use js_sys::{Array, Function, Intl, Object, Reflect};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use wasm_bindgen::JsValue;
+
+thread_local! {
+    /// Formatters by (lang, min digits, max digits, compact); building one is slow, using one is fast.
+    static FORMATTERS: RefCell<HashMap<(String, u8, u8, bool), Function>> = RefCell::new(HashMap::new());
+}
+
+fn formatter(min_digits: u8, max_digits: u8, compact: bool) -> Function {
+    let lang = crate::i18n::lang().tag().to_string();
+    FORMATTERS.with(|cache| {
+        cache
+            .borrow_mut()
+            .entry((lang.clone(), min_digits, max_digits, compact))
+            .or_insert_with(|| {
+                let options = Object::new();
+                let _ = Reflect::set(
+                    &options,
+                    &"minimumFractionDigits".into(),
+                    &min_digits.into(),
+                );
+                let _ = Reflect::set(
+                    &options,
+                    &"maximumFractionDigits".into(),
+                    &max_digits.into(),
+                );
+                if compact {
+                    let _ = Reflect::set(&options, &"notation".into(), &"compact".into());
+                }
+                Intl::NumberFormat::new(&Array::of1(&JsValue::from_str(&lang)), &options).format()
+            })
+            .clone()
+    })
+}
+
+fn with(value: f64, min_digits: u8, max_digits: u8, compact: bool) -> String {
+    if !value.is_finite() {
+        return "—".into();
+    }
+    formatter(min_digits, max_digits, compact)
+        .call1(&JsValue::NULL, &JsValue::from_f64(value))
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| value.to_string())
+}
+
+/// An integer with digit grouping: 10,000,000 (en), 10 000 000 (ru), …
+pub fn int(value: u64) -> String {
+    with(value as f64, 0, 0, false)
+}
+
+/// A short form for large counts: 10M, 1.5K.
+pub fn compact(value: u64) -> String {
+    with(value as f64, 0, 1, true)
+}
+
+/// A number with exactly `digits` decimals.
+pub fn fixed(value: f64, digits: u8) -> String {
+    with(value, digits, digits, false)
+}
+
+/// Milliseconds with as many decimals as are meaningful for their size.
+pub fn ms(value: f64) -> String {
+    let digits = match value.abs() {
+        v if v < 1.0 => 3,
+        v if v < 10.0 => 2,
+        v if v < 100.0 => 1,
+        _ => 0,
+    };
+    fixed(value, digits)
+}
+
+/// A ratio such as a speedup: 1.85×.
+pub fn times(value: f64) -> String {
+    if value.is_finite() {
+        format!("{}×", fixed(value, 2))
+    } else {
+        "—".into()
+    }
+}
+
+/// A share as a percentage: 87 %.
+pub fn percent(value: f64) -> String {
+    if !value.is_finite() {
+        return "—".into();
+    }
+    let options = Object::new();
+    let _ = Reflect::set(&options, &"style".into(), &"percent".into());
+    let _ = Reflect::set(&options, &"maximumFractionDigits".into(), &0.into());
+    let lang = crate::i18n::lang().tag();
+    Intl::NumberFormat::new(&Array::of1(&JsValue::from_str(lang)), &options)
+        .format()
+        .call1(&JsValue::NULL, &JsValue::from_f64(value))
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_default()
+}

@@ -1,0 +1,267 @@
+//! Every user-interface string in one place, per language. Chapter prose lives in `content/<lang>/`.
+//!
+//! Strings with blanks use `{name}` placeholders filled by [`fill`]. To add a language: add a
+//! [`Lang`] variant, a `Ui` table, and a `content/<tag>/` folder.
+
+/// Languages the interface is available in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    En,
+}
+
+impl Lang {
+    /// BCP 47 tag, used for `Intl` number formatting and the `content/` folder.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+        }
+    }
+}
+
+/// The language of this page. English only for now; Russian, Chinese, Japanese and Hindi will follow.
+pub fn lang() -> Lang {
+    Lang::En
+}
+
+/// The strings of the current language.
+pub fn ui() -> &'static Ui {
+    match lang() {
+        Lang::En => &EN,
+    }
+}
+
+/// Replace each `{key}` in `template` by its value.
+pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    values
+        .iter()
+        .fold(template.to_string(), |text, (key, value)| {
+            text.replace(&format!("{{{key}}}"), value)
+        })
+}
+
+pub struct Ui {
+    pub site_name: &'static str,
+    pub tagline: &'static str,
+    pub skip_to_content: &'static str,
+    pub nav_label: &'static str,
+    pub nav_chapters: &'static str,
+    pub chapter_number: &'static str,
+    pub previous: &'static str,
+    pub next: &'static str,
+    pub start_reading: &'static str,
+    pub chapters_heading: &'static str,
+    pub coming_next_heading: &'static str,
+    pub coming_next: &'static [&'static str],
+    pub footer: &'static str,
+    pub not_found_title: &'static str,
+    pub not_found_body: &'static str,
+    pub back_home: &'static str,
+
+    pub workers: &'static str,
+    pub workers_help: &'static str,
+    pub tasks: &'static str,
+    pub tasks_help: &'static str,
+    pub numbers: &'static str,
+    pub numbers_help: &'static str,
+    pub repetitions: &'static str,
+    pub repetitions_help: &'static str,
+    pub run: &'static str,
+    pub sweep: &'static str,
+    pub stop: &'static str,
+    pub clear: &'static str,
+    pub controls_label: &'static str,
+
+    pub status_idle: &'static str,
+    pub status_measuring: &'static str,
+    pub status_preparing: &'static str,
+    pub status_finished: &'static str,
+    pub status_stopped: &'static str,
+    pub status_failed: &'static str,
+    pub progress_label: &'static str,
+
+    pub results_caption: &'static str,
+    pub results_empty: &'static str,
+    pub col_run: &'static str,
+    pub col_variant: &'static str,
+    pub col_workers: &'static str,
+    pub col_tasks: &'static str,
+    pub col_median: &'static str,
+    pub col_min: &'static str,
+    pub col_max: &'static str,
+    pub col_speedup: &'static str,
+    pub col_check: &'static str,
+    pub check_ok: &'static str,
+    pub check_wrong: &'static str,
+
+    pub sweep_title: &'static str,
+    pub sweep_caption: &'static str,
+    pub sweep_empty: &'static str,
+    pub axis_workers: &'static str,
+    pub axis_speedup: &'static str,
+    pub ideal: &'static str,
+    pub your_cores: &'static str,
+    pub col_ideal: &'static str,
+    pub chart_data_caption: &'static str,
+
+    pub timeline_caption: &'static str,
+    pub timeline_summary: &'static str,
+    pub axis_time_ms: &'static str,
+    pub worker_lane: &'static str,
+    pub col_worker: &'static str,
+    pub col_task_count: &'static str,
+    pub col_busy: &'static str,
+    pub col_first_start: &'static str,
+    pub col_last_end: &'static str,
+    pub timeline_tasks_detail: &'static str,
+    pub col_task: &'static str,
+    pub col_start: &'static str,
+    pub col_end: &'static str,
+
+    pub machine_line: &'static str,
+    pub yes: &'static str,
+    pub no: &'static str,
+    pub engine_workers_line: &'static str,
+
+    pub published_title: &'static str,
+    pub published_caption: &'static str,
+    pub col_source: &'static str,
+    pub col_machine: &'static str,
+    pub col_cores_used: &'static str,
+    pub col_sequential_ns: &'static str,
+    pub col_concurrent_ns: &'static str,
+
+    pub note_not_a_number: &'static str,
+    pub note_below_min: &'static str,
+    pub note_above_max: &'static str,
+    pub notes_label: &'static str,
+
+    pub unavailable_title: &'static str,
+    pub not_isolated_body: &'static str,
+    pub no_workers_body: &'static str,
+    pub open_isolated: &'static str,
+
+    pub demo_title: &'static str,
+    pub demo_run: &'static str,
+    pub demo_lane_caption: &'static str,
+    pub sum_title: &'static str,
+    pub sum_sequential_long: &'static str,
+    pub sum_tasks_long: &'static str,
+}
+
+static EN: Ui = Ui {
+    site_name: "Concurrency Lab",
+    tagline: "Concurrency versus parallelism, measured on your own machine",
+    skip_to_content: "Skip to content",
+    nav_label: "Chapters",
+    nav_chapters: "Chapters",
+    chapter_number: "Chapter {n}",
+    previous: "Previous",
+    next: "Next",
+    start_reading: "Start with chapter 1",
+    chapters_heading: "Chapters",
+    coming_next_heading: "In preparation",
+    coming_next: &[
+        "How an operating system schedules threads",
+        "Go's scheduler: G, M and P, shown on our own runtime",
+        "CPU-bound versus IO-bound work",
+        "Bubble sort: when splitting does not pay",
+        "IO-bound work: searching documents",
+        "What a task costs",
+        "Hashing a big file on 1, 4 and 16 workers",
+        "High concurrency: requests per second under blocking IO",
+    ],
+    footer: "Every experiment runs in your browser; nothing you do here leaves your machine.",
+    not_found_title: "Page not found",
+    not_found_body: "There is no chapter at this address.",
+    back_home: "Back to the chapter list",
+
+    workers: "Workers",
+    workers_help: "Parallelism: how many tasks can run at the same instant.",
+    tasks: "Tasks",
+    tasks_help: "Concurrency: how many independent pieces the work is split into.",
+    numbers: "Numbers",
+    numbers_help: "How many integers to add ({value}).",
+    repetitions: "Repetitions",
+    repetitions_help: "Timed runs after one untimed warm-up; the table shows their median.",
+    run: "Run",
+    sweep: "Sweep workers",
+    stop: "Stop",
+    clear: "Clear results",
+    controls_label: "Experiment settings",
+
+    status_idle: "Ready.",
+    status_measuring: "Measuring {what}: repetition {done} of {total}.",
+    status_preparing: "Preparing {what}…",
+    status_finished: "Done.",
+    status_stopped: "Stopped. Results measured before the stop are kept.",
+    status_failed: "The run failed: {message}",
+    progress_label: "Progress of the run",
+
+    results_caption: "Your results (milliseconds per run; speedup = sequential median ÷ this median)",
+    results_empty: "No results yet: press Run.",
+    col_run: "Run",
+    col_variant: "Variant",
+    col_workers: "Workers",
+    col_tasks: "Tasks",
+    col_median: "Median ms",
+    col_min: "Min ms",
+    col_max: "Max ms",
+    col_speedup: "Speedup",
+    col_check: "Result",
+    check_ok: "correct",
+    check_wrong: "WRONG: expected {expected}",
+
+    sweep_title: "Speedup as workers are added",
+    sweep_caption: "Speedup of the concurrent version over the sequential one, for 1, 2, 4, … workers ({tasks} tasks each). The dashed line is the ideal: n workers, n times faster.",
+    sweep_empty: "Press “Sweep workers” to measure every worker count.",
+    axis_workers: "workers",
+    axis_speedup: "speedup",
+    ideal: "ideal",
+    your_cores: "your logical processors",
+    col_ideal: "Ideal",
+    chart_data_caption: "Data of the chart above",
+
+    timeline_caption: "Which worker ran which task, and when, during the median repetition of “{what}”. One lane per worker; each bar is a task.",
+    timeline_summary: "{tasks} tasks ran on {used} of {workers} workers in {wall} ms.",
+    axis_time_ms: "time (ms)",
+    worker_lane: "W{n}",
+    col_worker: "Worker",
+    col_task_count: "Tasks run",
+    col_busy: "Busy ms",
+    col_first_start: "First start ms",
+    col_last_end: "Last end ms",
+    timeline_tasks_detail: "Every task of this run",
+    col_task: "Task",
+    col_start: "Start ms",
+    col_end: "End ms",
+
+    machine_line: "Measured on your machine: {cores} logical processors · {browser} · cross-origin isolated: {isolated}",
+    yes: "yes",
+    no: "no",
+    engine_workers_line: "Engine workers alive now: {live} (current pool: {pool}).",
+
+    published_title: "What the articles published",
+    published_caption: "Published results of the Go benchmark (ns per operation, 8 goroutines), quoted from the articles, measured on their machines, not yours",
+    col_source: "Source",
+    col_machine: "Machine",
+    col_cores_used: "Cores used",
+    col_sequential_ns: "Sequential ns/op",
+    col_concurrent_ns: "Concurrent ns/op",
+
+    note_not_a_number: "The link set {key} to “{raw}”, which is not a number, so the default {used} is used.",
+    note_below_min: "The link set {key} to {raw}, below the smallest allowed value, so {used} is used.",
+    note_above_max: "The link set {key} to {raw}, above the largest allowed value, so {used} is used.",
+    notes_label: "Changes made to the link's settings",
+
+    unavailable_title: "Live experiments are not available on this page",
+    not_isolated_body: "This page is not cross-origin isolated, so your browser does not allow the shared memory that threads in WebAssembly need. The text above still applies; to run the experiments, open this chapter in its own tab from a server that sends the isolation headers (see the README).",
+    no_workers_body: "Your browser does not offer Web Workers or WebAssembly, which the experiments need.",
+    open_isolated: "Open this chapter in its own tab",
+
+    demo_title: "Try it: the same tasks on one worker and on many",
+    demo_run: "Run both",
+    demo_lane_caption: "{tasks} tasks on {workers} worker(s)",
+    sum_title: "Try it: add up the numbers",
+    sum_sequential_long: "Sequential: one loop on one worker",
+    sum_tasks_long: "Concurrent: {tasks} tasks on {workers} workers",
+};

@@ -1,0 +1,46 @@
+//! Concurrency Lab's user interface: a Leptos single-page app of chapters with live experiments.
+//!
+//! The UI never runs a workload and never touches threads or shared memory: it sends jobs to the
+//! engine's coordinator Web Worker ([`engine_client`]) and draws what comes back. That is what keeps
+//! the page responsive while every worker of the machine is busy.
+
+mod components;
+mod content;
+mod engine_client;
+mod environment;
+mod experiments;
+mod format;
+mod i18n;
+mod pages;
+mod presets;
+mod runner;
+
+use leptos::prelude::*;
+use leptos_router::components::{Route, Router, Routes};
+use leptos_router::path;
+
+fn main() {
+    console_error_panic_hook::set_once();
+    // The static "Loading…" line in index.html has done its job.
+    if let Some(boot) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("boot"))
+    {
+        boot.remove();
+    }
+    leptos::mount::mount_to_body(App);
+}
+
+#[component]
+fn App() -> impl IntoView {
+    view! {
+        <Router>
+            <components::layout::Layout>
+                <Routes fallback=pages::not_found::NotFound>
+                    <Route path=path!("/") view=pages::landing::Landing />
+                    <Route path=path!("/chapters/:slug") view=pages::chapter::ChapterPage />
+                </Routes>
+            </components::layout::Layout>
+        </Router>
+    }
+}

@@ -1,0 +1,65 @@
+//! A chapter: its prose with the live experiment panels in place, and links to its neighbours.
+
+use crate::content::{self, ChapterText, Section};
+use crate::experiments;
+use crate::i18n::{fill, lang, ui};
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::use_params_map;
+
+#[component]
+pub fn ChapterPage() -> impl IntoView {
+    let params = use_params_map();
+    move || {
+        let slug = params.read().get("slug").unwrap_or_default();
+        match content::chapter(lang().tag(), &slug).filter(|c| c.slug != content::LANDING) {
+            Some(chapter) => view! { <Chapter chapter /> }.into_any(),
+            None => view! { <super::not_found::NotFound /> }.into_any(),
+        }
+    }
+}
+
+#[component]
+fn Chapter(chapter: &'static ChapterText) -> impl IntoView {
+    let t = ui();
+    super::set_title(chapter.title);
+    let all: Vec<_> = content::chapters(lang().tag()).collect();
+    let position = all.iter().position(|c| c.slug == chapter.slug).unwrap_or(0);
+    let link = |c: Option<&'static ChapterText>, label: &'static str, rel: &'static str| {
+        c.map(|c| {
+            view! {
+                <A href=format!("/chapters/{}", c.slug) attr:rel=rel>
+                    <span class="nav-label">{label}</span>
+                    <span class="nav-title">{c.title}</span>
+                </A>
+            }
+        })
+    };
+    let previous = link(
+        position.checked_sub(1).and_then(|i| all.get(i)).copied(),
+        t.previous,
+        "prev",
+    );
+    let next = link(all.get(position + 1).copied(), t.next, "next");
+    let sections = chapter
+        .sections
+        .iter()
+        .map(|section| match section {
+            Section::Prose(html) => view! { <div class="prose" inner_html=*html></div> }.into_any(),
+            Section::Experiment(name) => experiments::panel(name),
+        })
+        .collect_view();
+    view! {
+        <article class="chapter" data-chapter=chapter.slug>
+            <header>
+                <p class="chapter-number">{fill(t.chapter_number, &[("n", &(position + 1).to_string())])}</p>
+                <h1>{chapter.title}</h1>
+            </header>
+            {sections}
+            <nav class="chapter-nav" aria-label=t.nav_label>
+                <div>{previous}</div>
+                <div>{next}</div>
+            </nav>
+        </article>
+    }
+}

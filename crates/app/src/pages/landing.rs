@@ -1,0 +1,62 @@
+//! The landing page: what the reader will learn and the list of chapters.
+
+use crate::components::machine::MachineLine;
+use crate::content::{self, Section, LANDING};
+use crate::environment::machine;
+use crate::i18n::{fill, lang, ui};
+use leptos::prelude::*;
+use leptos_router::components::A;
+
+#[component]
+pub fn Landing() -> impl IntoView {
+    let t = ui();
+    super::set_title(t.site_name);
+    let intro = content::chapter(lang().tag(), LANDING).map(|c| {
+        c.sections
+            .iter()
+            .filter_map(|s| match s {
+                Section::Prose(html) => Some(view! { <div class="prose" inner_html=*html></div> }),
+                Section::Experiment(_) => None,
+            })
+            .collect_view()
+    });
+    let chapters: Vec<_> = content::chapters(lang().tag()).collect();
+    let first = chapters.first().map(|c| format!("/chapters/{}", c.slug));
+    let list = chapters
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| {
+            view! {
+                <li>
+                    <span class="chapter-number">{fill(t.chapter_number, &[("n", &(i + 1).to_string())])}</span>
+                    <A href=format!("/chapters/{}", c.slug)>{c.title}</A>
+                    <p>{c.summary}</p>
+                </li>
+            }
+        })
+        .collect_view();
+    let coming = t
+        .coming_next
+        .iter()
+        .map(|title| view! { <li>{*title}</li> })
+        .collect_view();
+    view! {
+        <article class="landing">
+            <header class="hero">
+                <h1>{t.site_name}</h1>
+                <p class="tagline">{t.tagline}</p>
+            </header>
+            {intro}
+            {first.map(|href| view! { <p><A href=href attr:class="button primary">{t.start_reading}</A></p> })}
+            <section aria-labelledby="chapters-heading">
+                <h2 id="chapters-heading">{t.chapters_heading}</h2>
+                <ol class="chapter-list">{list}</ol>
+            </section>
+            <section aria-labelledby="coming-heading">
+                <h2 id="coming-heading">{t.coming_next_heading}</h2>
+                <ul class="coming-list">{coming}</ul>
+            </section>
+            <MachineLine machine=machine() />
+        </article>
+    }
+}

@@ -1,0 +1,18 @@
+//! The page for addresses that name no chapter.
+
+use crate::i18n::ui;
+use leptos::prelude::*;
+use leptos_router::components::A;
+
+#[component]
+pub fn NotFound() -> impl IntoView {
+    let t = ui();
+    super::set_title(t.not_found_title);
+    view! {
+        <article class="chapter" data-testid="not-found">
+            <h1>{t.not_found_title}</h1>
+            <p>{t.not_found_body}</p>
+            <p><A href="/">{t.back_home}</A></p>
+        </article>
+    }
+}

@@ -1,0 +1,46 @@
+//! Experiment settings from the page URL (`?workers=2&tasks=8&n=10000000&reps=5&autorun=1`), and
+//! writing the settings of the last run back into the URL so it can be shared as is.
+
+use experiments::params::{read_flag, read_param, ClampNote, ParamRange};
+use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
+use leptos_router::params::ParamsMap;
+
+/// The URL's query, read once when an experiment panel is created.
+pub struct Preset {
+    query: ParamsMap,
+    /// Values the page had to change, for the visible note.
+    pub notes: Vec<ClampNote>,
+}
+
+impl Preset {
+    pub fn from_url() -> Self {
+        Preset {
+            query: use_query_map().get_untracked(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// The value of one knob: its default if absent, the nearest allowed value (noted) if invalid.
+    pub fn value(&mut self, range: &ParamRange) -> u64 {
+        read_param(range, self.query.get(range.key).as_deref(), &mut self.notes)
+    }
+
+    /// Whether a flag such as `autorun` is on.
+    pub fn flag(&self, key: &str) -> bool {
+        read_flag(self.query.get(key).as_deref())
+    }
+}
+
+/// Replace the query string with `pairs` without navigating (so reloading repeats this setup).
+pub fn write_to_url(pairs: &[(&str, u64)]) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let path = window.location().pathname().unwrap_or_default();
+    let query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let url = format!("{path}?{}", query.join("&"));
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}

@@ -1,0 +1,23 @@
+//! One clock for every worker: milliseconds as f64, comparable across threads and Web Workers.
+
+#[cfg(not(target_arch = "wasm32"))]
+pub fn now_ms() -> f64 {
+    use std::sync::OnceLock;
+    use std::time::Instant;
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    EPOCH.get_or_init(Instant::now).elapsed().as_secs_f64() * 1000.0
+}
+
+/// Each Web Worker has its own `performance.now()` origin, so we add `performance.timeOrigin`
+/// (shared wall-clock basis) to make timestamps from different workers comparable.
+#[cfg(target_arch = "wasm32")]
+pub fn now_ms() -> f64 {
+    use wasm_bindgen::JsCast;
+    thread_local! {
+        static PERFORMANCE: web_sys::Performance = js_sys::global()
+            .unchecked_into::<web_sys::WorkerGlobalScope>()
+            .performance()
+            .expect("workers have performance");
+    }
+    PERFORMANCE.with(|p| p.time_origin() + p.now())
+}

@@ -1,0 +1,89 @@
+//! Inputs prepared once per size, outside the timing, and the answer each job must reproduce.
+
+use crate::cancel::{Cancel, Stopped};
+use experiments::Workload;
+use std::sync::{Arc, Mutex};
+use workloads::data::random_number_stream;
+use workloads::spin::spin;
+use workloads::sum::sum;
+
+/// How many numbers are generated between two looks at the stop flag.
+const GENERATE_BLOCK: usize = 1 << 20;
+
+/// A prepared input and its expected result.
+pub enum Input {
+    Sum {
+        numbers: Vec<i32>,
+        expected: i64,
+    },
+    /// Spin tasks need no data; the expected value is the wrapping sum of every task's result.
+    Spin {
+        expected: u64,
+    },
+}
+
+/// What identifies an input: the workload and, for per-task work, the task count.
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct InputKey {
+    workload: Workload,
+    tasks: u32,
+}
+
+/// The most recent input, kept so that repeated runs (and every worker count of a sweep) reuse it.
+static CACHE: Mutex<Option<(InputKey, Arc<Input>)>> = Mutex::new(None);
+
+/// The seed of spin task `task`: each task does different (but reproducible) work.
+pub fn spin_seed(task: u32) -> u64 {
+    0x9E37_79B9_7F4A_7C15 ^ task as u64
+}
+
+/// Prepare (or reuse) the input of `workload` with `tasks` tasks. Must run on a worker, never on a
+/// browser's main thread: it may allocate hundreds of megabytes and take a while.
+pub fn prepare(workload: &Workload, tasks: u32, cancel: &Cancel) -> Result<Arc<Input>, Stopped> {
+    let key = InputKey {
+        workload: workload.clone(),
+        tasks: if matches!(workload, Workload::Spin { .. }) {
+            tasks
+        } else {
+            0
+        },
+    };
+    let mut cache = CACHE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((cached_key, input)) = cache.as_ref() {
+        if *cached_key == key {
+            return Ok(input.clone());
+        }
+    }
+    // Free the old input before building the new one, so two large inputs never coexist.
+    *cache = None;
+    let input = match *workload {
+        Workload::Sum { numbers, seed } => {
+            let len = numbers as usize;
+            let mut data = Vec::with_capacity(len);
+            let mut stream = random_number_stream(seed);
+            while data.len() < len {
+                cancel.check()?;
+                let block = GENERATE_BLOCK.min(len - data.len());
+                data.extend(stream.by_ref().take(block));
+            }
+            let expected = sum(&data);
+            Input::Sum {
+                numbers: data,
+                expected,
+            }
+        }
+        Workload::Spin { units } => {
+            let mut expected = 0u64;
+            for task in 0..tasks {
+                cancel.check()?;
+                expected = expected.wrapping_add(spin(units, spin_seed(task)));
+            }
+            Input::Spin { expected }
+        }
+    };
+    let input = Arc::new(input);
+    *cache = Some((key, input.clone()));
+    Ok(input)
+}

@@ -1,0 +1,45 @@
+//! Starting and counting worker threads: OS threads natively, Web Workers in the browser.
+//!
+//! Every worker the engine starts goes through [`spawn_worker`], so [`live_workers`] is an exact count
+//! of the workers alive right now. Pools hand rayon's per-thread main loop to it (see [`crate::pools`]).
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+static LIVE: AtomicU32 = AtomicU32::new(0);
+
+/// Workers started and not yet finished.
+pub fn live_workers() -> u32 {
+    LIVE.load(Ordering::SeqCst)
+}
+
+pub(crate) fn worker_started() {
+    LIVE.fetch_add(1, Ordering::SeqCst);
+}
+
+pub(crate) fn worker_finished() {
+    LIVE.fetch_sub(1, Ordering::SeqCst);
+}
+
+/// The body of a worker: runs once, then the worker ends.
+pub type WorkerMain = Box<dyn FnOnce() + Send + 'static>;
+
+/// Start a worker running `main`. Natively an OS thread.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn spawn_worker(name: String, main: WorkerMain) -> std::io::Result<()> {
+    worker_started();
+    let spawned = std::thread::Builder::new().name(name).spawn(move || {
+        main();
+        worker_finished();
+    });
+    if spawned.is_err() {
+        worker_finished();
+    }
+    spawned.map(|_| ())
+}
+
+/// Start a worker running `main`. In the browser a module Web Worker that shares this module's
+/// memory; it counts as finished when it reports back that it has exited (see `web::workers`).
+#[cfg(target_arch = "wasm32")]
+pub fn spawn_worker(name: String, main: WorkerMain) -> std::io::Result<()> {
+    crate::web::workers::spawn(&name, main).map_err(std::io::Error::other)
+}

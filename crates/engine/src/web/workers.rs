@@ -1,0 +1,102 @@
+//! Web Workers that share this module and its memory: how a rayon thread becomes a browser worker.
+//!
+//! The coordinator creates each worker from `pool-worker.js` and posts it the compiled module, the
+//! shared memory and a pointer to the boxed thread body. The worker instantiates the module on that
+//! memory, runs the body ([`pool_worker_entry`]), frees its stack and closes itself, and tells the
+//! coordinator it exited. Only the coordinator thread calls [`spawn`], so the handles live in its
+//! thread-local storage.
+
+use crate::threads::{worker_finished, worker_started, WorkerMain};
+use experiments::protocol::Response;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+
+type MessageHandler = Closure<dyn FnMut(MessageEvent)>;
+
+thread_local! {
+    /// Live workers by id. Holding the `Worker` keeps it from being garbage-collected.
+    static HANDLES: RefCell<HashMap<u32, (Worker, MessageHandler)>> = RefCell::new(HashMap::new());
+    static NEXT_ID: Cell<u32> = const { Cell::new(0) };
+}
+
+fn describe(error: JsValue) -> String {
+    error
+        .as_string()
+        .or_else(|| js_sys::JSON::stringify(&error).ok().map(String::from))
+        .unwrap_or_default()
+}
+
+/// Start a Web Worker running `main` on this module's shared memory.
+pub fn spawn(name: &str, main: WorkerMain) -> Result<(), String> {
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    options.set_name(name);
+    // Resolved against the coordinator's own URL: the two scripts sit side by side.
+    let worker = Worker::new_with_options("./pool-worker.js", &options)
+        .map_err(|e| format!("the browser refused to start a worker: {}", describe(e)))?;
+    let id = NEXT_ID.with(|n| {
+        n.set(n.get() + 1);
+        n.get()
+    });
+    let on_message = MessageHandler::new(move |event: MessageEvent| on_worker_message(id, event));
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+
+    let body = Box::into_raw(Box::new(main));
+    let init = js_sys::Array::of3(
+        &wasm_bindgen::module(),
+        &wasm_bindgen::memory(),
+        &JsValue::from(body as u32),
+    );
+    if let Err(error) = worker.post_message(&init) {
+        // The worker never got the pointer: take the body back so it is freed.
+        drop(unsafe { Box::from_raw(body) });
+        worker.terminate();
+        return Err(format!(
+            "could not hand work to a new worker: {}",
+            describe(error)
+        ));
+    }
+    worker_started();
+    HANDLES.with(|h| h.borrow_mut().insert(id, (worker, on_message)));
+    Ok(())
+}
+
+/// Messages a pool worker sends its coordinator: `{type: "exited"}` or `{type: "crashed", message}`.
+fn on_worker_message(id: u32, event: MessageEvent) {
+    let data = event.data();
+    let kind = js_sys::Reflect::get(&data, &"type".into())
+        .ok()
+        .and_then(|v| v.as_string());
+    match kind.as_deref() {
+        Some("exited") => {
+            worker_finished();
+            // Drop the handle (and this very closure) only after this call has returned.
+            wasm_bindgen_futures::spawn_local(async move {
+                HANDLES.with(|h| h.borrow_mut().remove(&id));
+            });
+        }
+        Some("crashed") => {
+            let message = js_sys::Reflect::get(&data, &"message".into())
+                .ok()
+                .and_then(|v| v.as_string())
+                .unwrap_or_else(|| "unknown error".into());
+            super::post(&Response::Crashed {
+                message: format!("a worker crashed: {message}"),
+            });
+        }
+        _ => {}
+    }
+}
+
+/// Runs inside a pool worker, called by `pool-worker.js` with the pointer the coordinator posted.
+#[wasm_bindgen]
+pub fn pool_worker_entry(body: u32) {
+    super::install_panic_hook();
+    // SAFETY: `body` came from `Box::into_raw` in `spawn` and is posted to exactly one worker,
+    // which calls this function exactly once.
+    let main = unsafe { Box::from_raw(body as *mut WorkerMain) };
+    main();
+}

@@ -1,0 +1,148 @@
+//! Native tests of the engine: real OS-thread pools, traces, checks, pool turnover and stopping.
+
+use engine::native::{NativeEngine, RunError};
+use engine::threads::live_workers;
+use engine::Cancel;
+use experiments::{Job, Variant, Workload};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The live-worker counter is global: tests that look at it must not overlap.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn spin_job(workers: u32, tasks: u32, units: u32) -> Job {
+    Job {
+        workload: Workload::Spin { units },
+        variant: Variant::Tasks,
+        workers,
+        tasks,
+        repetitions: 2,
+    }
+}
+
+fn wait_until(limit: Duration, mut condition: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if condition() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    condition()
+}
+
+#[test]
+fn a_run_uses_exactly_min_of_workers_and_tasks() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut engine = NativeEngine::new();
+    // Tasks of a few milliseconds each: long enough that every worker gets one.
+    for (workers, tasks) in [(1, 4), (2, 2), (4, 8), (4, 2)] {
+        let m = engine
+            .run(&spin_job(workers, tasks, 3_000), &Cancel::new())
+            .expect("runs");
+        assert!(m.check.ok, "check failed: {:?}", m.check);
+        assert_eq!(m.trace.spans.len(), tasks as usize, "one span per task");
+        let used = m.trace.workers_used();
+        assert_eq!(
+            used.len() as u32,
+            workers.min(tasks),
+            "k={workers} t={tasks}: {used:?}"
+        );
+        assert!(used.iter().all(|&w| w < workers));
+    }
+}
+
+#[test]
+fn sequential_and_tasks_compute_the_same_sum() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut engine = NativeEngine::new();
+    let base = Job {
+        workload: Workload::Sum {
+            numbers: 1_000_003,
+            seed: 5,
+        },
+        variant: Variant::Sequential,
+        workers: 1,
+        tasks: 1,
+        repetitions: 3,
+    };
+    let sequential = engine.run(&base, &Cancel::new()).unwrap();
+    let split = engine
+        .run(
+            &Job {
+                variant: Variant::Tasks,
+                workers: 3,
+                tasks: 7,
+                ..base.clone()
+            },
+            &Cancel::new(),
+        )
+        .unwrap();
+    assert!(sequential.check.ok && split.check.ok);
+    assert_eq!(sequential.check.value, split.check.value);
+    assert_eq!(sequential.samples_ms.len(), 3);
+    assert!(sequential.summary.min_ms <= sequential.summary.median_ms);
+    assert!(sequential.summary.median_ms <= sequential.summary.max_ms);
+    assert_eq!(sequential.trace.workers_used(), vec![0]);
+}
+
+#[test]
+fn switching_pool_sizes_ends_old_workers() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut engine = NativeEngine::new();
+    let mut first_start = None;
+    for round in 0..20 {
+        let workers = 1 + round % 8;
+        let m = engine
+            .run(&spin_job(workers, 8, 10), &Cancel::new())
+            .unwrap();
+        first_start.get_or_insert(m.pool_start_ms);
+        assert!(m.pool_start_ms.is_some(), "a new size starts a new pool");
+        let ended = wait_until(Duration::from_secs(5), || live_workers() <= workers);
+        assert!(
+            ended,
+            "round {round}: {} live workers, pool of {workers}",
+            live_workers()
+        );
+    }
+    // A new size starts a pool; the same size again reuses it and starts nothing.
+    let again = engine.run(&spin_job(5, 8, 10), &Cancel::new()).unwrap();
+    assert!(again.pool_start_ms.is_some());
+    let reused = engine.run(&spin_job(5, 8, 10), &Cancel::new()).unwrap();
+    assert_eq!(reused.pool_start_ms, None);
+    engine.end_pool();
+    assert!(
+        wait_until(Duration::from_secs(5), || live_workers() == 0),
+        "{} left",
+        live_workers()
+    );
+}
+
+#[test]
+fn stop_ends_a_long_run_quickly() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut engine = NativeEngine::new();
+    // 64 tasks of ~40 ms each, 50 repetitions: minutes of work if nobody stops it.
+    let job = Job {
+        repetitions: 50,
+        ..spin_job(2, 64, 40_000)
+    };
+    let cancel = Cancel::new();
+    let stopper = {
+        let cancel = cancel.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            let asked = Instant::now();
+            cancel.stop();
+            asked
+        })
+    };
+    let result = engine.run(&job, &cancel);
+    let stopped_after = stopper.join().unwrap().elapsed();
+    assert_eq!(result.unwrap_err(), RunError::Stopped);
+    // Tasks check the flag before starting, so at most the running ones finish.
+    assert!(
+        stopped_after < Duration::from_secs(2),
+        "took {stopped_after:?} to stop"
+    );
+}

@@ -1,0 +1,125 @@
+//! A job: one workload, run one way, with k workers and t tasks, repeated R times.
+
+use serde::{Deserialize, Serialize};
+
+/// The seed of every generated input unless a job names another one.
+pub const DEFAULT_SEED: u64 = 0x00C0_FFEE;
+
+/// What to compute. Data is generated from `seed` by the engine, once per size, outside the timing.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Workload {
+    /// Add `numbers` random integers (the articles' `add` / `addConcurrent`).
+    Sum { numbers: u64, seed: u64 },
+    /// Each task does `units` units of pure CPU work (see `workloads::spin`).
+    Spin { units: u32 },
+}
+
+/// How the workload is run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Variant {
+    /// One plain loop on one worker, no tasks: the baseline.
+    Sequential,
+    /// The work split into `tasks` tasks, scheduled on a pool of `workers` workers.
+    Tasks,
+}
+
+/// One measurement request: the engine warms up once, then times `repetitions` runs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Job {
+    pub workload: Workload,
+    pub variant: Variant,
+    /// k: how many workers run at once (parallelism, like GOMAXPROCS).
+    pub workers: u32,
+    /// t: how many independent pieces the work is split into (concurrency, like goroutines).
+    pub tasks: u32,
+    pub repetitions: u32,
+}
+
+impl Job {
+    /// Workers that can be busy at the same time in this job: a sequential job uses exactly one.
+    pub fn effective_workers(&self) -> u32 {
+        match self.variant {
+            Variant::Sequential => 1,
+            Variant::Tasks => self.workers.min(self.tasks).max(1),
+        }
+    }
+}
+
+/// Hard limits the engine enforces whatever the UI sends: beyond them a browser tab runs out of
+/// memory or workers. The chapters' own sliders stay well inside.
+pub mod limits {
+    pub const MAX_WORKERS: u32 = 128;
+    pub const MAX_TASKS: u32 = 1_000_000;
+    pub const MAX_REPETITIONS: u32 = 1_000;
+    pub const MAX_SUM_NUMBERS: u64 = 200_000_000;
+    pub const MAX_SPIN_UNITS: u32 = 10_000_000;
+}
+
+impl Job {
+    /// `Err` with a plain-words reason when the job is outside the engine's limits.
+    pub fn validate(&self) -> Result<(), String> {
+        use limits::*;
+        let within = |what: &str, value: u64, min: u64, max: u64| {
+            if (min..=max).contains(&value) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{what} must be between {min} and {max}, not {value}"
+                ))
+            }
+        };
+        within("workers", self.workers.into(), 1, MAX_WORKERS.into())?;
+        within("tasks", self.tasks.into(), 1, MAX_TASKS.into())?;
+        within(
+            "repetitions",
+            self.repetitions.into(),
+            1,
+            MAX_REPETITIONS.into(),
+        )?;
+        match self.workload {
+            Workload::Sum { numbers, .. } => within("numbers", numbers, 1, MAX_SUM_NUMBERS),
+            Workload::Spin { units } => {
+                within("work units", units.into(), 0, MAX_SPIN_UNITS.into())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(workers: u32, tasks: u32, numbers: u64) -> Job {
+        Job {
+            workload: Workload::Sum { numbers, seed: 1 },
+            variant: Variant::Tasks,
+            workers,
+            tasks,
+            repetitions: 3,
+        }
+    }
+
+    #[test]
+    fn validation_accepts_sane_and_rejects_absurd_jobs() {
+        assert!(job(2, 8, 10_000_000).validate().is_ok());
+        assert!(job(0, 8, 1000).validate().unwrap_err().contains("workers"));
+        assert!(job(2, 8, 10_000_000_000)
+            .validate()
+            .unwrap_err()
+            .contains("numbers"));
+        assert!(job(2, 0, 1000).validate().is_err());
+    }
+
+    #[test]
+    fn effective_workers_is_min_of_workers_and_tasks() {
+        assert_eq!(job(4, 2, 10).effective_workers(), 2);
+        assert_eq!(job(2, 8, 10).effective_workers(), 2);
+        let sequential = Job {
+            variant: Variant::Sequential,
+            ..job(8, 8, 10)
+        };
+        assert_eq!(sequential.effective_workers(), 1);
+    }
+}

@@ -1,0 +1,14 @@
+//! The shared vocabulary of Concurrency Lab: what a reader can ask for and what comes back.
+//!
+//! The UI, the engine and the native `lab` CLI all speak these types. Everything here is plain data and
+//! pure functions (clamping, statistics); nothing runs an experiment.
+
+pub mod job;
+pub mod params;
+pub mod protocol;
+pub mod published;
+pub mod results;
+pub mod stats;
+
+pub use job::{Job, Variant, Workload, DEFAULT_SEED};
+pub use results::{Check, Measurement, Span, Summary, Trace};

@@ -1,0 +1,202 @@
+//! The knobs a reader can turn, their limits, and reading them from a URL without ever failing.
+//!
+//! A preset URL like `?workers=2&tasks=8&n=10000000&reps=5&autorun=1` sets the controls. Anything
+//! missing takes its default; anything unreadable or out of range is replaced by the nearest allowed
+//! value and reported as a [`ClampNote`] so the page can say what it changed.
+
+use serde::{Deserialize, Serialize};
+
+/// The allowed values of one integer knob and its URL key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamRange {
+    /// The query-string key, e.g. `workers`.
+    pub key: &'static str,
+    pub min: u64,
+    pub max: u64,
+    pub default: u64,
+}
+
+impl ParamRange {
+    pub const fn new(key: &'static str, min: u64, max: u64, default: u64) -> Self {
+        ParamRange {
+            key,
+            min,
+            max,
+            default,
+        }
+    }
+
+    /// `value` forced into `min..=max`.
+    pub fn clamp(&self, value: u64) -> u64 {
+        value.clamp(self.min, self.max)
+    }
+}
+
+/// Why a preset value was not used as written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum ClampReason {
+    NotANumber,
+    BelowMin { min: u64 },
+    AboveMax { max: u64 },
+}
+
+/// A preset value the page changed, for the visible note.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClampNote {
+    pub key: String,
+    /// What the URL said (truncated to a sane length).
+    pub raw: String,
+    /// What the control was set to instead.
+    pub used: u64,
+    pub reason: ClampReason,
+}
+
+/// Parse a reader-typed integer: `10000000`, `10_000_000`, `10,000,000`, `1e7`, `2.5e6`, ` 42 `.
+/// Negative numbers parse (to be clamped later); anything else is `None`.
+pub fn parse_count(raw: &str) -> Option<f64> {
+    let cleaned: String = raw
+        .trim()
+        .chars()
+        .filter(|c| !matches!(c, '_' | ',' | ' '))
+        .collect();
+    if cleaned.is_empty() || cleaned.len() > 40 {
+        return None;
+    }
+    let value: f64 = cleaned.parse().ok()?;
+    value.is_finite().then_some(value)
+}
+
+/// Read one knob from a raw query value: default when absent, nearest allowed value otherwise.
+pub fn read_param(range: &ParamRange, raw: Option<&str>, notes: &mut Vec<ClampNote>) -> u64 {
+    let Some(raw) = raw else {
+        return range.default;
+    };
+    let shown: String = raw.chars().take(40).collect();
+    let mut note = |used: u64, reason: ClampReason| {
+        notes.push(ClampNote {
+            key: range.key.to_string(),
+            raw: shown.clone(),
+            used,
+            reason,
+        });
+        used
+    };
+    match parse_count(raw) {
+        None => note(range.default, ClampReason::NotANumber),
+        Some(v) if v < range.min as f64 => {
+            note(range.min, ClampReason::BelowMin { min: range.min })
+        }
+        Some(v) if v > range.max as f64 => {
+            note(range.max, ClampReason::AboveMax { max: range.max })
+        }
+        Some(v) => v.round() as u64,
+    }
+}
+
+/// Is a query flag like `autorun` switched on (`1`, `true`, `yes`, `on`)?
+pub fn read_flag(raw: Option<&str>) -> bool {
+    matches!(
+        raw.map(|r| r.trim().to_ascii_lowercase()).as_deref(),
+        Some("1" | "true" | "yes" | "on")
+    )
+}
+
+/// The largest worker count offered: at least 16, or twice the machine's logical processors,
+/// capped at 128 so a huge machine cannot ask a browser for hundreds of Web Workers.
+pub fn max_workers(hardware_concurrency: u32) -> u64 {
+    (2 * hardware_concurrency as u64).clamp(16, 128)
+}
+
+/// The knobs of the Sum chapter.
+pub mod sum {
+    use super::*;
+
+    pub const TASKS: ParamRange = ParamRange::new("tasks", 1, 64, 8);
+    pub const NUMBERS: ParamRange = ParamRange::new("n", 100_000, 50_000_000, 10_000_000);
+    pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 50, 5);
+
+    pub fn workers(hardware_concurrency: u32) -> ParamRange {
+        ParamRange::new("workers", 1, max_workers(hardware_concurrency), 2)
+    }
+}
+
+/// The knobs of the "Concurrency is not parallelism" demo.
+pub mod demo {
+    use super::*;
+
+    pub const TASKS: ParamRange = ParamRange::new("tasks", 1, 16, 4);
+    /// Size of each task in spin units (see `workloads::spin`).
+    pub const UNITS: ParamRange = ParamRange::new("units", 1_000, 200_000, 20_000);
+
+    pub fn workers(hardware_concurrency: u32) -> ParamRange {
+        ParamRange::new("workers", 1, max_workers(hardware_concurrency), 4)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const R: ParamRange = ParamRange::new("n", 10, 1000, 100);
+
+    fn read(raw: Option<&str>) -> (u64, Vec<ClampNote>) {
+        let mut notes = Vec::new();
+        let v = read_param(&R, raw, &mut notes);
+        (v, notes)
+    }
+
+    #[test]
+    fn absent_takes_default_silently() {
+        assert_eq!(read(None), (100, vec![]));
+    }
+
+    #[test]
+    fn in_range_values_in_many_spellings() {
+        for raw in ["500", " 500 ", "5e2", "5_00", "500.2"] {
+            assert_eq!(read(Some(raw)), (500, vec![]), "{raw}");
+        }
+        assert_eq!(parse_count("10,000,000"), Some(10_000_000.0));
+    }
+
+    #[test]
+    fn garbage_falls_back_to_default_with_note() {
+        for raw in ["", "abc", "NaN", "inf", "1e999", "12abc"] {
+            let (v, notes) = read(Some(raw));
+            assert_eq!(v, 100, "{raw}");
+            assert_eq!(notes.len(), 1, "{raw}");
+            assert_eq!(notes[0].reason, ClampReason::NotANumber);
+        }
+    }
+
+    #[test]
+    fn out_of_range_is_clamped_with_note() {
+        let (v, notes) = read(Some("-5"));
+        assert_eq!(v, 10);
+        assert_eq!(notes[0].reason, ClampReason::BelowMin { min: 10 });
+        let (v, notes) = read(Some("99999999999999999999999"));
+        assert_eq!(v, 1000);
+        assert_eq!(notes[0].reason, ClampReason::AboveMax { max: 1000 });
+        assert_eq!(notes[0].used, 1000);
+    }
+
+    #[test]
+    fn long_raw_values_are_truncated_in_notes() {
+        let long = "x".repeat(500);
+        let (_, notes) = read(Some(&long));
+        assert_eq!(notes[0].raw.len(), 40);
+    }
+
+    #[test]
+    fn flags() {
+        assert!(read_flag(Some("1")) && read_flag(Some("TRUE")));
+        assert!(!read_flag(Some("0")) && !read_flag(None) && !read_flag(Some("maybe")));
+    }
+
+    #[test]
+    fn worker_limit_follows_the_machine() {
+        assert_eq!(max_workers(2), 16);
+        assert_eq!(max_workers(12), 24);
+        assert_eq!(max_workers(1000), 128);
+    }
+}

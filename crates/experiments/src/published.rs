@@ -1,0 +1,95 @@
+//! Figures the seed articles published, quoted as facts with their source and machine.
+//!
+//! These are never presented as measurements of ours: every figure carries the article it comes from
+//! and the machine it was measured on, and the UI labels them as published.
+
+/// Where a published figure comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Source {
+    /// Short label used in tables, e.g. "Article A".
+    pub label: &'static str,
+    /// The article's title as published (in its own language).
+    pub title: &'static str,
+    pub language: &'static str,
+}
+
+pub const SCHEDULING_RU: Source = Source {
+    label: "Go scheduling series, part 3 (Russian translation)",
+    title: "Понимание планирования Golang, часть 3: параллелизм",
+    language: "ru",
+};
+
+pub const SCHEDULING_ZH: Source = Source {
+    label: "Concurrency (Chinese version)",
+    title: "并发",
+    language: "zh",
+};
+
+/// One published comparison of a sequential and a concurrent run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PublishedComparison {
+    pub source: Source,
+    /// The machine the article measured on.
+    pub machine: &'static str,
+    /// Hardware threads the Go runtime was allowed to use (`-cpu N`).
+    pub cores_used: u32,
+    /// Goroutines in the concurrent version.
+    pub goroutines: u32,
+    pub sequential_ns: u64,
+    pub concurrent_ns: u64,
+}
+
+impl PublishedComparison {
+    /// Sequential time over concurrent time, as computed from the published ns/op.
+    pub fn speedup(&self) -> f64 {
+        self.sequential_ns as f64 / self.concurrent_ns as f64
+    }
+}
+
+/// Summing 10 million integers: `add` versus `addConcurrent` with 8 goroutines (`go test -bench`, ns/op).
+pub const SUM_10M: [PublishedComparison; 4] = [
+    PublishedComparison {
+        source: SCHEDULING_RU,
+        machine: "Intel Core i7, 4 cores, 2.9 GHz",
+        cores_used: 1,
+        goroutines: 8,
+        sequential_ns: 5_720_764,
+        concurrent_ns: 6_387_344,
+    },
+    PublishedComparison {
+        source: SCHEDULING_RU,
+        machine: "Intel Core i7, 4 cores, 2.9 GHz",
+        cores_used: 8,
+        goroutines: 8,
+        sequential_ns: 5_910_799,
+        concurrent_ns: 3_362_643,
+    },
+    PublishedComparison {
+        source: SCHEDULING_ZH,
+        machine: "Apple M1 Max, 10 cores",
+        cores_used: 1,
+        goroutines: 8,
+        sequential_ns: 3_110_058,
+        concurrent_ns: 3_909_370,
+    },
+    PublishedComparison {
+        source: SCHEDULING_ZH,
+        machine: "Apple M1 Max, 10 cores",
+        cores_used: 10,
+        goroutines: 8,
+        sequential_ns: 3_111_412,
+        concurrent_ns: 1_001_474,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn published_sum_directions_match_the_articles() {
+        // On one core the concurrent version lost; with all cores it won.
+        assert!(SUM_10M[0].speedup() < 1.0 && SUM_10M[2].speedup() < 1.0);
+        assert!(SUM_10M[1].speedup() > 1.5 && SUM_10M[3].speedup() > 3.0);
+    }
+}

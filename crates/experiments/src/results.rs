@@ -1,0 +1,105 @@
+//! What a job returns: every timed sample, their summary, a trace of one run and a correctness check.
+
+use crate::job::Job;
+use crate::stats;
+use serde::{Deserialize, Serialize};
+
+/// One task's time on one worker, in milliseconds from the start of the traced run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Span {
+    /// Index of the worker inside its pool, 0-based.
+    pub worker: u32,
+    /// Index of the task inside the job, 0-based.
+    pub task: u32,
+    pub start_ms: f64,
+    pub end_ms: f64,
+}
+
+/// Which task ran where and when, during one repetition.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Trace {
+    pub spans: Vec<Span>,
+    /// Wall time of the traced repetition.
+    pub wall_ms: f64,
+}
+
+impl Trace {
+    /// The distinct workers that ran at least one task, in ascending order.
+    pub fn workers_used(&self) -> Vec<u32> {
+        let mut workers: Vec<u32> = self.spans.iter().map(|s| s.worker).collect();
+        workers.sort_unstable();
+        workers.dedup();
+        workers
+    }
+
+    /// Sum of all span lengths divided by (wall time x lanes): how busy the workers were.
+    pub fn utilisation(&self, lanes: u32) -> f64 {
+        if self.wall_ms <= 0.0 || lanes == 0 {
+            return 0.0;
+        }
+        let busy: f64 = self
+            .spans
+            .iter()
+            .map(|s| (s.end_ms - s.start_ms).max(0.0))
+            .sum();
+        busy / (self.wall_ms * lanes as f64)
+    }
+}
+
+/// The median, fastest and slowest of the timed repetitions.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub median_ms: f64,
+    pub min_ms: f64,
+    pub max_ms: f64,
+}
+
+/// Did the job compute the right answer? The engine compares against an independently computed value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    pub ok: bool,
+    /// The value the job produced, for display (e.g. the sum).
+    pub value: String,
+    /// The value it should have produced.
+    pub expected: String,
+}
+
+/// The outcome of one [`Job`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Measurement {
+    pub job: Job,
+    /// Every timed repetition in run order (the warm-up is not included).
+    pub samples_ms: Vec<f64>,
+    pub summary: Summary,
+    /// The trace of the repetition whose time was the median.
+    pub trace: Trace,
+    pub check: Check,
+    /// Milliseconds spent starting a new worker pool for this job, if one had to be started.
+    pub pool_start_ms: Option<f64>,
+}
+
+impl Measurement {
+    /// Build a measurement from raw samples and their traces (same order); keeps the median run's trace.
+    pub fn from_samples(
+        job: Job,
+        samples: Vec<(f64, Trace)>,
+        check: Check,
+        pool_start_ms: Option<f64>,
+    ) -> Self {
+        let times: Vec<f64> = samples.iter().map(|(t, _)| *t).collect();
+        let summary = stats::summarize(&times);
+        let median_index = stats::median_index(&times);
+        let trace = median_index
+            .and_then(|i| samples.into_iter().nth(i))
+            .map(|(_, trace)| trace)
+            .unwrap_or_default();
+        Measurement {
+            job,
+            samples_ms: times,
+            summary,
+            trace,
+            check,
+            pool_start_ms,
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! `cargo xtask …`: every project command, doing its own set-up on a fresh machine.
+//!
+//! `serve` and `test` are the two commands the README promises. Both install what is missing
+//! (wasm32 targets, nightly rust-src, trunk, the wasm-bindgen CLI matching Cargo.lock, Chromium,
+//! npm packages) and skip whatever is already installed at the right version.
+
+mod bench;
+mod shell;
+mod site;
+mod tools;
+
+use std::process::ExitCode;
+
+const HELP: &str = "\
+cargo xtask <command>
+
+  serve         install what is missing, build, serve http://127.0.0.1:8080 (cross-origin isolated)
+  test          install what is missing, then run every check: fmt, clippy, native tests,
+                the site build and the end-to-end tests in headless Chromium
+  bench         measure the kernels natively and in headless Chromium; print ratios, write bench-report.*
+  build         install what is missing and build the site into dist/
+  setup         only install what is missing
+  build-engine  build the threaded engine module (Trunk runs this as a pre-build hook)
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("serve") => site::serve(),
+        Some("test") => site::test(),
+        Some("bench") => bench::run(),
+        Some("build") => tools::setup().and_then(|_| site::build()),
+        Some("setup") => tools::setup(),
+        Some("build-engine") => site::build_engine(args.get(1).map(String::as_str)),
+        Some("help" | "--help" | "-h") | None => {
+            print!("{HELP}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command `{other}`\n\n{HELP}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! Building the two wasm modules into a site, serving it, and running every test against it.
+
+use crate::shell::{cargo, root, run, tool_path};
+use crate::tools::setup;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// Threads in wasm: atomics need nightly's build-std, and since rust-lang/rust#147225 shared memory
+/// must be asked for explicitly at link time (the TLS exports let wasm-bindgen start threads).
+const ENGINE_RUSTFLAGS: &[&str] = &[
+    "-C",
+    "target-feature=+atomics,+bulk-memory,+mutable-globals,+simd128",
+    "-C",
+    "link-arg=--shared-memory",
+    "-C",
+    "link-arg=--max-memory=4294967296",
+    "-C",
+    "link-arg=--import-memory",
+    "-C",
+    "link-arg=--export=__wasm_init_tls",
+    "-C",
+    "link-arg=--export=__tls_size",
+    "-C",
+    "link-arg=--export=__tls_align",
+    "-C",
+    "link-arg=--export=__tls_base",
+];
+
+/// Build the threaded engine (nightly, build-std) and its worker scripts into `out`
+/// (default: Trunk's staging dir when run as a hook, else `dist/engine`).
+pub fn build_engine(out: Option<&str>) -> Result<(), String> {
+    let out_dir = out
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("TRUNK_STAGING_DIR").map(|d| PathBuf::from(d).join("engine")))
+        .unwrap_or_else(|| root().join("dist/engine"));
+    let target_dir = root().join("target/engine-wasm");
+    run(cargo()
+        .args([
+            "build",
+            "--package",
+            "engine",
+            "--lib",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--release",
+        ])
+        .env("RUSTUP_TOOLCHAIN", "nightly")
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .env("CARGO_UNSTABLE_BUILD_STD", "panic_abort,std")
+        .env(
+            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
+            ENGINE_RUSTFLAGS.join(" "),
+        ))?;
+    std::fs::create_dir_all(&out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
+    run(Command::new("wasm-bindgen")
+        .env("PATH", tool_path())
+        .args([
+            "--target",
+            "web",
+            "--no-typescript",
+            "--out-name",
+            "engine",
+            "--out-dir",
+        ])
+        .arg(&out_dir)
+        .arg(target_dir.join("wasm32-unknown-unknown/release/engine.wasm")))?;
+    for script in ["coordinator.js", "pool-worker.js"] {
+        let from = root().join("crates/engine/js").join(script);
+        std::fs::copy(&from, out_dir.join(script))
+            .map_err(|e| format!("{}: {e}", from.display()))?;
+    }
+    Ok(())
+}
+
+fn trunk() -> Command {
+    let mut command = Command::new("trunk");
+    command.current_dir(root()).env("PATH", tool_path());
+    command
+}
+
+/// Build the site into `dist/` (release: the numbers must come from optimised code).
+pub fn build() -> Result<(), String> {
+    run(cargo().arg("fetch"))?;
+    run(trunk().args(["build", "--release", "--offline"]))
+}
+
+/// `cargo xtask serve`: set up, build and serve with the isolation headers on 127.0.0.1:8080.
+pub fn serve() -> Result<(), String> {
+    setup()?;
+    run(cargo().arg("fetch"))?;
+    run(trunk().args(["serve", "--release", "--offline"]))
+}
+
+/// `cargo xtask test`: everything CI checks.
+pub fn test() -> Result<(), String> {
+    setup()?;
+    run(cargo().args(["fmt", "--all", "--", "--check"]))?;
+    run(cargo().args(["clippy", "--all-targets", "--", "-D", "warnings"]))?;
+    run(cargo().args([
+        "clippy",
+        "--package",
+        "app",
+        "--package",
+        "engine",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    run(cargo().arg("test"))?;
+    build()?;
+    end_to_end()
+}
+
+/// The Playwright tests in `e2e/tests`, one file at a time (the machine has two cores).
+pub fn end_to_end() -> Result<(), String> {
+    let dir = root().join("e2e/tests");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".test.mjs"))
+        .collect();
+    files.sort();
+    run(Command::new("node")
+        .current_dir(root().join("e2e"))
+        .env("SITE_DIR", root().join("dist"))
+        .args(["--test", "--test-concurrency=1", "--test-reporter=spec"])
+        .args(&files))
+}

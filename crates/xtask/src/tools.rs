@@ -1,0 +1,163 @@
+//! Installing the build and test tools on a fresh machine, and skipping those already present.
+//!
+//! Nothing is downloaded from GitHub: Rust tools are built from crates.io, wasm-opt and Playwright
+//! come from npm, Chromium from Debian's packages.
+
+use crate::shell::{cargo, output, root, run, tool_path};
+use std::path::Path;
+use std::process::Command;
+
+/// Trunk builds the UI. 0.22.1 needs a newer rustc than stable 1.95, so it is built with nightly.
+pub const TRUNK_VERSION: &str = "0.22.1";
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// Install everything `serve`, `test` and `bench` need.
+pub fn setup() -> Result<(), String> {
+    rust_targets()?;
+    wasm_bindgen_cli()?;
+    trunk()?;
+    npm_packages()?;
+    chromium()?;
+    Ok(())
+}
+
+fn installed(toolchain: &str, list: &str) -> String {
+    output(Command::new("rustup").args([list, "list", "--installed", "--toolchain", toolchain]))
+        .unwrap_or_default()
+}
+
+/// wasm32 for stable (the UI) and nightly (the threaded engine), and nightly's std sources (build-std).
+fn rust_targets() -> Result<(), String> {
+    let toolchains = output(Command::new("rustup").args(["toolchain", "list"])).unwrap_or_default();
+    if !toolchains.lines().any(|l| l.starts_with("nightly")) {
+        run(Command::new("rustup").args([
+            "toolchain",
+            "install",
+            "nightly",
+            "--profile",
+            "minimal",
+        ]))?;
+    }
+    for toolchain in ["stable", "nightly"] {
+        if !installed(toolchain, "target").contains("wasm32-unknown-unknown") {
+            run(Command::new("rustup").args([
+                "target",
+                "add",
+                "wasm32-unknown-unknown",
+                "--toolchain",
+                toolchain,
+            ]))?;
+        }
+    }
+    if !installed("nightly", "component").contains("rust-src") {
+        run(Command::new("rustup").args([
+            "component",
+            "add",
+            "rust-src",
+            "--toolchain",
+            "nightly",
+        ]))?;
+    }
+    Ok(())
+}
+
+/// The wasm-bindgen version pinned in Cargo.lock; the CLI must match it exactly.
+pub fn locked_wasm_bindgen() -> Result<String, String> {
+    let lock = std::fs::read_to_string(root().join("Cargo.lock"))
+        .map_err(|e| format!("Cargo.lock: {e}"))?;
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line == "name = \"wasm-bindgen\"" {
+            if let Some(version) = lines.next().and_then(|v| v.strip_prefix("version = \"")) {
+                return Ok(version.trim_end_matches('"').to_string());
+            }
+        }
+    }
+    Err("Cargo.lock names no wasm-bindgen".into())
+}
+
+fn tool_version(program: &str) -> Option<String> {
+    output(
+        Command::new(program)
+            .arg("--version")
+            .env("PATH", tool_path()),
+    )
+    .map(|s| s.trim().to_string())
+}
+
+fn wasm_bindgen_cli() -> Result<(), String> {
+    let version = locked_wasm_bindgen()?;
+    if tool_version("wasm-bindgen").as_deref() == Some(&format!("wasm-bindgen {version}")) {
+        return Ok(());
+    }
+    // Not --locked: the CLI's own lock file names a yanked crate.
+    run(cargo().args([
+        "install",
+        "wasm-bindgen-cli",
+        "--version",
+        &version,
+        "--force",
+    ]))
+}
+
+fn trunk() -> Result<(), String> {
+    if tool_version("trunk").as_deref() == Some(&format!("trunk {TRUNK_VERSION}")) {
+        return Ok(());
+    }
+    run(cargo().args([
+        "+nightly",
+        "install",
+        "trunk",
+        "--version",
+        TRUNK_VERSION,
+        "--locked",
+        "--force",
+    ]))
+}
+
+/// playwright-core (drives Chromium) and binaryen (wasm-opt), pinned in e2e/package-lock.json.
+fn npm_packages() -> Result<(), String> {
+    let e2e = root().join("e2e");
+    let marker = e2e.join("node_modules/.package-lock.json");
+    let lock = e2e.join("package-lock.json");
+    let fresh = match (std::fs::metadata(&marker), std::fs::metadata(&lock)) {
+        (Ok(m), Ok(l)) => m.modified().ok() >= l.modified().ok(),
+        _ => false,
+    };
+    if fresh
+        && e2e.join("node_modules/playwright-core").exists()
+        && e2e.join("node_modules/binaryen").exists()
+    {
+        return Ok(());
+    }
+    run(Command::new("npm")
+        .args(["ci", "--no-audit", "--no-fund"])
+        .current_dir(&e2e))
+}
+
+fn chromium() -> Result<(), String> {
+    if Path::new(CHROMIUM).exists() {
+        return Ok(());
+    }
+    let root_user = output(Command::new("id").arg("-u")).is_some_and(|id| id.trim() == "0");
+    let apt = |args: &[&str]| {
+        let mut command = if root_user {
+            Command::new("apt-get")
+        } else {
+            Command::new("sudo")
+        };
+        if !root_user {
+            command.arg("apt-get");
+        }
+        command.args(args).env("DEBIAN_FRONTEND", "noninteractive");
+        run(&mut command)
+    };
+    apt(&["update"])?;
+    apt(&[
+        "install",
+        "-y",
+        "--no-install-recommends",
+        "chromium",
+        "chromium-driver",
+    ])
+}

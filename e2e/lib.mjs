@@ -1,0 +1,50 @@
+// Shared helpers for the end-to-end tests and benchmarks: start the static server, launch
+// Debian's Chromium through playwright-core, and collect page errors so tests can assert on them.
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { startServer } from './server.mjs';
+
+export const SITE_DIR = process.env.SITE_DIR || path.resolve(import.meta.dirname, '../dist');
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+/** Flags every launch uses: no sandbox (root in CI), no GPU, no calls home. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export async function launch() {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+export async function serve(mode = 'isolated', options = {}) {
+  return startServer({ root: SITE_DIR, mode, ...options });
+}
+
+/**
+ * A new page that records uncaught errors and console errors in `page.problems`.
+ * Tests assert it stays empty: a crash in the page must fail the test even when the UI looks fine.
+ */
+export async function newPage(browser, { viewport = { width: 1280, height: 900 }, reducedMotion } = {}) {
+  const context = await browser.newContext({ viewport, reducedMotion });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('pageerror', (error) => page.problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') page.problems.push(`console: ${message.text()}`);
+  });
+  return page;
+}
+
+/** Wait until the experiment panel's last run has ended, and return how it ended. */
+export async function waitForOutcome(panel, timeout = 120_000) {
+  const outcome = panel.getByTestId('outcome');
+  await outcome.and(panel.locator('[data-outcome="finished"], [data-outcome="stopped"], [data-outcome="failed"]'))
+    .waitFor({ timeout });
+  return outcome.getAttribute('data-outcome');
+}
