@@ -36,12 +36,21 @@ export const MODES = {
   },
 };
 
-export function startServer({ root, port = 0, mode = 'isolated', extraHeaders = {} }) {
+/**
+ * Serve `root` on 127.0.0.1. `overrides` maps a path to a body served instead of the file (tests use
+ * it to break one script on purpose); it can be changed while the server runs.
+ */
+export function startServer({ root, port = 0, mode = 'isolated', extraHeaders = {}, overrides = {} }) {
   const headers = { ...MODES[mode], ...extraHeaders };
   const requests = [];
   const server = http.createServer((req, res) => {
     requests.push(req.url);
     const url = new URL(req.url, 'http://localhost');
+    if (Object.hasOwn(overrides, url.pathname)) {
+      const type = TYPES[path.extname(url.pathname)] || 'application/octet-stream';
+      res.writeHead(200, { ...headers, 'Content-Type': type, 'Cache-Control': 'no-store' }).end(overrides[url.pathname]);
+      return;
+    }
     let file = path.join(root, decodeURIComponent(url.pathname));
     if (!file.startsWith(path.resolve(root))) {
       res.writeHead(403).end();
@@ -76,6 +85,7 @@ export function startServer({ root, port = 0, mode = 'isolated', extraHeaders = 
         url: `http://127.0.0.1:${actual}`,
         port: actual,
         requests,
+        overrides,
         close: () => new Promise((done) => { server.closeAllConnections(); server.close(done); }),
       });
     });

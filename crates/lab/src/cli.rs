@@ -1,0 +1,141 @@
+//! The command line of `lab`: its subcommands, their options and defaults, and how counts are read.
+//!
+//! Defaults are the browser chapters' defaults (`experiments::params`), so `lab sum` with no options
+//! measures what the Sum chapter measures when the reader just presses Run.
+
+use clap::{Args, Parser, Subcommand};
+use experiments::params::{demo, parse_count, sum};
+
+/// Repetitions of the demo: the chapter's demo always times three runs.
+pub const DEMO_REPETITIONS: u32 = 3;
+
+/// Run Concurrency Lab's experiments natively, on OS threads, and print them like `go test -bench`.
+#[derive(Debug, Parser)]
+#[command(name = "lab", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Experiment,
+    /// Print the measurements as JSON instead of a table.
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Experiment {
+    /// Sum n random integers: one plain loop, then t tasks on each worker count k.
+    Sum(SumOptions),
+    /// Spin t tasks of pure CPU work on each worker count k ("concurrency is not parallelism").
+    Demo(DemoOptions),
+}
+
+#[derive(Debug, Args)]
+pub struct SumOptions {
+    /// Worker counts k to measure, comma-separated (e.g. 1,2,4).
+    #[arg(long, value_delimiter = ',', value_parser = count::<u32>, default_values_t = [1, sum::workers(1).default as u32])]
+    pub workers: Vec<u32>,
+    /// Tasks t the numbers are split into.
+    #[arg(long, value_parser = count::<u32>, default_value_t = sum::TASKS.default as u32)]
+    pub tasks: u32,
+    /// How many numbers to add (10000000, 10_000_000 and 1e7 all work).
+    #[arg(long, value_parser = count::<u64>, default_value_t = sum::NUMBERS.default)]
+    pub n: u64,
+    /// Timed repetitions of each job (after one untimed warm-up).
+    #[arg(long, value_parser = count::<u32>, default_value_t = sum::REPETITIONS.default as u32)]
+    pub reps: u32,
+}
+
+#[derive(Debug, Args)]
+pub struct DemoOptions {
+    /// Worker counts k to measure, comma-separated; 1 worker is always measured as the baseline.
+    #[arg(long, value_delimiter = ',', value_parser = count::<u32>, default_values_t = [1, demo::workers(1).default as u32])]
+    pub workers: Vec<u32>,
+    /// Tasks t, each doing `units` units of work.
+    #[arg(long, value_parser = count::<u32>, default_value_t = demo::TASKS.default as u32)]
+    pub tasks: u32,
+    /// Size of each task in spin units.
+    #[arg(long, value_parser = count::<u32>, default_value_t = demo::UNITS.default as u32)]
+    pub units: u32,
+    /// Timed repetitions of each job (after one untimed warm-up).
+    #[arg(long, value_parser = count::<u32>, default_value_t = DEMO_REPETITIONS)]
+    pub reps: u32,
+}
+
+/// Read a whole, non-negative count written the way the UI accepts it: `10000000`, `10_000_000`,
+/// `10,000,000`, `1e7`. Range limits are checked later, on the job, by `Job::validate`.
+pub fn count<T: TryFrom<u64>>(raw: &str) -> Result<T, String> {
+    let value = parse_count(raw)
+        .ok_or_else(|| "not a number (write e.g. 10000000, 10_000_000 or 1e7)".to_string())?;
+    if value < 0.0 {
+        return Err("must not be negative".into());
+    }
+    if value.fract() != 0.0 {
+        return Err("must be a whole number".into());
+    }
+    // 2^64 is the first f64 that no longer fits in a u64.
+    let too_large = || "is too large".to_string();
+    if value >= 18_446_744_073_709_551_616.0 {
+        return Err(too_large());
+    }
+    T::try_from(value as u64).map_err(|_| too_large())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn counts_in_every_spelling_the_ui_accepts() {
+        for raw in ["10000000", "10_000_000", "10,000,000", "1e7", " 1e7 ", "1.0e7"] {
+            assert_eq!(count::<u64>(raw), Ok(10_000_000), "{raw}");
+        }
+        assert_eq!(count::<u32>("0"), Ok(0));
+    }
+
+    #[test]
+    fn unreadable_counts_are_errors_not_panics() {
+        assert!(count::<u64>("ten").unwrap_err().contains("not a number"));
+        assert!(count::<u64>("-3").unwrap_err().contains("negative"));
+        assert!(count::<u64>("2.5").unwrap_err().contains("whole"));
+        assert!(count::<u32>("5e9").unwrap_err().contains("too large"));
+        assert!(count::<u64>("1e30").unwrap_err().contains("too large"));
+    }
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn sum_reads_lists_and_scientific_counts() {
+        let cli = Cli::try_parse_from(["lab", "sum", "--workers", "1,2", "--n", "1e6", "--json"])
+            .expect("valid");
+        assert!(cli.json);
+        let Experiment::Sum(options) = cli.command else {
+            panic!("sum expected")
+        };
+        assert_eq!(options.workers, vec![1, 2]);
+        assert_eq!(options.n, 1_000_000);
+        assert_eq!(options.tasks, sum::TASKS.default as u32);
+        assert_eq!(options.reps, sum::REPETITIONS.default as u32);
+    }
+
+    #[test]
+    fn demo_defaults_are_the_chapters_defaults() {
+        let cli = Cli::try_parse_from(["lab", "demo"]).expect("valid");
+        let Experiment::Demo(options) = cli.command else {
+            panic!("demo expected")
+        };
+        assert_eq!(options.workers, vec![1, 4]);
+        assert_eq!(
+            (options.tasks, options.units, options.reps),
+            (4, 20_000, DEMO_REPETITIONS)
+        );
+    }
+
+    #[test]
+    fn bad_values_are_usage_errors() {
+        let error = Cli::try_parse_from(["lab", "sum", "--workers", "1,x"]).unwrap_err();
+        assert_eq!(error.exit_code(), 2);
+    }
+}

@@ -1,0 +1,46 @@
+// Chapter 1, "Concurrency is not parallelism": the same tasks on one worker and on many,
+// drawn as two timelines whose lanes prove how many workers ran.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+
+let browser;
+let server;
+before(async () => {
+  server = await serve('isolated');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function lanes(timeline) {
+  return timeline.locator('table.timeline-workers tbody tr').evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.worker)));
+}
+
+test('tasks on one worker take turns; on four workers they use four lanes', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/chapters/concurrency-vs-parallelism?workers=4&tasks=8&autorun=1`);
+  const panel = page.locator('section[data-experiment="demo"]');
+  assert.equal(await waitForOutcome(panel), 'finished');
+  const one = panel.getByTestId('demo-timeline-one');
+  const many = panel.getByTestId('demo-timeline-many');
+  assert.deepEqual(await lanes(one), [0]);
+  assert.deepEqual(await lanes(many), [0, 1, 2, 3]);
+  // On one worker, no two tasks overlap in time.
+  const spans = await one.locator('table.timeline-tasks tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.querySelectorAll('td.num')].map((td) => Number(td.innerText.replace(/,/g, '')))));
+  assert.equal(spans.length, 8);
+  spans.sort((a, b) => a[0] - b[0]);
+  for (let i = 1; i < spans.length; i++) assert.ok(spans[i][0] >= spans[i - 1][1] - 0.01, `overlap at ${i}`);
+  // Both timelines are drawn, with a text alternative.
+  for (const timeline of [one, many]) {
+    const label = await timeline.locator('canvas').getAttribute('aria-label');
+    assert.match(label, /8 tasks ran on \d of \d workers/);
+  }
+  const rows = panel.locator('table.results tbody tr[data-variant]');
+  assert.equal(await rows.count(), 2);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

@@ -1,0 +1,51 @@
+// When the engine cannot load or a worker dies, the page says so in plain words, keeps what it
+// has, and the next run starts a fresh engine.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+
+let browser;
+let server;
+before(async () => {
+  server = await serve('isolated');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const run = (panel) => panel.getByRole('button', { name: 'Run', exact: true }).click();
+
+test('an engine that cannot load gives a clear message, and a later run recovers', async () => {
+  const page = await newPage(browser);
+  await page.route('**/engine/engine_bg.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto(`${server.url}/chapters/sum?n=100000&reps=1`);
+  const panel = page.locator('section[data-experiment="sum"]');
+  await run(panel);
+  assert.equal(await waitForOutcome(panel), 'failed');
+  assert.match(await panel.getByTestId('outcome').innerText(), /The run failed: .*engine could not start/);
+  await page.unroute('**/engine/engine_bg.wasm');
+  await run(panel);
+  assert.equal(await waitForOutcome(panel), 'finished');
+  assert.equal(await panel.locator('table.results tbody tr[data-variant]').count(), 2);
+  await page.context().close();
+});
+
+test('a worker that crashes mid-run fails that run with a message, not a frozen page', async () => {
+  const page = await newPage(browser);
+  // A pool worker that dies at once instead of running its thread. (Requests of workers started by
+  // workers are not routed by Playwright, so the test server swaps the file.)
+  server.overrides['/engine/pool-worker.js'] =
+    "self.onmessage = () => { postMessage({ type: 'crashed', message: 'simulated crash' }); close(); };";
+  await page.goto(`${server.url}/chapters/sum?workers=2&n=100000&reps=1`);
+  const panel = page.locator('section[data-experiment="sum"]');
+  await run(panel);
+  assert.equal(await waitForOutcome(panel, 30_000), 'failed');
+  assert.match(await panel.getByTestId('outcome').innerText(), /a worker crashed: simulated crash/);
+  delete server.overrides['/engine/pool-worker.js'];
+  await run(panel);
+  assert.equal(await waitForOutcome(panel), 'finished');
+  assert.equal(await panel.locator('table.results tbody tr[data-variant]').count(), 2);
+  await page.context().close();
+});

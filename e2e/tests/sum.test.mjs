@@ -1,0 +1,193 @@
+// The Sum chapter in real Chromium with real worker threads: presets, runs, traces, sweep, stop,
+// clamping of bad presets, pool turnover, and a page that stays usable during a long run.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+
+let browser;
+let server;
+before(async () => {
+  server = await serve('isolated');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openSum(query) {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/chapters/sum${query}`);
+  const panel = page.locator('section[data-experiment="sum"]');
+  await panel.waitFor();
+  return { page, panel };
+}
+
+/** Numbers in table cells are formatted for the locale (en: 1,234.5). */
+const number = (text) => Number(text.replace(/[^0-9.\-]/g, ''));
+
+async function workersInTimeline(panel) {
+  const rows = panel.getByTestId('sum-timeline').locator('table.timeline-workers tbody tr');
+  return rows.evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.worker)));
+}
+
+test('a preset URL sets every control', async () => {
+  const { page, panel } = await openSum('?workers=3&tasks=5&n=2000000&reps=2');
+  assert.equal(await panel.getByLabel('Workers', { exact: true }).inputValue(), '3');
+  assert.equal(await panel.getByLabel('Tasks', { exact: true }).inputValue(), '5');
+  assert.equal(await panel.getByLabel('Numbers', { exact: true }).inputValue(), '2000000');
+  assert.equal(await panel.getByLabel('Repetitions', { exact: true }).inputValue(), '2');
+  assert.equal(await panel.getByTestId('preset-notes').count(), 0, 'valid presets need no note');
+  // Nothing runs without autorun.
+  assert.equal(await panel.locator('table.results tbody tr[data-variant]').count(), 0);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('invalid presets are clamped with a visible note, never a crash', async () => {
+  const { page, panel } = await openSum('?workers=999&tasks=abc&n=-5&reps=0');
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  const maxWorkers = Math.min(Math.max(16, 2 * cores), 128);
+  assert.equal(await panel.getByLabel('Workers', { exact: true }).inputValue(), String(maxWorkers));
+  assert.equal(await panel.getByLabel('Tasks', { exact: true }).inputValue(), '8', 'not a number: the default');
+  assert.equal(await panel.getByLabel('Numbers', { exact: true }).inputValue(), '100000', 'below the minimum: the minimum');
+  assert.equal(await panel.getByLabel('Repetitions', { exact: true }).inputValue(), '1');
+  const notes = panel.getByTestId('preset-notes').locator('li');
+  assert.equal(await notes.count(), 4);
+  assert.match(await notes.nth(0).innerText(), /workers.*999.*largest/);
+  assert.match(await notes.nth(1).innerText(), /tasks.*abc.*not a number/);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a run fills one row per variant, both correct, and says which machine measured them', async () => {
+  const { page, panel } = await openSum('?workers=2&tasks=4&n=1000000&reps=3&autorun=1');
+  assert.equal(await waitForOutcome(panel), 'finished');
+  const rows = panel.locator('table.results tbody tr[data-variant]');
+  assert.equal(await rows.count(), 2);
+  assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.variant)), ['sequential', 'tasks']);
+  for (const row of await rows.all()) {
+    const cells = await row.locator('td, th').allInnerTexts();
+    const [, , workers, tasks, median, min, max, speedup, result] = cells;
+    assert.ok(number(min) <= number(median) && number(median) <= number(max), `min ≤ median ≤ max: ${cells}`);
+    assert.ok(number(median) > 0, 'a real time was measured');
+    assert.ok(number(speedup) > 0);
+    assert.match(result, /correct/);
+    assert.ok(['1', '2'].includes(workers) && ['1', '4'].includes(tasks));
+  }
+  assert.match(await panel.getByTestId('machine-line').innerText(), /logical processors.*isolated: yes/);
+  assert.equal(await panel.getByTestId('published').locator('tbody tr').count(), 4);
+  // The URL keeps the settings of the run, so it can be shared.
+  assert.match(page.url(), /workers=2&tasks=4&n=1000000&reps=3/);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('the trace of a run names exactly min(workers, tasks) workers', async () => {
+  // Tasks of ~10M numbers each: long enough that every worker of the pool gets one.
+  for (const [workers, tasks] of [[1, 4], [2, 2]]) {
+    const { page, panel } = await openSum(`?workers=${workers}&tasks=${tasks}&n=20000000&reps=2&autorun=1`);
+    assert.equal(await waitForOutcome(panel), 'finished');
+    const used = await workersInTimeline(panel);
+    assert.equal(used.length, Math.min(workers, tasks), `k=${workers} t=${tasks}: workers ${used}`);
+    assert.ok(used.every((w) => w < workers));
+    const taskRows = panel.getByTestId('sum-timeline').locator('table.timeline-tasks tbody tr');
+    assert.equal(await taskRows.count(), tasks, 'one trace entry per task');
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  }
+});
+
+test('a sweep draws speedup against 1, 2, 4, … workers with its data table', async () => {
+  const { page, panel } = await openSum('?tasks=4&n=200000&reps=2');
+  await panel.getByRole('button', { name: 'Sweep workers' }).click();
+  assert.equal(await waitForOutcome(panel), 'finished');
+  const sweep = panel.getByTestId('sweep');
+  const counts = await sweep.locator('table.chart-data tbody th').allInnerTexts();
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  const maxWorkers = Math.min(Math.max(16, 2 * cores), 128);
+  const expected = [];
+  for (let k = 1; k <= maxWorkers; k *= 2) expected.push(k);
+  if (expected.at(-1) !== maxWorkers) expected.push(maxWorkers);
+  assert.deepEqual(counts.map(Number), expected);
+  const canvas = sweep.locator('canvas');
+  assert.ok((await canvas.getAttribute('aria-label')).includes('workers'), 'the chart has a text alternative');
+  // The canvas really has ink on it.
+  const inked = await canvas.evaluate((c) => {
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let painted = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++;
+    return painted;
+  });
+  assert.ok(inked > 1000, `chart pixels painted: ${inked}`);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('Stop ends a long run quickly, keeps earlier results, and the page scrolls meanwhile', async () => {
+  const { page, panel } = await openSum('?workers=2&tasks=8&n=50000000&reps=50');
+  await panel.getByRole('button', { name: 'Run', exact: true }).click();
+  // Wait until the second job (the concurrent one) is being measured: the first row is in.
+  await panel.locator('.progress-text', { hasText: 'Concurrent' }).waitFor({ timeout: 120_000 });
+  await panel.locator('table.results tbody tr[data-variant="sequential"]').waitFor();
+  // The UI thread is free: the page scrolls while every worker is busy.
+  const before = await page.evaluate(() => window.scrollY);
+  await page.mouse.wheel(0, 600);
+  await page.waitForFunction((y) => window.scrollY > y, before, { timeout: 5_000 });
+  const started = Date.now();
+  await panel.getByRole('button', { name: 'Stop' }).click();
+  assert.equal(await waitForOutcome(panel, 10_000), 'stopped');
+  const stoppedAfterMs = Date.now() - started;
+  console.log(`# stop took ${stoppedAfterMs} ms (click to visible "stopped")`);
+  // Generous: this machine is shared and noisy; the engine itself stops within one slice of work.
+  assert.ok(stoppedAfterMs < 3_000, `stop took ${stoppedAfterMs} ms`);
+  const rows = panel.locator('table.results tbody tr[data-variant]');
+  assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.variant)), ['sequential'],
+    'the measurement finished before Stop is kept; the stopped one is not invented');
+  assert.equal(await panel.getByRole('button', { name: 'Run', exact: true }).isEnabled(), true);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('changing the worker count 50 times leaves no more workers alive than the largest pool', async () => {
+  const { page, panel } = await openSum('?tasks=8&n=100000&reps=1');
+  const workers = panel.getByLabel('Workers', { exact: true });
+  for (let round = 0; round < 50; round++) {
+    await workers.fill(String(1 + (round % 8)));
+    await panel.getByRole('button', { name: 'Run', exact: true }).click();
+    assert.equal(await waitForOutcome(panel), 'finished', `round ${round}`);
+  }
+  // Exited workers close asynchronously: allow them a moment.
+  const largestPool = 8;
+  const coordinator = 1;
+  let alive = Infinity;
+  for (let i = 0; i < 50 && alive > largestPool + coordinator; i++) {
+    await page.waitForTimeout(100);
+    alive = page.workers().length;
+  }
+  assert.ok(alive <= largestPool + coordinator, `${alive} workers alive`);
+  // The engine's own count agrees with the browser's.
+  const line = await panel.getByTestId('engine-workers').innerText();
+  const engineCount = Number(line.match(/alive now: (\d+)/)[1]);
+  assert.ok(engineCount <= largestPool, line);
+  assert.equal(await panel.locator('table.results tbody tr[data-variant]').count(), 100);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('the controls are keyboard operable', async () => {
+  const { page, panel } = await openSum('?workers=2');
+  const workers = panel.getByLabel('Workers', { exact: true });
+  await workers.focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await workers.inputValue(), '3');
+  const numbers = panel.getByLabel('Numbers', { exact: true });
+  await numbers.fill('1e6');
+  await numbers.press('Tab');
+  assert.equal(await numbers.inputValue(), '1000000', '1e6 is read as a number');
+  await numbers.fill('999999999999');
+  await numbers.press('Tab');
+  assert.equal(await numbers.inputValue(), '50000000', 'typed values are clamped');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
