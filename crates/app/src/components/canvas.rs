@@ -43,6 +43,17 @@ pub const TASK_COLOURS: [RGBColor; 8] = [
     RGBColor(120, 120, 120),
 ];
 
+/// Black or white, whichever reads better on `background`.
+pub fn text_on(background: RGBColor) -> RGBColor {
+    let RGBColor(r, g, b) = background;
+    let luminance = 0.299 * r as f64 + 0.587 * g as f64 + 0.114 * b as f64;
+    if luminance > 140.0 {
+        RGBColor(20, 20, 20)
+    } else {
+        WHITE
+    }
+}
+
 fn ink() -> Ink {
     let dpr = web_sys::window()
         .map_or(1.0, |w| w.device_pixel_ratio())

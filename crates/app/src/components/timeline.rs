@@ -1,7 +1,7 @@
 //! The per-worker timeline: one lane per worker, each task a bar, time running left to right,
 //! with the same data as tables beside it (per worker, and every task in a disclosure).
 
-use super::canvas::{err, paint, watch_width, TASK_COLOURS};
+use super::canvas::{err, paint, text_on, watch_width, TASK_COLOURS};
 use crate::format;
 use crate::i18n::{fill, ui};
 use experiments::{Measurement, Span};
@@ -96,7 +96,6 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, lanes: u
             .map_err(err)?;
         }
         let plot_width = chart.plotting_area().dim_in_pixel().0 as f64;
-        let bar_label = ink.font(11.0).into_font().color(&WHITE);
         for span in &trace.spans {
             let colour = TASK_COLOURS[span.task as usize % TASK_COLOURS.len()];
             let bottom = lane_bottom(span.worker) + 0.15;
