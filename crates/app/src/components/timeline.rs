@@ -112,10 +112,11 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, lanes: u
             let width_px = (span.end_ms - span.start_ms) / end * plot_width;
             if width_px > 28.0 * ink.dpr {
                 let (px, py) = chart.backend_coord(&(span.start_ms, top));
+                let bar_label = ink.font(11.0).into_font().color(&text_on(colour));
                 root.draw(&Text::new(
                     format!("T{}", span.task),
                     (px + ink.px(4.0), py + ink.px(3.0)),
-                    bar_label.clone(),
+                    bar_label,
                 ))
                 .map_err(err)?;
             }
