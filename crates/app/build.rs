@@ -25,9 +25,8 @@ fn front_matter(text: &str, file: &Path) -> (Vec<(String, String)>, String) {
     let rest = text
         .strip_prefix("---\n")
         .unwrap_or_else(|| panic!("{}: must start with a `---` front matter", file.display()));
-    let (head, body) = rest
-        .split_once("\n---\n")
-        .unwrap_or_else(|| panic!("{}: front matter is not closed by `---`", file.display()));
+    let (head, body) =
+        rest.split_once("\n---\n").unwrap_or_else(|| panic!("{}: front matter is not closed by `---`", file.display()));
     let fields = head
         .lines()
         .filter_map(|line| line.split_once(':'))
@@ -44,19 +43,15 @@ fn render(markdown: &str) -> String {
     let mut out = String::new();
     html::push_html(&mut out, Parser::new_ext(markdown, options));
     // Wide tables scroll inside their own box on narrow screens.
-    out.replace("<table>", "<div class=\"table-scroll\"><table>")
-        .replace("</table>", "</table></div>")
+    out.replace("<table>", "<div class=\"table-scroll\"><table>").replace("</table>", "</table></div>")
 }
 
 fn split_sections(body: &str) -> Vec<Section> {
     let mut sections = Vec::new();
     let mut prose = String::new();
     for line in body.lines() {
-        let marker = line
-            .trim()
-            .strip_prefix("<!-- experiment:")
-            .and_then(|rest| rest.strip_suffix("-->"))
-            .map(str::trim);
+        let marker =
+            line.trim().strip_prefix("<!-- experiment:").and_then(|rest| rest.strip_suffix("-->")).map(str::trim);
         match marker {
             Some(name) => {
                 if !prose.trim().is_empty() {
@@ -81,10 +76,7 @@ fn main() {
     let content = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content");
     println!("cargo:rerun-if-changed={}", content.display());
     let mut chapters = Vec::new();
-    let mut langs: Vec<_> = fs::read_dir(&content)
-        .expect("content/ exists")
-        .flatten()
-        .collect();
+    let mut langs: Vec<_> = fs::read_dir(&content).expect("content/ exists").flatten().collect();
     langs.sort_by_key(|e| e.file_name());
     for lang in langs.into_iter().filter(|e| e.path().is_dir()) {
         println!("cargo:rerun-if-changed={}", lang.path().display());

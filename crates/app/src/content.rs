@@ -27,7 +27,5 @@ pub fn chapter(lang: &str, slug: &str) -> Option<&'static ChapterText> {
 
 /// All chapters in `lang`, in reading order (the landing text excluded).
 pub fn chapters(lang: &str) -> impl Iterator<Item = &'static ChapterText> + '_ {
-    TEXTS
-        .iter()
-        .filter(move |c| c.lang == lang && c.slug != LANDING)
+    TEXTS.iter().filter(move |c| c.lang == lang && c.slug != LANDING)
 }

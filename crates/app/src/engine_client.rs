@@ -16,15 +16,8 @@ use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 /// What a run reports back, in order: progress and measurements, then exactly one of the last three.
 #[derive(Clone, Debug)]
 pub enum EngineEvent {
-    Progress {
-        job_index: usize,
-        done: u32,
-        total: u32,
-    },
-    Measured {
-        job_index: usize,
-        measurement: Box<Measurement>,
-    },
+    Progress { job_index: usize, done: u32, total: u32 },
+    Measured { job_index: usize, measurement: Box<Measurement> },
     Finished,
     Stopped,
     Failed(String),
@@ -53,10 +46,7 @@ pub fn availability() -> Result<(), Unavailable> {
     Ok(())
 }
 
-type Handlers = (
-    Closure<dyn FnMut(MessageEvent)>,
-    Closure<dyn FnMut(ErrorEvent)>,
-);
+type Handlers = (Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(ErrorEvent)>);
 
 #[derive(Default)]
 struct Client {
@@ -78,11 +68,7 @@ fn coordinator_url() -> String {
         .and_then(|w| w.document())
         .and_then(|d| d.base_uri().ok().flatten())
         .unwrap_or_else(|| "/".into());
-    let base = if base.ends_with('/') {
-        base
-    } else {
-        format!("{}/", base.rsplit_once('/').map_or("", |(b, _)| b))
-    };
+    let base = if base.ends_with('/') { base } else { format!("{}/", base.rsplit_once('/').map_or("", |(b, _)| b)) };
     format!("{base}engine/coordinator.js")
 }
 
@@ -105,11 +91,7 @@ fn start_worker(client: &mut Client) -> Result<(), String> {
     let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(|event: ErrorEvent| {
         event.prevent_default();
         let message = event.message();
-        crash(if message.is_empty() {
-            "the engine could not be loaded".into()
-        } else {
-            message
-        });
+        crash(if message.is_empty() { "the engine could not be loaded".into() } else { message });
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -126,9 +108,7 @@ fn send(request: &Request) -> Result<(), String> {
         let text = request.to_json();
         if client.ready {
             let worker = client.worker.as_ref().expect("started above");
-            worker
-                .post_message(&JsValue::from_str(&text))
-                .map_err(|e| format!("{e:?}"))
+            worker.post_message(&JsValue::from_str(&text)).map_err(|e| format!("{e:?}"))
         } else {
             client.waiting.push(text);
             Ok(())
@@ -159,39 +139,16 @@ fn on_response(response: Response) {
                 }
             }
         }),
-        Response::Progress {
-            run_id,
-            job_index,
-            done,
-            total,
-        } => deliver(
-            run_id,
-            EngineEvent::Progress {
-                job_index,
-                done,
-                total,
-            },
-            false,
-        ),
-        Response::Measured {
-            run_id,
-            job_index,
-            measurement,
-        } => deliver(
-            run_id,
-            EngineEvent::Measured {
-                job_index,
-                measurement,
-            },
-            false,
-        ),
+        Response::Progress { run_id, job_index, done, total } => {
+            deliver(run_id, EngineEvent::Progress { job_index, done, total }, false)
+        }
+        Response::Measured { run_id, job_index, measurement } => {
+            deliver(run_id, EngineEvent::Measured { job_index, measurement }, false)
+        }
         Response::Finished { run_id } => deliver(run_id, EngineEvent::Finished, true),
         Response::Stopped { run_id } => deliver(run_id, EngineEvent::Stopped, true),
         Response::Failed { run_id, message } => deliver(run_id, EngineEvent::Failed(message), true),
-        Response::Status {
-            live_workers,
-            pool_workers,
-        } => CLIENT.with(|c| {
+        Response::Status { live_workers, pool_workers } => CLIENT.with(|c| {
             for waiter in c.borrow_mut().status_waiters.drain(..) {
                 let _ = waiter.send((live_workers, pool_workers));
             }

@@ -37,21 +37,13 @@ fn browser_name(navigator: &web_sys::Navigator) -> String {
                 (!brand.contains("Brand")).then_some((brand, version))
             })
             .collect();
-        if let Some((brand, version)) = named
-            .iter()
-            .find(|(b, _)| b != "Chromium")
-            .or_else(|| named.first())
-        {
+        if let Some((brand, version)) = named.iter().find(|(b, _)| b != "Chromium").or_else(|| named.first()) {
             return format!("{brand} {version}");
         }
     }
     let agent = navigator.user_agent().unwrap_or_default();
-    let version_after = |marker: &str| {
-        agent
-            .split(marker)
-            .nth(1)
-            .map(|rest| rest.split(['.', ' ']).next().unwrap_or("").to_string())
-    };
+    let version_after =
+        |marker: &str| agent.split(marker).nth(1).map(|rest| rest.split(['.', ' ']).next().unwrap_or("").to_string());
     if let Some(v) = version_after("Firefox/") {
         format!("Firefox {v}")
     } else if let Some(v) = version_after("Chrome/") {

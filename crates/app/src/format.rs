@@ -18,16 +18,8 @@ fn formatter(min_digits: u8, max_digits: u8, compact: bool) -> Function {
             .entry((lang.clone(), min_digits, max_digits, compact))
             .or_insert_with(|| {
                 let options = Object::new();
-                let _ = Reflect::set(
-                    &options,
-                    &"minimumFractionDigits".into(),
-                    &min_digits.into(),
-                );
-                let _ = Reflect::set(
-                    &options,
-                    &"maximumFractionDigits".into(),
-                    &max_digits.into(),
-                );
+                let _ = Reflect::set(&options, &"minimumFractionDigits".into(), &min_digits.into());
+                let _ = Reflect::set(&options, &"maximumFractionDigits".into(), &max_digits.into());
                 if compact {
                     let _ = Reflect::set(&options, &"notation".into(), &"compact".into());
                 }

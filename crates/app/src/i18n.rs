@@ -32,11 +32,7 @@ pub fn ui() -> &'static Ui {
 
 /// Replace each `{key}` in `template` by its value.
 pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
-    values
-        .iter()
-        .fold(template.to_string(), |text, (key, value)| {
-            text.replace(&format!("{{{key}}}"), value)
-        })
+    values.iter().fold(template.to_string(), |text, (key, value)| text.replace(&format!("{{{key}}}"), value))
 }
 
 pub struct Ui {

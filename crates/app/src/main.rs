@@ -22,10 +22,7 @@ use leptos_router::path;
 fn main() {
     console_error_panic_hook::set_once();
     // The static "Loading…" line in index.html has done its job.
-    if let Some(boot) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("boot"))
-    {
+    if let Some(boot) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("boot")) {
         boot.remove();
     }
     leptos::mount::mount_to_body(App);

@@ -15,10 +15,7 @@ pub struct Preset {
 
 impl Preset {
     pub fn from_url() -> Self {
-        Preset {
-            query: use_query_map().get_untracked(),
-            notes: Vec::new(),
-        }
+        Preset { query: use_query_map().get_untracked(), notes: Vec::new() }
     }
 
     /// The value of one knob: its default if absent, the nearest allowed value (noted) if invalid.

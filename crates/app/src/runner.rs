@@ -75,25 +75,12 @@ impl Runner {
                     runner.outcome.try_set(Some(outcome));
                 };
                 match event {
-                    EngineEvent::Progress {
-                        job_index,
-                        done,
-                        total,
-                    } => {
-                        let within = if total > 0 {
-                            done as f64 / total as f64
-                        } else {
-                            0.0
-                        };
-                        runner
-                            .progress
-                            .try_set((job_index as f64 + within) / job_count);
+                    EngineEvent::Progress { job_index, done, total } => {
+                        let within = if total > 0 { done as f64 / total as f64 } else { 0.0 };
+                        runner.progress.try_set((job_index as f64 + within) / job_count);
                         runner.current.try_set(Some((job_index, done, total)));
                     }
-                    EngineEvent::Measured {
-                        job_index,
-                        measurement,
-                    } => {
+                    EngineEvent::Measured { job_index, measurement } => {
                         runner.progress.try_set((job_index + 1) as f64 / job_count);
                         on_measured(job_index, *measurement);
                     }

@@ -4,6 +4,7 @@ use crate::cancel::{Cancel, Stopped};
 use experiments::Workload;
 use std::sync::{Arc, Mutex};
 use workloads::data::random_number_stream;
+use workloads::docsearch::{generate_corpus, DEFAULT_TOPIC};
 use workloads::spin::spin;
 use workloads::sum::sum;
 
@@ -20,6 +21,21 @@ pub enum Input {
     Spin {
         expected: u64,
     },
+    /// Documents to search for [`DEFAULT_TOPIC`] and the number of matching items among them.
+    DocSearch {
+        documents: Vec<String>,
+        expected: u64,
+    },
+}
+
+impl Input {
+    /// The result every run must reproduce.
+    pub fn expected(&self) -> u64 {
+        match *self {
+            Input::Sum { expected, .. } => expected as u64,
+            Input::Spin { expected } | Input::DocSearch { expected, .. } => expected,
+        }
+    }
 }
 
 /// What identifies an input: the workload and, for per-task work, the task count.
@@ -42,15 +58,9 @@ pub fn spin_seed(task: u32) -> u64 {
 pub fn prepare(workload: &Workload, tasks: u32, cancel: &Cancel) -> Result<Arc<Input>, Stopped> {
     let key = InputKey {
         workload: workload.clone(),
-        tasks: if matches!(workload, Workload::Spin { .. }) {
-            tasks
-        } else {
-            0
-        },
+        tasks: if matches!(workload, Workload::Spin { .. }) { tasks } else { 0 },
     };
-    let mut cache = CACHE
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut cache = CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some((cached_key, input)) = cache.as_ref() {
         if *cached_key == key {
             return Ok(input.clone());
@@ -69,10 +79,7 @@ pub fn prepare(workload: &Workload, tasks: u32, cancel: &Cancel) -> Result<Arc<I
                 data.extend(stream.by_ref().take(block));
             }
             let expected = sum(&data);
-            Input::Sum {
-                numbers: data,
-                expected,
-            }
+            Input::Sum { numbers: data, expected }
         }
         Workload::Spin { units } => {
             let mut expected = 0u64;
@@ -81,6 +88,11 @@ pub fn prepare(workload: &Workload, tasks: u32, cancel: &Cancel) -> Result<Arc<I
                 expected = expected.wrapping_add(spin(units, spin_seed(task)));
             }
             Input::Spin { expected }
+        }
+        Workload::DocSearch { documents, seed, .. } => {
+            cancel.check()?;
+            let corpus = generate_corpus(documents as usize, seed, DEFAULT_TOPIC, None);
+            Input::DocSearch { documents: corpus.documents, expected: corpus.expected_matches }
         }
     };
     let input = Arc::new(input);

@@ -7,9 +7,10 @@
 
 pub mod cancel;
 pub mod clock;
+pub mod executors;
 pub mod inputs;
 pub mod measure;
-pub mod pools;
+pub mod runtime;
 pub mod threads;
 
 #[cfg(not(target_arch = "wasm32"))]

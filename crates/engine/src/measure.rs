@@ -1,17 +1,25 @@
-//! Measuring a job on the current pool: a warm-up, R timed repetitions, a trace and a correctness check.
+//! Measuring a job: a warm-up, R timed repetitions, a trace of each, and a correctness check.
 //!
-//! Everything here runs *on a worker of the pool* the job asked for (the native and web front ends
-//! arrange that), so `rayon::scope` spreads tasks over exactly that pool's workers.
+//! Jobs on rayon pools ([`run_job`]) run *on a worker of the pool* (the native and web front ends
+//! arrange that), so `rayon::scope` spreads tasks over exactly that pool's workers. Jobs on the M:N
+//! runtime ([`run_job_on_runtime`]) run as the runtime's root task and spawn their tasks there.
 
 use crate::cancel::{Cancel, Stopped};
 use crate::clock::now_ms;
 use crate::inputs::{self, spin_seed, Input};
-use experiments::{Check, Job, Measurement, Span, Trace, Variant};
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Mutex;
+use crate::runtime::{self, Handle, WaitGroup};
+use experiments::{Check, Job, Measurement, SchedulerEvent, SchedulerEventKind, Span, Trace, Variant, Workload};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use workloads::docsearch::{count_matching_items, DEFAULT_TOPIC};
 use workloads::spin::spin;
 use workloads::split::even_ranges;
 use workloads::sum::sum_cancellable;
+
+/// Scheduler events beyond this many are dropped from a trace (spans are always kept).
+const MAX_TRACE_EVENTS: usize = 20_000;
 
 /// Repetitions done so far, readable from another thread while the job runs.
 #[derive(Default, Debug)]
@@ -22,15 +30,43 @@ pub struct Progress {
 
 impl Progress {
     pub fn snapshot(&self) -> (u32, u32) {
-        (
-            self.done.load(Ordering::Relaxed),
-            self.total.load(Ordering::Relaxed),
-        )
+        (self.done.load(Ordering::Relaxed), self.total.load(Ordering::Relaxed))
+    }
+
+    fn start(&self, total: u32) {
+        self.total.store(total, Ordering::Relaxed);
+        self.done.store(0, Ordering::Relaxed);
+    }
+
+    fn step(&self) {
+        self.done.fetch_add(1, Ordering::Relaxed);
     }
 }
 
-/// Measure `job`. `fresh_pool_built_at` is set when the pool was just built: the job then waits until
-/// every worker has started and reports that start-up time.
+/// Compare every repetition's value with the expected one and assemble the measurement.
+fn finish(
+    job: &Job,
+    input: &Input,
+    samples: Vec<(f64, Trace)>,
+    values: Vec<u64>,
+    pool_start_ms: Option<f64>,
+) -> Measurement {
+    let expected = input.expected();
+    let wrong = values.iter().find(|&&v| v != expected);
+    let check =
+        Check { ok: wrong.is_none(), value: wrong.unwrap_or(&expected).to_string(), expected: expected.to_string() };
+    Measurement::from_samples(job.clone(), samples, check, pool_start_ms)
+}
+
+fn total(values: Vec<Option<u64>>) -> Result<u64, Stopped> {
+    values.into_iter().try_fold(0u64, |sum, v| v.map(|v| sum.wrapping_add(v)).ok_or(Stopped))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jobs on rayon pools: Sequential and Tasks.
+
+/// Measure `job` (Sequential or Tasks) on the current rayon pool. `fresh_pool_built_at` is set
+/// when the pool was just built: the job then waits for every worker and reports the start-up time.
 pub fn run_job(
     job: &Job,
     fresh_pool_built_at: Option<f64>,
@@ -43,87 +79,99 @@ pub fn run_job(
         now_ms() - built_at
     });
     let repetitions = job.repetitions.max(1);
-    progress.total.store(repetitions, Ordering::Relaxed);
-    progress.done.store(0, Ordering::Relaxed);
-
+    progress.start(repetitions);
     let input = inputs::prepare(&job.workload, job.tasks, cancel)?;
     // Warm-up: touches the data, wakes the workers, fills caches. Not recorded.
     run_once(job, &input, cancel)?;
-
     let mut samples = Vec::with_capacity(repetitions as usize);
     let mut values = Vec::with_capacity(repetitions as usize);
     for _ in 0..repetitions {
         let (value, trace) = run_once(job, &input, cancel)?;
         samples.push((trace.wall_ms, trace));
         values.push(value);
-        progress.done.fetch_add(1, Ordering::Relaxed);
+        progress.step();
     }
-    let expected = match *input {
-        Input::Sum { expected, .. } => expected as u64,
-        Input::Spin { expected } => expected,
-    };
-    let wrong = values.iter().find(|&&v| v != expected);
-    let check = Check {
-        ok: wrong.is_none(),
-        value: wrong.unwrap_or(&expected).to_string(),
-        expected: expected.to_string(),
-    };
-    Ok(Measurement::from_samples(
-        job.clone(),
-        samples,
-        check,
-        pool_start_ms,
-    ))
+    Ok(finish(job, &input, samples, values, pool_start_ms))
 }
 
-/// One timed run of the job; returns its result value and its trace (with the wall time).
+/// A blocking wait that holds the current thread, like a read system call.
+fn blocking_read(latency_us: u32) {
+    if latency_us > 0 {
+        std::thread::sleep(Duration::from_micros(latency_us as u64));
+    }
+}
+
+fn search(document: &str) -> u64 {
+    // A malformed document counts as an error and is skipped; generated corpora have none.
+    count_matching_items(document, DEFAULT_TOPIC).map_or(0, u64::from)
+}
+
+/// One timed run on the current pool; returns its result value and its trace (with the wall time).
 fn run_once(job: &Job, input: &Input, cancel: &Cancel) -> Result<(u64, Trace), Stopped> {
+    let keep_going = || !cancel.is_stopped();
     let (values, trace) = match (input, job.variant) {
-        (Input::Sum { numbers, .. }, Variant::Sequential) => traced_sequential(|| {
-            sum_cancellable(numbers, || !cancel.is_stopped()).map(|s| s as u64)
-        }),
+        (_, Variant::Goroutines) => unreachable!("goroutine jobs run on the task runtime"),
+        (Input::Sum { numbers, .. }, Variant::Sequential) => {
+            traced_sequential(|| sum_cancellable(numbers, keep_going).map(|s| s as u64))
+        }
         (Input::Sum { numbers, .. }, Variant::Tasks) => {
             let ranges = even_ranges(numbers.len(), job.tasks as usize);
             traced_tasks(ranges.len(), |task| {
-                sum_cancellable(&numbers[ranges[task].clone()], || !cancel.is_stopped())
-                    .map(|s| s as u64)
+                sum_cancellable(&numbers[ranges[task].clone()], keep_going).map(|s| s as u64)
             })
         }
-        (Input::Spin { .. }, Variant::Sequential) => {
-            let Job {
-                workload: experiments::Workload::Spin { units },
-                tasks,
-                ..
-            } = *job
-            else {
-                unreachable!("spin input comes from a spin workload")
-            };
-            traced_sequential(|| {
-                let mut total = 0u64;
-                for task in 0..tasks {
-                    if cancel.is_stopped() {
+        (Input::Spin { .. }, Variant::Sequential) => traced_sequential(|| {
+            let units = spin_units(job);
+            (0..job.tasks)
+                .try_fold(0u64, |sum, task| keep_going().then(|| sum.wrapping_add(spin(units, spin_seed(task)))))
+        }),
+        (Input::Spin { .. }, Variant::Tasks) => {
+            let units = spin_units(job);
+            traced_tasks(job.tasks as usize, |task| keep_going().then(|| spin(units, spin_seed(task as u32))))
+        }
+        (Input::DocSearch { documents, .. }, Variant::Sequential) => traced_sequential(|| {
+            let latency = latency_us(job);
+            documents.iter().try_fold(0u64, |found, doc| {
+                keep_going().then(|| {
+                    blocking_read(latency);
+                    found + search(doc)
+                })
+            })
+        }),
+        (Input::DocSearch { documents, .. }, Variant::Tasks) => {
+            // Like the articles' version: the tasks take documents from one shared queue.
+            let next = AtomicUsize::new(0);
+            let latency = latency_us(job);
+            traced_tasks(job.tasks as usize, |_| {
+                let mut found = 0;
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(doc) = documents.get(index) else { return Some(found) };
+                    if !keep_going() {
                         return None;
                     }
-                    total = total.wrapping_add(spin(units, spin_seed(task)));
+                    blocking_read(latency);
+                    found += search(doc);
                 }
-                Some(total)
-            })
-        }
-        (Input::Spin { .. }, Variant::Tasks) => {
-            let experiments::Workload::Spin { units } = job.workload else {
-                unreachable!("spin input comes from a spin workload")
-            };
-            traced_tasks(job.tasks as usize, |task| {
-                (!cancel.is_stopped()).then(|| spin(units, spin_seed(task as u32)))
             })
         }
     };
     cancel.check()?;
-    let mut total = 0u64;
-    for value in values {
-        total = total.wrapping_add(value.ok_or(Stopped)?);
+    Ok((total(values)?, trace))
+}
+
+fn spin_units(job: &Job) -> u32 {
+    match job.workload {
+        Workload::Spin { units } => units,
+        _ => 0,
     }
-    Ok((total, trace))
+}
+
+fn latency_us(job: &Job) -> u32 {
+    match job.workload {
+        Workload::DocSearch { latency_us, .. } => latency_us,
+        _ => 0,
+    }
 }
 
 fn current_worker() -> u32 {
@@ -135,28 +183,14 @@ fn traced_sequential(work: impl FnOnce() -> Option<u64>) -> (Vec<Option<u64>>, T
     let t0 = now_ms();
     let value = work();
     let t1 = now_ms();
-    let span = Span {
-        worker: current_worker(),
-        task: 0,
-        start_ms: 0.0,
-        end_ms: t1 - t0,
-    };
-    (
-        vec![value],
-        Trace {
-            spans: vec![span],
-            wall_ms: t1 - t0,
-        },
-    )
+    let span = Span { worker: current_worker(), task: 0, start_ms: 0.0, end_ms: t1 - t0 };
+    (vec![value], Trace { spans: vec![span], wall_ms: t1 - t0, ..Trace::default() })
 }
 
 /// Spawn `tasks` rayon tasks in one scope on the current pool, each computing `work(task)`, and record
 /// on which worker and when each one ran. The wall time includes spawning and joining, as it would
 /// for goroutines and a WaitGroup.
-fn traced_tasks(
-    tasks: usize,
-    work: impl Fn(usize) -> Option<u64> + Sync,
-) -> (Vec<Option<u64>>, Trace) {
+fn traced_tasks(tasks: usize, work: impl Fn(usize) -> Option<u64> + Sync) -> (Vec<Option<u64>>, Trace) {
     let values: Vec<Mutex<Option<u64>>> = (0..tasks).map(|_| Mutex::new(None)).collect();
     let spans = Mutex::new(Vec::with_capacity(tasks));
     let t0 = now_ms();
@@ -178,11 +212,128 @@ fn traced_tasks(
         }
     });
     let wall_ms = now_ms() - t0;
-    let values = values
-        .into_iter()
-        .map(|v| v.into_inner().unwrap_or_else(|p| p.into_inner()))
-        .collect();
+    let values = values.into_iter().map(|v| v.into_inner().unwrap_or_else(|p| p.into_inner())).collect();
     let mut spans = spans.into_inner().unwrap_or_else(|p| p.into_inner());
     spans.sort_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
-    (values, Trace { spans, wall_ms })
+    (values, Trace { spans, wall_ms, ..Trace::default() })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jobs on the M:N task runtime: Goroutines.
+
+/// Measure a Goroutines `job`; runs as the runtime's root task (untraced), spawning `job.tasks`
+/// traced tasks per repetition. With `fresh`, first waits until every worker has started.
+pub async fn run_job_on_runtime(
+    job: Job,
+    handle: Handle,
+    fresh: bool,
+    cancel: Cancel,
+    progress: Arc<Progress>,
+) -> Result<Measurement, Stopped> {
+    let pool_start_ms = if fresh {
+        while handle.start_time_ms().is_none() {
+            runtime::sleep(Duration::from_micros(100)).await;
+        }
+        handle.start_time_ms()
+    } else {
+        None
+    };
+    let repetitions = job.repetitions.max(1);
+    progress.start(repetitions);
+    let input = inputs::prepare(&job.workload, job.tasks, &cancel)?;
+    run_once_on_runtime(&job, &input, &cancel).await?;
+    let mut samples = Vec::with_capacity(repetitions as usize);
+    let mut values = Vec::with_capacity(repetitions as usize);
+    for _ in 0..repetitions {
+        handle.start_tracing();
+        let t0 = now_ms();
+        let outcome = run_once_on_runtime(&job, &input, &cancel).await;
+        let wall_ms = now_ms() - t0;
+        let events = handle.take_events();
+        values.push(outcome?);
+        samples.push((wall_ms, trace_from_events(events, t0, wall_ms)));
+        progress.step();
+    }
+    Ok(finish(&job, &input, samples, values, pool_start_ms))
+}
+
+/// One timed run: `job.tasks` tasks spawned from the root task's worker, awaited with a WaitGroup.
+async fn run_once_on_runtime(job: &Job, input: &Arc<Input>, cancel: &Cancel) -> Result<u64, Stopped> {
+    let tasks = job.tasks.max(1);
+    let group = WaitGroup::new(tasks as usize);
+    let sum = Arc::new(AtomicU64::new(0));
+    let next_document = Arc::new(AtomicUsize::new(0));
+    let ranges = Arc::new(match &**input {
+        Input::Sum { numbers, .. } => even_ranges(numbers.len(), tasks as usize),
+        _ => Vec::new(),
+    });
+    for task in 0..tasks {
+        let (group, sum, input, cancel) = (group.clone(), sum.clone(), input.clone(), cancel.clone());
+        let (next_document, ranges, workload) = (next_document.clone(), ranges.clone(), job.workload.clone());
+        runtime::spawn(task, async move {
+            let keep_going = || !cancel.is_stopped();
+            let value = match (&*input, workload) {
+                (Input::Sum { numbers, .. }, _) => ranges
+                    .get(task as usize)
+                    .map_or(Some(0), |r| sum_cancellable(&numbers[r.clone()], keep_going).map(|s| s as u64)),
+                (Input::Spin { .. }, Workload::Spin { units }) => keep_going().then(|| spin(units, spin_seed(task))),
+                (Input::DocSearch { documents, .. }, Workload::DocSearch { latency_us, .. }) => {
+                    let mut found = 0;
+                    loop {
+                        let index = next_document.fetch_add(1, Ordering::Relaxed);
+                        let Some(doc) = documents.get(index) else { break };
+                        if !keep_going() {
+                            break;
+                        }
+                        if latency_us > 0 {
+                            // The simulated read: the task parks, its worker runs other tasks.
+                            runtime::sleep(Duration::from_micros(latency_us as u64)).await;
+                        }
+                        found += search(doc);
+                    }
+                    Some(found)
+                }
+                _ => Some(0),
+            };
+            sum.fetch_add(value.unwrap_or(0), Ordering::Relaxed);
+            group.done();
+        });
+    }
+    group.wait().await;
+    cancel.check()?;
+    Ok(sum.load(Ordering::Relaxed))
+}
+
+/// Turn scheduler events into running spans (task on worker) and parked spans (task waiting,
+/// shown on the worker it left), relative to `t0`.
+pub fn trace_from_events(events: Vec<SchedulerEvent>, t0: f64, wall_ms: f64) -> Trace {
+    let mut trace = Trace { wall_ms, ..Trace::default() };
+    // Per task: where and since when it runs, and where and since when it is parked.
+    let mut running: HashMap<u32, (u32, f64)> = HashMap::new();
+    let mut parked: HashMap<u32, (u32, f64)> = HashMap::new();
+    for event in &events {
+        let at = event.at_ms - t0;
+        let worker = event.worker.unwrap_or(0);
+        match event.kind {
+            SchedulerEventKind::Run => {
+                if let Some((parked_on, since)) = parked.remove(&event.task) {
+                    trace.parked.push(Span { worker: parked_on, task: event.task, start_ms: since, end_ms: at });
+                }
+                running.insert(event.task, (worker, at));
+            }
+            SchedulerEventKind::Park | SchedulerEventKind::Finish => {
+                if let Some((ran_on, since)) = running.remove(&event.task) {
+                    trace.spans.push(Span { worker: ran_on, task: event.task, start_ms: since, end_ms: at });
+                }
+                if event.kind == SchedulerEventKind::Park {
+                    parked.insert(event.task, (worker, at));
+                }
+            }
+            _ => {}
+        }
+    }
+    if events.len() <= MAX_TRACE_EVENTS {
+        trace.events = events.into_iter().map(|e| SchedulerEvent { at_ms: e.at_ms - t0, ..e }).collect();
+    }
+    trace
 }

@@ -1,14 +1,15 @@
 //! The engine on OS threads, blocking: used by the `lab` CLI, benchmarks and native tests.
 
 use crate::cancel::{Cancel, Stopped};
-use crate::measure::{run_job, Progress};
-use crate::pools::PoolCache;
-use experiments::{Job, Measurement};
+use crate::executors::Executors;
+use crate::measure::{run_job, run_job_on_runtime, Progress};
+use experiments::{Job, Measurement, Variant};
+use std::sync::Arc;
 
 /// Runs jobs one after another on rayon pools of OS threads, keeping the last pool between jobs.
 #[derive(Default)]
 pub struct NativeEngine {
-    pools: PoolCache,
+    executors: Executors,
 }
 
 impl NativeEngine {
@@ -16,24 +17,29 @@ impl NativeEngine {
         Self::default()
     }
 
-    /// Measure `job` on a pool of exactly `job.workers` threads (blocking).
+    /// Measure `job` on exactly `job.workers` threads (blocking): a rayon pool, or the task
+    /// runtime for the Goroutines variant.
     pub fn run(&mut self, job: &Job, cancel: &Cancel) -> Result<Measurement, RunError> {
-        let pool = self.pools.get(job.workers).map_err(RunError::Failed)?;
-        let fresh = std::mem::replace(&mut pool.fresh, false).then_some(pool.built_at_ms);
-        let progress = Progress::default();
-        pool.pool
-            .install(|| run_job(job, fresh, cancel, &progress))
-            .map_err(|Stopped| RunError::Stopped)
+        job.validate().map_err(RunError::Failed)?;
+        let progress = Arc::new(Progress::default());
+        let measured = if job.variant == Variant::Goroutines {
+            let (runtime, fresh) = self.executors.runtime(job.workers).map_err(RunError::Failed)?;
+            runtime.block_on(run_job_on_runtime(job.clone(), runtime.handle(), fresh, cancel.clone(), progress))
+        } else {
+            let (pool, fresh) = self.executors.pool(job.workers).map_err(RunError::Failed)?;
+            pool.install(|| run_job(job, fresh, cancel, &progress))
+        };
+        measured.map_err(|Stopped| RunError::Stopped)
     }
 
-    /// Size of the pool currently kept alive.
+    /// Size of the executor currently kept alive.
     pub fn pool_workers(&self) -> u32 {
-        self.pools.workers()
+        self.executors.workers()
     }
 
-    /// End the current pool and its threads.
+    /// End the current executor and its threads.
     pub fn end_pool(&mut self) {
-        self.pools.clear();
+        self.executors.clear();
     }
 }
 

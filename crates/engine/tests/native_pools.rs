@@ -11,13 +11,7 @@ use std::time::{Duration, Instant};
 static SERIAL: Mutex<()> = Mutex::new(());
 
 fn spin_job(workers: u32, tasks: u32, units: u32) -> Job {
-    Job {
-        workload: Workload::Spin { units },
-        variant: Variant::Tasks,
-        workers,
-        tasks,
-        repetitions: 2,
-    }
+    Job { workload: Workload::Spin { units }, variant: Variant::Tasks, workers, tasks, repetitions: 2 }
 }
 
 fn wait_until(limit: Duration, mut condition: impl FnMut() -> bool) -> bool {
@@ -37,17 +31,11 @@ fn a_run_uses_exactly_min_of_workers_and_tasks() {
     let mut engine = NativeEngine::new();
     // Tasks of a few milliseconds each: long enough that every worker gets one.
     for (workers, tasks) in [(1, 4), (2, 2), (4, 8), (4, 2)] {
-        let m = engine
-            .run(&spin_job(workers, tasks, 3_000), &Cancel::new())
-            .expect("runs");
+        let m = engine.run(&spin_job(workers, tasks, 3_000), &Cancel::new()).expect("runs");
         assert!(m.check.ok, "check failed: {:?}", m.check);
         assert_eq!(m.trace.spans.len(), tasks as usize, "one span per task");
         let used = m.trace.workers_used();
-        assert_eq!(
-            used.len() as u32,
-            workers.min(tasks),
-            "k={workers} t={tasks}: {used:?}"
-        );
+        assert_eq!(used.len() as u32, workers.min(tasks), "k={workers} t={tasks}: {used:?}");
         assert!(used.iter().all(|&w| w < workers));
     }
 }
@@ -57,27 +45,15 @@ fn sequential_and_tasks_compute_the_same_sum() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let mut engine = NativeEngine::new();
     let base = Job {
-        workload: Workload::Sum {
-            numbers: 1_000_003,
-            seed: 5,
-        },
+        workload: Workload::Sum { numbers: 1_000_003, seed: 5 },
         variant: Variant::Sequential,
         workers: 1,
         tasks: 1,
         repetitions: 3,
     };
     let sequential = engine.run(&base, &Cancel::new()).unwrap();
-    let split = engine
-        .run(
-            &Job {
-                variant: Variant::Tasks,
-                workers: 3,
-                tasks: 7,
-                ..base.clone()
-            },
-            &Cancel::new(),
-        )
-        .unwrap();
+    let split =
+        engine.run(&Job { variant: Variant::Tasks, workers: 3, tasks: 7, ..base.clone() }, &Cancel::new()).unwrap();
     assert!(sequential.check.ok && split.check.ok);
     assert_eq!(sequential.check.value, split.check.value);
     assert_eq!(sequential.samples_ms.len(), 3);
@@ -93,17 +69,11 @@ fn switching_pool_sizes_ends_old_workers() {
     let mut first_start = None;
     for round in 0..20 {
         let workers = 1 + round % 8;
-        let m = engine
-            .run(&spin_job(workers, 8, 10), &Cancel::new())
-            .unwrap();
+        let m = engine.run(&spin_job(workers, 8, 10), &Cancel::new()).unwrap();
         first_start.get_or_insert(m.pool_start_ms);
         assert!(m.pool_start_ms.is_some(), "a new size starts a new pool");
         let ended = wait_until(Duration::from_secs(5), || live_workers() <= workers);
-        assert!(
-            ended,
-            "round {round}: {} live workers, pool of {workers}",
-            live_workers()
-        );
+        assert!(ended, "round {round}: {} live workers, pool of {workers}", live_workers());
     }
     // A new size starts a pool; the same size again reuses it and starts nothing.
     let again = engine.run(&spin_job(5, 8, 10), &Cancel::new()).unwrap();
@@ -111,11 +81,7 @@ fn switching_pool_sizes_ends_old_workers() {
     let reused = engine.run(&spin_job(5, 8, 10), &Cancel::new()).unwrap();
     assert_eq!(reused.pool_start_ms, None);
     engine.end_pool();
-    assert!(
-        wait_until(Duration::from_secs(5), || live_workers() == 0),
-        "{} left",
-        live_workers()
-    );
+    assert!(wait_until(Duration::from_secs(5), || live_workers() == 0), "{} left", live_workers());
 }
 
 #[test]
@@ -123,10 +89,7 @@ fn stop_ends_a_long_run_quickly() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let mut engine = NativeEngine::new();
     // 64 tasks of ~40 ms each, 50 repetitions: minutes of work if nobody stops it.
-    let job = Job {
-        repetitions: 50,
-        ..spin_job(2, 64, 40_000)
-    };
+    let job = Job { repetitions: 50, ..spin_job(2, 64, 40_000) };
     let cancel = Cancel::new();
     let stopper = {
         let cancel = cancel.clone();
@@ -141,8 +104,83 @@ fn stop_ends_a_long_run_quickly() {
     let stopped_after = stopper.join().unwrap().elapsed();
     assert_eq!(result.unwrap_err(), RunError::Stopped);
     // Tasks check the flag before starting, so at most the running ones finish.
-    assert!(
-        stopped_after < Duration::from_secs(2),
-        "took {stopped_after:?} to stop"
-    );
+    assert!(stopped_after < Duration::from_secs(2), "took {stopped_after:?} to stop");
+}
+
+#[test]
+fn dropping_a_task_runtime_ends_its_workers() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let before = live_workers();
+    let runtime = engine::runtime::Runtime::new(3).unwrap();
+    assert!(wait_until(Duration::from_secs(5), || live_workers() == before + 3));
+    assert_eq!(runtime.block_on(async { 7 }), 7);
+    drop(runtime);
+    assert!(wait_until(Duration::from_secs(5), || live_workers() == before), "{} alive", live_workers());
+}
+
+fn docsearch(variant: Variant, workers: u32, tasks: u32, documents: u32, latency_us: u32) -> Job {
+    Job {
+        workload: Workload::DocSearch { documents, latency_us, seed: experiments::DEFAULT_SEED },
+        variant,
+        workers,
+        tasks,
+        repetitions: 2,
+    }
+}
+
+#[test]
+fn parked_reads_beat_blocked_reads_on_one_worker() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut engine = NativeEngine::new();
+    // 200 documents, 1 ms read each, 8 tasks on ONE worker. Blocking: ~200 ms. Parking: ~25 ms.
+    // Sleep-dominated, so the 3x margin is robust on a noisy machine.
+    let sequential = engine.run(&docsearch(Variant::Sequential, 1, 1, 200, 1000), &Cancel::new()).unwrap();
+    let threads = engine.run(&docsearch(Variant::Tasks, 1, 8, 200, 1000), &Cancel::new()).unwrap();
+    let goroutines = engine.run(&docsearch(Variant::Goroutines, 1, 8, 200, 1000), &Cancel::new()).unwrap();
+    for m in [&sequential, &threads, &goroutines] {
+        assert!(m.check.ok, "{:?}: {:?}", m.job.variant, m.check);
+    }
+    assert_eq!(sequential.check.value, goroutines.check.value);
+    let (blocked, parked) = (threads.summary.median_ms, goroutines.summary.median_ms);
+    assert!(parked * 3.0 < blocked, "goroutines {parked} ms vs threads {blocked} ms");
+    assert!(sequential.summary.median_ms >= 200.0, "each of 200 reads waits 1 ms");
+    // The goroutine trace shows tasks running and parked, all on worker 0.
+    let trace = &goroutines.trace;
+    assert!(!trace.parked.is_empty(), "parked intervals are recorded");
+    assert!(trace.spans.iter().chain(&trace.parked).all(|s| s.worker == 0));
+    assert_eq!(trace.workers_used(), vec![0]);
+    assert!(trace.events.iter().any(|e| e.kind == experiments::SchedulerEventKind::Park));
+}
+
+#[test]
+fn goroutine_jobs_of_every_workload_compute_the_right_answer() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut engine = NativeEngine::new();
+    let sum = Job {
+        workload: Workload::Sum { numbers: 300_001, seed: 3 },
+        variant: Variant::Goroutines,
+        workers: 2,
+        tasks: 7,
+        repetitions: 2,
+    };
+    let measured = engine.run(&sum, &Cancel::new()).unwrap();
+    assert!(measured.check.ok, "{:?}", measured.check);
+    assert!(measured.pool_start_ms.is_some(), "a fresh runtime reports its start-up time");
+    assert_eq!(measured.trace.spans.len(), 7);
+    let spin = Job { workload: Workload::Spin { units: 100 }, tasks: 16, ..sum.clone() };
+    assert!(engine.run(&spin, &Cancel::new()).unwrap().check.ok);
+    // Switching back to a rayon pool ends the runtime's workers.
+    let pooled = Job { variant: Variant::Tasks, ..sum };
+    assert!(engine.run(&pooled, &Cancel::new()).unwrap().check.ok);
+    assert!(wait_until(Duration::from_secs(5), || live_workers() <= 2), "{} alive", live_workers());
+}
+
+#[test]
+fn invalid_jobs_are_refused_with_a_reason() {
+    let mut engine = NativeEngine::new();
+    let job = Job { workers: 0, ..spin_job(1, 1, 1) };
+    match engine.run(&job, &Cancel::new()) {
+        Err(RunError::Failed(reason)) => assert!(reason.contains("workers"), "{reason}"),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
 }

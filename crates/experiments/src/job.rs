@@ -13,6 +13,9 @@ pub enum Workload {
     Sum { numbers: u64, seed: u64 },
     /// Each task does `units` units of pure CPU work (see `workloads::spin`).
     Spin { units: u32 },
+    /// Search `documents` generated RSS documents for a topic; reading each one first waits
+    /// `latency_us` microseconds, like a blocking read from disk or network.
+    DocSearch { documents: u32, latency_us: u32, seed: u64 },
 }
 
 /// How the workload is run.
@@ -21,8 +24,12 @@ pub enum Workload {
 pub enum Variant {
     /// One plain loop on one worker, no tasks: the baseline.
     Sequential,
-    /// The work split into `tasks` tasks, scheduled on a pool of `workers` workers.
+    /// The work split into `tasks` tasks on a rayon pool of `workers` threads. A task that waits
+    /// blocks its thread, as an OS thread blocked in a system call does.
     Tasks,
+    /// The work split into `tasks` tasks on the M:N task runtime with `workers` workers. A task that
+    /// waits parks and frees its worker, as a goroutine does.
+    Goroutines,
 }
 
 /// One measurement request: the engine warms up once, then times `repetitions` runs.
@@ -42,7 +49,7 @@ impl Job {
     pub fn effective_workers(&self) -> u32 {
         match self.variant {
             Variant::Sequential => 1,
-            Variant::Tasks => self.workers.min(self.tasks).max(1),
+            Variant::Tasks | Variant::Goroutines => self.workers.min(self.tasks).max(1),
         }
     }
 }
@@ -55,6 +62,8 @@ pub mod limits {
     pub const MAX_REPETITIONS: u32 = 1_000;
     pub const MAX_SUM_NUMBERS: u64 = 200_000_000;
     pub const MAX_SPIN_UNITS: u32 = 10_000_000;
+    pub const MAX_DOCUMENTS: u32 = 100_000;
+    pub const MAX_LATENCY_US: u32 = 100_000;
 }
 
 impl Job {
@@ -65,23 +74,18 @@ impl Job {
             if (min..=max).contains(&value) {
                 Ok(())
             } else {
-                Err(format!(
-                    "{what} must be between {min} and {max}, not {value}"
-                ))
+                Err(format!("{what} must be between {min} and {max}, not {value}"))
             }
         };
         within("workers", self.workers.into(), 1, MAX_WORKERS.into())?;
         within("tasks", self.tasks.into(), 1, MAX_TASKS.into())?;
-        within(
-            "repetitions",
-            self.repetitions.into(),
-            1,
-            MAX_REPETITIONS.into(),
-        )?;
+        within("repetitions", self.repetitions.into(), 1, MAX_REPETITIONS.into())?;
         match self.workload {
             Workload::Sum { numbers, .. } => within("numbers", numbers, 1, MAX_SUM_NUMBERS),
-            Workload::Spin { units } => {
-                within("work units", units.into(), 0, MAX_SPIN_UNITS.into())
+            Workload::Spin { units } => within("work units", units.into(), 0, MAX_SPIN_UNITS.into()),
+            Workload::DocSearch { documents, latency_us, .. } => {
+                within("documents", documents.into(), 1, MAX_DOCUMENTS.into())?;
+                within("read latency (µs)", latency_us.into(), 0, MAX_LATENCY_US.into())
             }
         }
     }
@@ -92,23 +96,14 @@ mod tests {
     use super::*;
 
     fn job(workers: u32, tasks: u32, numbers: u64) -> Job {
-        Job {
-            workload: Workload::Sum { numbers, seed: 1 },
-            variant: Variant::Tasks,
-            workers,
-            tasks,
-            repetitions: 3,
-        }
+        Job { workload: Workload::Sum { numbers, seed: 1 }, variant: Variant::Tasks, workers, tasks, repetitions: 3 }
     }
 
     #[test]
     fn validation_accepts_sane_and_rejects_absurd_jobs() {
         assert!(job(2, 8, 10_000_000).validate().is_ok());
         assert!(job(0, 8, 1000).validate().unwrap_err().contains("workers"));
-        assert!(job(2, 8, 10_000_000_000)
-            .validate()
-            .unwrap_err()
-            .contains("numbers"));
+        assert!(job(2, 8, 10_000_000_000).validate().unwrap_err().contains("numbers"));
         assert!(job(2, 0, 1000).validate().is_err());
     }
 
@@ -116,10 +111,7 @@ mod tests {
     fn effective_workers_is_min_of_workers_and_tasks() {
         assert_eq!(job(4, 2, 10).effective_workers(), 2);
         assert_eq!(job(2, 8, 10).effective_workers(), 2);
-        let sequential = Job {
-            variant: Variant::Sequential,
-            ..job(8, 8, 10)
-        };
+        let sequential = Job { variant: Variant::Sequential, ..job(8, 8, 10) };
         assert_eq!(sequential.effective_workers(), 1);
     }
 }

@@ -11,4 +11,4 @@ pub mod results;
 pub mod stats;
 
 pub use job::{Job, Variant, Workload, DEFAULT_SEED};
-pub use results::{Check, Measurement, Span, Summary, Trace};
+pub use results::{Check, Measurement, SchedulerEvent, SchedulerEventKind, Span, Summary, Trace};

@@ -18,12 +18,7 @@ pub struct ParamRange {
 
 impl ParamRange {
     pub const fn new(key: &'static str, min: u64, max: u64, default: u64) -> Self {
-        ParamRange {
-            key,
-            min,
-            max,
-            default,
-        }
+        ParamRange { key, min, max, default }
     }
 
     /// `value` forced into `min..=max`.
@@ -55,11 +50,7 @@ pub struct ClampNote {
 /// Parse a reader-typed integer: `10000000`, `10_000_000`, `10,000,000`, `1e7`, `2.5e6`, ` 42 `.
 /// Negative numbers parse (to be clamped later); anything else is `None`.
 pub fn parse_count(raw: &str) -> Option<f64> {
-    let cleaned: String = raw
-        .trim()
-        .chars()
-        .filter(|c| !matches!(c, '_' | ',' | ' '))
-        .collect();
+    let cleaned: String = raw.trim().chars().filter(|c| !matches!(c, '_' | ',' | ' ')).collect();
     if cleaned.is_empty() || cleaned.len() > 40 {
         return None;
     }
@@ -74,32 +65,20 @@ pub fn read_param(range: &ParamRange, raw: Option<&str>, notes: &mut Vec<ClampNo
     };
     let shown: String = raw.chars().take(40).collect();
     let mut note = |used: u64, reason: ClampReason| {
-        notes.push(ClampNote {
-            key: range.key.to_string(),
-            raw: shown.clone(),
-            used,
-            reason,
-        });
+        notes.push(ClampNote { key: range.key.to_string(), raw: shown.clone(), used, reason });
         used
     };
     match parse_count(raw) {
         None => note(range.default, ClampReason::NotANumber),
-        Some(v) if v < range.min as f64 => {
-            note(range.min, ClampReason::BelowMin { min: range.min })
-        }
-        Some(v) if v > range.max as f64 => {
-            note(range.max, ClampReason::AboveMax { max: range.max })
-        }
+        Some(v) if v < range.min as f64 => note(range.min, ClampReason::BelowMin { min: range.min }),
+        Some(v) if v > range.max as f64 => note(range.max, ClampReason::AboveMax { max: range.max }),
         Some(v) => v.round() as u64,
     }
 }
 
 /// Is a query flag like `autorun` switched on (`1`, `true`, `yes`, `on`)?
 pub fn read_flag(raw: Option<&str>) -> bool {
-    matches!(
-        raw.map(|r| r.trim().to_ascii_lowercase()).as_deref(),
-        Some("1" | "true" | "yes" | "on")
-    )
+    matches!(raw.map(|r| r.trim().to_ascii_lowercase()).as_deref(), Some("1" | "true" | "yes" | "on"))
 }
 
 /// The largest worker count offered: at least 16, or twice the machine's logical processors,

@@ -26,18 +26,9 @@ pub enum Response {
     /// The engine is loaded and can take requests.
     Ready { threads: bool },
     /// Some repetitions of job `job_index` are done.
-    Progress {
-        run_id: RunId,
-        job_index: usize,
-        done: u32,
-        total: u32,
-    },
+    Progress { run_id: RunId, job_index: usize, done: u32, total: u32 },
     /// Job `job_index` is measured.
-    Measured {
-        run_id: RunId,
-        job_index: usize,
-        measurement: Box<Measurement>,
-    },
+    Measured { run_id: RunId, job_index: usize, measurement: Box<Measurement> },
     /// All jobs of the run are measured.
     Finished { run_id: RunId },
     /// The run was stopped before it finished.
@@ -45,10 +36,7 @@ pub enum Response {
     /// The run could not be completed; `message` says why in plain words.
     Failed { run_id: RunId, message: String },
     /// Answer to [`Request::Status`].
-    Status {
-        live_workers: u32,
-        pool_workers: u32,
-    },
+    Status { live_workers: u32, pool_workers: u32 },
     /// A worker died (a panic or a trap). The engine must be restarted.
     Crashed { message: String },
 }
@@ -81,10 +69,7 @@ mod tests {
         let request = Request::Run {
             run_id: 7,
             jobs: vec![Job {
-                workload: Workload::Sum {
-                    numbers: 1000,
-                    seed: 1,
-                },
+                workload: Workload::Sum { numbers: 1000, seed: 1 },
                 variant: Variant::Tasks,
                 workers: 2,
                 tasks: 8,

@@ -19,11 +19,7 @@ pub const SCHEDULING_RU: Source = Source {
     language: "ru",
 };
 
-pub const SCHEDULING_ZH: Source = Source {
-    label: "Concurrency (Chinese version)",
-    title: "并发",
-    language: "zh",
-};
+pub const SCHEDULING_ZH: Source = Source { label: "Concurrency (Chinese version)", title: "并发", language: "zh" };
 
 /// One published comparison of a sequential and a concurrent run.
 #[derive(Clone, Copy, Debug, PartialEq)]

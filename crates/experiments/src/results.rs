@@ -15,10 +15,45 @@ pub struct Span {
     pub end_ms: f64,
 }
 
+/// One step of the M:N task runtime's scheduler.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SchedulerEventKind {
+    /// The task was created and queued: on that worker's local queue, or the global queue if `None`.
+    Spawn { queue: Option<u32> },
+    /// A worker started polling the task.
+    Run,
+    /// The poll returned "pending": the task left its worker to wait (it is parked).
+    Park,
+    /// A timer or another task made the parked task runnable again.
+    Wake,
+    /// The event's worker took `count` tasks from `victim`'s local queue (the event's task first).
+    Steal { victim: u32, count: u32 },
+    /// The task completed.
+    Finish,
+}
+
+/// `kind` happened to `task` on `worker` (`None`: outside any worker) at `at_ms`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SchedulerEvent {
+    pub at_ms: f64,
+    pub worker: Option<u32>,
+    pub task: u32,
+    #[serde(flatten)]
+    pub kind: SchedulerEventKind,
+}
+
 /// Which task ran where and when, during one repetition.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Trace {
+    /// Intervals during which a task ran on a worker.
     pub spans: Vec<Span>,
+    /// Intervals during which a task was parked (waiting), attributed to the worker it left.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parked: Vec<Span>,
+    /// The scheduler's steps, for runs on the M:N runtime (empty for rayon pools).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<SchedulerEvent>,
     /// Wall time of the traced repetition.
     pub wall_ms: f64,
 }
@@ -37,11 +72,7 @@ impl Trace {
         if self.wall_ms <= 0.0 || lanes == 0 {
             return 0.0;
         }
-        let busy: f64 = self
-            .spans
-            .iter()
-            .map(|s| (s.end_ms - s.start_ms).max(0.0))
-            .sum();
+        let busy: f64 = self.spans.iter().map(|s| (s.end_ms - s.start_ms).max(0.0)).sum();
         busy / (self.wall_ms * lanes as f64)
     }
 }
@@ -80,26 +111,11 @@ pub struct Measurement {
 
 impl Measurement {
     /// Build a measurement from raw samples and their traces (same order); keeps the median run's trace.
-    pub fn from_samples(
-        job: Job,
-        samples: Vec<(f64, Trace)>,
-        check: Check,
-        pool_start_ms: Option<f64>,
-    ) -> Self {
+    pub fn from_samples(job: Job, samples: Vec<(f64, Trace)>, check: Check, pool_start_ms: Option<f64>) -> Self {
         let times: Vec<f64> = samples.iter().map(|(t, _)| *t).collect();
         let summary = stats::summarize(&times);
         let median_index = stats::median_index(&times);
-        let trace = median_index
-            .and_then(|i| samples.into_iter().nth(i))
-            .map(|(_, trace)| trace)
-            .unwrap_or_default();
-        Measurement {
-            job,
-            samples_ms: times,
-            summary,
-            trace,
-            check,
-            pool_start_ms,
-        }
+        let trace = median_index.and_then(|i| samples.into_iter().nth(i)).map(|(_, trace)| trace).unwrap_or_default();
+        Measurement { job, samples_ms: times, summary, trace, check, pool_start_ms }
     }
 }

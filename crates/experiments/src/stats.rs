@@ -15,19 +15,11 @@ pub fn median_index(samples: &[f64]) -> Option<usize> {
 /// Median, min and max. The median is the lower middle sample, so it is always a real measurement.
 pub fn summarize(samples: &[f64]) -> Summary {
     let Some(mid) = median_index(samples) else {
-        return Summary {
-            median_ms: f64::NAN,
-            min_ms: f64::NAN,
-            max_ms: f64::NAN,
-        };
+        return Summary { median_ms: f64::NAN, min_ms: f64::NAN, max_ms: f64::NAN };
     };
     let min_ms = samples.iter().copied().fold(f64::INFINITY, f64::min);
     let max_ms = samples.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    Summary {
-        median_ms: samples[mid],
-        min_ms,
-        max_ms,
-    }
+    Summary { median_ms: samples[mid], min_ms, max_ms }
 }
 
 /// How many times faster than the baseline (median over median). Above 1 is faster.

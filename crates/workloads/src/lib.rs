@@ -5,6 +5,7 @@
 //! How work is *split* lives here too (pure index arithmetic); how the pieces are *scheduled* does not.
 
 pub mod data;
+pub mod docsearch;
 pub mod spin;
 pub mod split;
 pub mod sum;

@@ -47,10 +47,7 @@ mod tests {
         let reference = numbers.iter().fold(0u64, |acc, &x| acc + x as u64) as i64;
         assert_eq!(whole, reference);
         for parts in [1, 2, 3, 8, 64] {
-            let split: i64 = even_ranges(numbers.len(), parts)
-                .into_iter()
-                .map(|r| sum(&numbers[r]))
-                .sum();
+            let split: i64 = even_ranges(numbers.len(), parts).into_iter().map(|r| sum(&numbers[r])).sum();
             assert_eq!(split, whole, "parts {parts}");
         }
     }

@@ -5,19 +5,13 @@ use std::process::{Command, Stdio};
 
 /// The workspace root (the parent of `crates/`).
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .nth(2)
-        .expect("crates/xtask is two levels deep")
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("crates/xtask is two levels deep").to_path_buf()
 }
 
 /// Print and run `command`; `Err` names the command if it fails.
 pub fn run(command: &mut Command) -> Result<(), String> {
     eprintln!("xtask: $ {}", describe(command));
-    let status = command
-        .status()
-        .map_err(|e| format!("could not start `{}`: {e}", describe(command)))?;
+    let status = command.status().map_err(|e| format!("could not start `{}`: {e}", describe(command)))?;
     if status.success() {
         Ok(())
     } else {
@@ -28,9 +22,7 @@ pub fn run(command: &mut Command) -> Result<(), String> {
 /// Run `command` quietly and return its stdout, or `None` if it cannot run or fails.
 pub fn output(command: &mut Command) -> Option<String> {
     let out = command.stderr(Stdio::null()).output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 pub fn describe(command: &Command) -> String {
@@ -53,9 +45,7 @@ pub fn cargo() -> Command {
 pub fn tool_path() -> String {
     let home = std::env::var("CARGO_HOME")
         .map(PathBuf::from)
-        .unwrap_or_else(|_| {
-            PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cargo")
-        });
+        .unwrap_or_else(|_| PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cargo"));
     let extra = [root().join("e2e/node_modules/.bin"), home.join("bin")];
     let mut parts: Vec<String> = extra.iter().map(|p| p.display().to_string()).collect();
     parts.push(std::env::var("PATH").unwrap_or_default());

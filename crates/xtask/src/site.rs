@@ -35,39 +35,20 @@ pub fn build_engine(out: Option<&str>) -> Result<(), String> {
         .unwrap_or_else(|| root().join("dist/engine"));
     let target_dir = root().join("target/engine-wasm");
     run(cargo()
-        .args([
-            "build",
-            "--package",
-            "engine",
-            "--lib",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--release",
-        ])
+        .args(["build", "--package", "engine", "--lib", "--target", "wasm32-unknown-unknown", "--release"])
         .env("RUSTUP_TOOLCHAIN", "nightly")
         .env("CARGO_TARGET_DIR", &target_dir)
         .env("CARGO_UNSTABLE_BUILD_STD", "panic_abort,std")
-        .env(
-            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
-            ENGINE_RUSTFLAGS.join(" "),
-        ))?;
+        .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS", ENGINE_RUSTFLAGS.join(" ")))?;
     std::fs::create_dir_all(&out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
     run(Command::new("wasm-bindgen")
         .env("PATH", tool_path())
-        .args([
-            "--target",
-            "web",
-            "--no-typescript",
-            "--out-name",
-            "engine",
-            "--out-dir",
-        ])
+        .args(["--target", "web", "--no-typescript", "--out-name", "engine", "--out-dir"])
         .arg(&out_dir)
         .arg(target_dir.join("wasm32-unknown-unknown/release/engine.wasm")))?;
     for script in ["coordinator.js", "pool-worker.js"] {
         let from = root().join("crates/engine/js").join(script);
-        std::fs::copy(&from, out_dir.join(script))
-            .map_err(|e| format!("{}: {e}", from.display()))?;
+        std::fs::copy(&from, out_dir.join(script)).map_err(|e| format!("{}: {e}", from.display()))?;
     }
     Ok(())
 }

@@ -22,49 +22,29 @@ pub fn setup() -> Result<(), String> {
 }
 
 fn installed(toolchain: &str, list: &str) -> String {
-    output(Command::new("rustup").args([list, "list", "--installed", "--toolchain", toolchain]))
-        .unwrap_or_default()
+    output(Command::new("rustup").args([list, "list", "--installed", "--toolchain", toolchain])).unwrap_or_default()
 }
 
 /// wasm32 for stable (the UI) and nightly (the threaded engine), and nightly's std sources (build-std).
 fn rust_targets() -> Result<(), String> {
     let toolchains = output(Command::new("rustup").args(["toolchain", "list"])).unwrap_or_default();
     if !toolchains.lines().any(|l| l.starts_with("nightly")) {
-        run(Command::new("rustup").args([
-            "toolchain",
-            "install",
-            "nightly",
-            "--profile",
-            "minimal",
-        ]))?;
+        run(Command::new("rustup").args(["toolchain", "install", "nightly", "--profile", "minimal"]))?;
     }
     for toolchain in ["stable", "nightly"] {
         if !installed(toolchain, "target").contains("wasm32-unknown-unknown") {
-            run(Command::new("rustup").args([
-                "target",
-                "add",
-                "wasm32-unknown-unknown",
-                "--toolchain",
-                toolchain,
-            ]))?;
+            run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown", "--toolchain", toolchain]))?;
         }
     }
     if !installed("nightly", "component").contains("rust-src") {
-        run(Command::new("rustup").args([
-            "component",
-            "add",
-            "rust-src",
-            "--toolchain",
-            "nightly",
-        ]))?;
+        run(Command::new("rustup").args(["component", "add", "rust-src", "--toolchain", "nightly"]))?;
     }
     Ok(())
 }
 
 /// The wasm-bindgen version pinned in Cargo.lock; the CLI must match it exactly.
 pub fn locked_wasm_bindgen() -> Result<String, String> {
-    let lock = std::fs::read_to_string(root().join("Cargo.lock"))
-        .map_err(|e| format!("Cargo.lock: {e}"))?;
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).map_err(|e| format!("Cargo.lock: {e}"))?;
     let mut lines = lock.lines();
     while let Some(line) = lines.next() {
         if line == "name = \"wasm-bindgen\"" {
@@ -77,12 +57,7 @@ pub fn locked_wasm_bindgen() -> Result<String, String> {
 }
 
 fn tool_version(program: &str) -> Option<String> {
-    output(
-        Command::new(program)
-            .arg("--version")
-            .env("PATH", tool_path()),
-    )
-    .map(|s| s.trim().to_string())
+    output(Command::new(program).arg("--version").env("PATH", tool_path())).map(|s| s.trim().to_string())
 }
 
 fn wasm_bindgen_cli() -> Result<(), String> {
@@ -91,28 +66,14 @@ fn wasm_bindgen_cli() -> Result<(), String> {
         return Ok(());
     }
     // Not --locked: the CLI's own lock file names a yanked crate.
-    run(cargo().args([
-        "install",
-        "wasm-bindgen-cli",
-        "--version",
-        &version,
-        "--force",
-    ]))
+    run(cargo().args(["install", "wasm-bindgen-cli", "--version", &version, "--force"]))
 }
 
 fn trunk() -> Result<(), String> {
     if tool_version("trunk").as_deref() == Some(&format!("trunk {TRUNK_VERSION}")) {
         return Ok(());
     }
-    run(cargo().args([
-        "+nightly",
-        "install",
-        "trunk",
-        "--version",
-        TRUNK_VERSION,
-        "--locked",
-        "--force",
-    ]))
+    run(cargo().args(["+nightly", "install", "trunk", "--version", TRUNK_VERSION, "--locked", "--force"]))
 }
 
 /// playwright-core (drives Chromium) and binaryen (wasm-opt), pinned in e2e/package-lock.json.
@@ -124,15 +85,10 @@ fn npm_packages() -> Result<(), String> {
         (Ok(m), Ok(l)) => m.modified().ok() >= l.modified().ok(),
         _ => false,
     };
-    if fresh
-        && e2e.join("node_modules/playwright-core").exists()
-        && e2e.join("node_modules/binaryen").exists()
-    {
+    if fresh && e2e.join("node_modules/playwright-core").exists() && e2e.join("node_modules/binaryen").exists() {
         return Ok(());
     }
-    run(Command::new("npm")
-        .args(["ci", "--no-audit", "--no-fund"])
-        .current_dir(&e2e))
+    run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&e2e))
 }
 
 fn chromium() -> Result<(), String> {
@@ -141,11 +97,7 @@ fn chromium() -> Result<(), String> {
     }
     let root_user = output(Command::new("id").arg("-u")).is_some_and(|id| id.trim() == "0");
     let apt = |args: &[&str]| {
-        let mut command = if root_user {
-            Command::new("apt-get")
-        } else {
-            Command::new("sudo")
-        };
+        let mut command = if root_user { Command::new("apt-get") } else { Command::new("sudo") };
         if !root_user {
             command.arg("apt-get");
         }
@@ -153,11 +105,5 @@ fn chromium() -> Result<(), String> {
         run(&mut command)
     };
     apt(&["update"])?;
-    apt(&[
-        "install",
-        "-y",
-        "--no-install-recommends",
-        "chromium",
-        "chromium-driver",
-    ])
+    apt(&["install", "-y", "--no-install-recommends", "chromium", "chromium-driver"])
 }

@@ -55,9 +55,7 @@ pub fn text_on(background: RGBColor) -> RGBColor {
 }
 
 fn ink() -> Ink {
-    let dpr = web_sys::window()
-        .map_or(1.0, |w| w.device_pixel_ratio())
-        .max(1.0);
+    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
     if crate::environment::prefers_dark() {
         Ink {
             dpr,

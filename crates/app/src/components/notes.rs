@@ -12,14 +12,7 @@ fn describe(note: &ClampNote) -> String {
         ClampReason::BelowMin { .. } => t.note_below_min,
         ClampReason::AboveMax { .. } => t.note_above_max,
     };
-    fill(
-        template,
-        &[
-            ("key", &note.key),
-            ("raw", &note.raw),
-            ("used", &format::int(note.used)),
-        ],
-    )
+    fill(template, &[("key", &note.key), ("raw", &note.raw), ("used", &format::int(note.used))])
 }
 
 #[component]

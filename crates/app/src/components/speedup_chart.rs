@@ -20,15 +20,9 @@ pub struct SweepPoint {
 
 fn draw(canvas: &web_sys::HtmlCanvasElement, points: &[SweepPoint], cores: u32) {
     let max_workers = points.iter().map(|p| p.workers).max().unwrap_or(1).max(2) as f64;
-    let max_measured = points
-        .iter()
-        .map(|p| p.speedup)
-        .filter(|s| s.is_finite())
-        .fold(1.0, f64::max);
+    let max_measured = points.iter().map(|p| p.speedup).filter(|s| s.is_finite()).fold(1.0, f64::max);
     // Show the ideal line far enough to make the point, without flattening the measured curve.
-    let y_max = (max_measured * 1.25)
-        .max((cores as f64 * 1.25).min(max_workers))
-        .max(2.0);
+    let y_max = (max_measured * 1.25).max((cores as f64 * 1.25).min(max_workers)).max(2.0);
     paint(canvas, HEIGHT, |root, ink| {
         let t = ui();
         let mut chart = ChartBuilder::on(&root)
@@ -51,10 +45,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, points: &[SweepPoint], cores: u32) 
             .x_labels(worker_ticks.len().max(2))
             .x_label_formatter(&|x| {
                 // Only label the worker counts that were measured (1, 2, 4, …).
-                let nearest = worker_ticks
-                    .iter()
-                    .copied()
-                    .min_by(|a, b| (a - x).abs().total_cmp(&(b - x).abs()));
+                let nearest = worker_ticks.iter().copied().min_by(|a, b| (a - x).abs().total_cmp(&(b - x).abs()));
                 match nearest {
                     Some(n) if (n - x).abs() / n < 0.05 => format!("{n}"),
                     _ => String::new(),
@@ -70,10 +61,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, points: &[SweepPoint], cores: u32) 
         let ideal: Vec<(f64, f64)> = dashes.map(|x| (x, x)).collect();
         for pair in ideal.chunks(2) {
             chart
-                .draw_series(LineSeries::new(
-                    pair.to_vec(),
-                    ink.muted.stroke_width(ink.px(2.0) as u32),
-                ))
+                .draw_series(LineSeries::new(pair.to_vec(), ink.muted.stroke_width(ink.px(2.0) as u32)))
                 .map_err(err)?;
         }
         chart
@@ -88,10 +76,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, points: &[SweepPoint], cores: u32) 
         if (cores as f64) < max_workers {
             let c = cores as f64;
             chart
-                .draw_series(LineSeries::new(
-                    vec![(c, 0.0), (c, y_max)],
-                    ink.grid.stroke_width(ink.px(2.0) as u32),
-                ))
+                .draw_series(LineSeries::new(vec![(c, 0.0), (c, y_max)], ink.grid.stroke_width(ink.px(2.0) as u32)))
                 .map_err(err)?;
             chart
                 .draw_series(std::iter::once(Text::new(
@@ -102,22 +87,12 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, points: &[SweepPoint], cores: u32) 
                 .map_err(err)?;
         }
 
-        let measured: Vec<(f64, f64)> = points
-            .iter()
-            .map(|p| (p.workers as f64, p.speedup))
-            .collect();
+        let measured: Vec<(f64, f64)> = points.iter().map(|p| (p.workers as f64, p.speedup)).collect();
         chart
-            .draw_series(LineSeries::new(
-                measured.clone(),
-                ink.accent.stroke_width(ink.px(3.0) as u32),
-            ))
+            .draw_series(LineSeries::new(measured.clone(), ink.accent.stroke_width(ink.px(3.0) as u32)))
             .map_err(err)?;
         chart
-            .draw_series(
-                measured
-                    .iter()
-                    .map(|&(x, y)| Circle::new((x, y), ink.px(5.0), ink.accent.filled())),
-            )
+            .draw_series(measured.iter().map(|&(x, y)| Circle::new((x, y), ink.px(5.0), ink.accent.filled())))
             .map_err(err)?;
         root.present().map_err(err)
     });
@@ -144,14 +119,7 @@ pub fn SpeedupChart(
     let label = move || {
         points.with(|p| {
             p.iter()
-                .map(|p| {
-                    format!(
-                        "{} {}: {}",
-                        p.workers,
-                        t.axis_workers,
-                        format::times(p.speedup)
-                    )
-                })
+                .map(|p| format!("{} {}: {}", p.workers, t.axis_workers, format::times(p.speedup)))
                 .collect::<Vec<_>>()
                 .join("; ")
         })

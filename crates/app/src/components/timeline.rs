@@ -51,12 +51,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, lanes: u
     let trace = &measurement.trace;
     let lanes = lanes.max(trace.spans.iter().map(|s| s.worker + 1).max().unwrap_or(1));
     let height = AXIS_HEIGHT + HEIGHT_PER_LANE * lanes as f64;
-    let end = trace
-        .spans
-        .iter()
-        .map(|s| s.end_ms)
-        .fold(trace.wall_ms, f64::max)
-        .max(0.001);
+    let end = trace.spans.iter().map(|s| s.end_ms).fold(trace.wall_ms, f64::max).max(0.001);
     paint(canvas, height, |root, ink| {
         let t = ui();
         let mut chart = ChartBuilder::on(&root)
@@ -88,12 +83,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, lanes: u
             let y = lane_bottom(worker) + 0.5;
             let (_, py) = chart.backend_coord(&(0.0, y));
             let name = fill(t.worker_lane, &[("n", &worker.to_string())]);
-            root.draw(&Text::new(
-                name,
-                (ink.px(6.0), py - ink.px(6.0)),
-                label_style.clone(),
-            ))
-            .map_err(err)?;
+            root.draw(&Text::new(name, (ink.px(6.0), py - ink.px(6.0)), label_style.clone())).map_err(err)?;
         }
         let plot_width = chart.plotting_area().dim_in_pixel().0 as f64;
         for span in &trace.spans {
@@ -102,10 +92,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, lanes: u
             let top = lane_bottom(span.worker) + 0.85;
             chart
                 .draw_series(std::iter::once(Rectangle::new(
-                    [
-                        (span.start_ms, bottom),
-                        (span.end_ms.max(span.start_ms + end * 0.002), top),
-                    ],
+                    [(span.start_ms, bottom), (span.end_ms.max(span.start_ms + end * 0.002), top)],
                     colour.filled(),
                 )))
                 .map_err(err)?;
@@ -113,12 +100,8 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, lanes: u
             if width_px > 28.0 * ink.dpr {
                 let (px, py) = chart.backend_coord(&(span.start_ms, top));
                 let bar_label = ink.font(11.0).into_font().color(&text_on(colour));
-                root.draw(&Text::new(
-                    format!("T{}", span.task),
-                    (px + ink.px(4.0), py + ink.px(3.0)),
-                    bar_label,
-                ))
-                .map_err(err)?;
+                root.draw(&Text::new(format!("T{}", span.task), (px + ink.px(4.0), py + ink.px(3.0)), bar_label))
+                    .map_err(err)?;
             }
         }
         root.present().map_err(err)
@@ -158,24 +141,9 @@ pub fn Timeline(
             })
         })
     };
-    let rows = move || {
-        measurement.with(|m| {
-            m.as_ref()
-                .map(|m| worker_rows(&m.trace.spans))
-                .unwrap_or_default()
-        })
-    };
+    let rows = move || measurement.with(|m| m.as_ref().map(|m| worker_rows(&m.trace.spans)).unwrap_or_default());
     let spans = move || {
-        measurement.with(|m| {
-            m.as_ref().map(|m| {
-                m.trace
-                    .spans
-                    .iter()
-                    .take(MAX_TASK_ROWS)
-                    .cloned()
-                    .collect::<Vec<_>>()
-            })
-        })
+        measurement.with(|m| m.as_ref().map(|m| m.trace.spans.iter().take(MAX_TASK_ROWS).cloned().collect::<Vec<_>>()))
     };
     view! {
         <Show when=move || measurement.with(Option::is_some)>

@@ -7,9 +7,7 @@ use leptos::prelude::*;
 #[component]
 pub fn UnavailableNotice(reason: Unavailable) -> impl IntoView {
     let t = ui();
-    let href = web_sys::window()
-        .and_then(|w| w.location().href().ok())
-        .unwrap_or_default();
+    let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
     view! {
         <div class="notice notice-warning" role="note" data-testid="unavailable">
             <h3>{t.unavailable_title}</h3>

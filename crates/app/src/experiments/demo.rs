@@ -21,13 +21,7 @@ use leptos::prelude::*;
 const REPETITIONS: u32 = 3;
 
 fn describe(job: &Job) -> String {
-    fill(
-        ui().demo_lane_caption,
-        &[
-            ("tasks", &job.tasks.to_string()),
-            ("workers", &job.workers.to_string()),
-        ],
-    )
+    fill(ui().demo_lane_caption, &[("tasks", &job.tasks.to_string()), ("workers", &job.workers.to_string())])
 }
 
 #[component]
@@ -67,11 +61,7 @@ fn DemoControls(cores: u32) -> impl IntoView {
 
     let run = move || {
         let (k, n) = (workers.get_untracked() as u32, tasks.get_untracked() as u32);
-        write_to_url(&[
-            ("workers", k as u64),
-            ("tasks", n as u64),
-            ("units", units as u64),
-        ]);
+        write_to_url(&[("workers", k as u64), ("tasks", n as u64), ("units", units as u64)]);
         let job = |workers| Job {
             workload: Workload::Spin { units },
             variant: Variant::Tasks,
@@ -94,11 +84,7 @@ fn DemoControls(cores: u32) -> impl IntoView {
             let row = ResultRow {
                 key: (run_number as u64) << 8 | index as u64,
                 run: run_number,
-                kind: if index == 0 {
-                    "one-worker"
-                } else {
-                    "many-workers"
-                },
+                kind: if index == 0 { "one-worker" } else { "many-workers" },
                 variant: describe(&m.job),
                 workers: m.job.workers,
                 tasks: m.job.tasks,
@@ -122,9 +108,8 @@ fn DemoControls(cores: u32) -> impl IntoView {
         });
     }
     let running = Signal::derive(move || runner.running.get());
-    let describe_job = move |index: usize| {
-        jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default())
-    };
+    let describe_job =
+        move |index: usize| jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default());
     let label_of = move |m: RwSignal<Option<Measurement>>| {
         Signal::derive(move || m.with(|m| m.as_ref().map(|m| describe(&m.job)).unwrap_or_default()))
     };

@@ -11,8 +11,6 @@ pub fn panel(name: &str) -> AnyView {
     match name {
         "demo" => view! { <demo::DemoExperiment /> }.into_any(),
         "sum" => view! { <sum::SumExperiment /> }.into_any(),
-        other => {
-            view! { <p class="notice">{format!("Unknown experiment “{other}”.")}</p> }.into_any()
-        }
+        other => view! { <p class="notice">{format!("Unknown experiment “{other}”.")}</p> }.into_any(),
     }
 }

@@ -8,10 +8,7 @@ use leptos::prelude::*;
 
 /// Progress bar and status line of a runner. `describe(job_index)` names the job being measured.
 #[component]
-pub fn RunStatus(
-    runner: Runner,
-    describe: impl Fn(usize) -> String + Send + Sync + 'static,
-) -> impl IntoView {
+pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Sync + 'static) -> impl IntoView {
     let t = ui();
     let describe = StoredValue::new(describe);
     let what = move |index: usize| describe.with_value(|d| d(index));
@@ -19,11 +16,7 @@ pub fn RunStatus(
         Some((index, _, 0)) => fill(t.status_preparing, &[("what", &what(index))]),
         Some((index, done, total)) => fill(
             t.status_measuring,
-            &[
-                ("what", &what(index)),
-                ("done", &(done + 1).min(total).to_string()),
-                ("total", &total.to_string()),
-            ],
+            &[("what", &what(index)), ("done", &(done + 1).min(total).to_string()), ("total", &total.to_string())],
         ),
         None => String::new(),
     };

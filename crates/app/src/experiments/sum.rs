@@ -23,9 +23,8 @@ use leptos::prelude::*;
 
 /// Worker counts of a sweep: 1, 2, 4, … up to `max`, and `max` itself.
 fn sweep_counts(max: u32) -> Vec<u32> {
-    let mut counts: Vec<u32> = std::iter::successors(Some(1u32), |k| k.checked_mul(2))
-        .take_while(|&k| k <= max)
-        .collect();
+    let mut counts: Vec<u32> =
+        std::iter::successors(Some(1u32), |k| k.checked_mul(2)).take_while(|&k| k <= max).collect();
     if counts.last() != Some(&max) {
         counts.push(max);
     }
@@ -33,29 +32,16 @@ fn sweep_counts(max: u32) -> Vec<u32> {
 }
 
 fn job(variant: Variant, workers: u32, tasks: u32, numbers: u64, repetitions: u32) -> Job {
-    Job {
-        workload: Workload::Sum {
-            numbers,
-            seed: DEFAULT_SEED,
-        },
-        variant,
-        workers,
-        tasks,
-        repetitions,
-    }
+    Job { workload: Workload::Sum { numbers, seed: DEFAULT_SEED }, variant, workers, tasks, repetitions }
 }
 
 fn describe(job: &Job) -> String {
     let t = ui();
     match job.variant {
         Variant::Sequential => t.sum_sequential_long.to_string(),
-        Variant::Tasks => fill(
-            t.sum_tasks_long,
-            &[
-                ("tasks", &job.tasks.to_string()),
-                ("workers", &job.workers.to_string()),
-            ],
-        ),
+        Variant::Tasks | Variant::Goroutines => {
+            fill(t.sum_tasks_long, &[("tasks", &job.tasks.to_string()), ("workers", &job.workers.to_string())])
+        }
     }
 }
 
@@ -109,12 +95,7 @@ fn SumControls(cores: u32) -> impl IntoView {
     };
     let remember_settings = move || {
         let (k, t, n, r) = settings();
-        write_to_url(&[
-            ("workers", k as u64),
-            ("tasks", t as u64),
-            ("n", n),
-            ("reps", r as u64),
-        ]);
+        write_to_url(&[("workers", k as u64), ("tasks", t as u64), ("n", n), ("reps", r as u64)]);
     };
     let show_trace = move |m: Measurement| {
         traced_label.set(describe(&m.job));
@@ -124,10 +105,7 @@ fn SumControls(cores: u32) -> impl IntoView {
     let run = move || {
         remember_settings();
         let (k, t, n, r) = settings();
-        let jobs = vec![
-            job(Variant::Sequential, 1, 1, n, r),
-            job(Variant::Tasks, k, t, n, r),
-        ];
+        let jobs = vec![job(Variant::Sequential, 1, 1, n, r), job(Variant::Tasks, k, t, n, r)];
         jobs_of_run.set(jobs.clone());
         runs_done.update_value(|r| *r += 1);
         let run_number = runs_done.get_value();
@@ -138,23 +116,15 @@ fn SumControls(cores: u32) -> impl IntoView {
                     baseline.set_value(Some(m.summary));
                     Some(1.0)
                 }
-                Variant::Tasks => baseline.get_value().map(|b| speedup(&b, &m.summary)),
+                Variant::Tasks | Variant::Goroutines => baseline.get_value().map(|b| speedup(&b, &m.summary)),
             };
             next_key.update_value(|k| *k += 1);
             let row = ResultRow {
                 key: next_key.get_value(),
                 run: run_number,
-                kind: if m.job.variant == Variant::Sequential {
-                    "sequential"
-                } else {
-                    "tasks"
-                },
+                kind: if m.job.variant == Variant::Sequential { "sequential" } else { "tasks" },
                 variant: describe(&m.job),
-                workers: if m.job.variant == Variant::Sequential {
-                    1
-                } else {
-                    m.job.workers
-                },
+                workers: if m.job.variant == Variant::Sequential { 1 } else { m.job.workers },
                 tasks: m.job.tasks,
                 summary: m.summary,
                 speedup,
@@ -171,26 +141,19 @@ fn SumControls(cores: u32) -> impl IntoView {
         remember_settings();
         let (_, t, n, r) = settings();
         let mut jobs = vec![job(Variant::Sequential, 1, 1, n, r)];
-        jobs.extend(
-            sweep_counts(workers_limits.max as u32)
-                .into_iter()
-                .map(|k| job(Variant::Tasks, k, t, n, r)),
-        );
+        jobs.extend(sweep_counts(workers_limits.max as u32).into_iter().map(|k| job(Variant::Tasks, k, t, n, r)));
         jobs_of_run.set(jobs.clone());
         points.set(Vec::new());
         sweep_tasks.set(t);
         let baseline = StoredValue::new(None::<Summary>);
         runner.run(jobs, move |_, m| match m.job.variant {
             Variant::Sequential => baseline.set_value(Some(m.summary)),
-            Variant::Tasks => {
+            Variant::Tasks | Variant::Goroutines => {
                 let Some(base) = baseline.get_value() else {
                     return;
                 };
-                let point = SweepPoint {
-                    workers: m.job.workers,
-                    summary: m.summary,
-                    speedup: speedup(&base, &m.summary),
-                };
+                let point =
+                    SweepPoint { workers: m.job.workers, summary: m.summary, speedup: speedup(&base, &m.summary) };
                 points.update(|p| p.push(point));
                 show_trace(m);
             }
@@ -207,15 +170,9 @@ fn SumControls(cores: u32) -> impl IntoView {
     }
 
     let running = Signal::derive(move || runner.running.get());
-    let describe_job = move |index: usize| {
-        jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default())
-    };
-    let numbers_help = Signal::derive(move || {
-        fill(
-            t.numbers_help,
-            &[("value", &format::compact(numbers.get()))],
-        )
-    });
+    let describe_job =
+        move |index: usize| jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default());
+    let numbers_help = Signal::derive(move || fill(t.numbers_help, &[("value", &format::compact(numbers.get()))]));
 
     view! {
         <ClampNotes notes />

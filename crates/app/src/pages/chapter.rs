@@ -35,11 +35,7 @@ fn Chapter(chapter: &'static ChapterText) -> impl IntoView {
             }
         })
     };
-    let previous = link(
-        position.checked_sub(1).and_then(|i| all.get(i)).copied(),
-        t.previous,
-        "prev",
-    );
+    let previous = link(position.checked_sub(1).and_then(|i| all.get(i)).copied(), t.previous, "prev");
     let next = link(all.get(position + 1).copied(), t.next, "next");
     let sections = chapter
         .sections

@@ -35,11 +35,7 @@ pub fn Landing() -> impl IntoView {
             }
         })
         .collect_view();
-    let coming = t
-        .coming_next
-        .iter()
-        .map(|title| view! { <li>{*title}</li> })
-        .collect_view();
+    let coming = t.coming_next.iter().map(|title| view! { <li>{*title}</li> }).collect_view();
     view! {
         <article class="landing">
             <header class="hero">

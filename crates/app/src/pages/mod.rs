@@ -8,10 +8,6 @@ pub mod not_found;
 pub fn set_title(title: &str) {
     if let Some(document) = web_sys::window().and_then(|w| w.document()) {
         let site = crate::i18n::ui().site_name;
-        document.set_title(&if title == site {
-            site.to_string()
-        } else {
-            format!("{title} · {site}")
-        });
+        document.set_title(&if title == site { site.to_string() } else { format!("{title} · {site}") });
     }
 }

@@ -8,11 +8,11 @@
 pub mod workers;
 
 use crate::cancel::{Cancel, Stopped};
-use crate::measure::{run_job, Progress};
-use crate::pools::PoolCache;
+use crate::executors::Executors;
+use crate::measure::{run_job, run_job_on_runtime, Progress};
 use crate::threads::live_workers;
 use experiments::protocol::{Request, Response, RunId};
-use experiments::Job;
+use experiments::{Job, Measurement, Variant};
 use futures_channel::{mpsc, oneshot};
 use futures_util::future::{select, Either};
 use futures_util::StreamExt;
@@ -26,7 +26,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 const PROGRESS_INTERVAL_MS: i32 = 100;
 
 thread_local! {
-    static POOLS: RefCell<PoolCache> = RefCell::new(PoolCache::default());
+    static EXECUTORS: RefCell<Executors> = RefCell::new(Executors::default());
     static CURRENT_RUN: RefCell<Option<(RunId, Cancel)>> = const { RefCell::new(None) };
 }
 
@@ -66,8 +66,7 @@ pub fn coordinator_start() {
                     return;
                 }
                 let cancel = Cancel::new();
-                let previous =
-                    CURRENT_RUN.with(|c| c.borrow_mut().replace((run_id, cancel.clone())));
+                let previous = CURRENT_RUN.with(|c| c.borrow_mut().replace((run_id, cancel.clone())));
                 if let Some((_, previous_cancel)) = previous {
                     previous_cancel.stop();
                 }
@@ -82,12 +81,9 @@ pub fn coordinator_start() {
             }),
             Ok(Request::Status) => post(&Response::Status {
                 live_workers: live_workers(),
-                pool_workers: POOLS.with(|p| p.borrow().workers()),
+                pool_workers: EXECUTORS.with(|e| e.borrow().workers()),
             }),
-            Err(error) => post(&Response::Failed {
-                run_id: 0,
-                message: format!("unreadable request: {error}"),
-            }),
+            Err(error) => post(&Response::Failed { run_id: 0, message: format!("unreadable request: {error}") }),
         }
     });
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -111,56 +107,53 @@ async fn run(run_id: RunId, jobs: &[Job], cancel: &Cancel) -> Response {
         if cancel.is_stopped() {
             return Response::Stopped { run_id };
         }
-        let pool = POOLS.with(|pools| {
-            let mut pools = pools.borrow_mut();
-            pools.get(job.workers).map(|pool| {
-                let fresh = std::mem::replace(&mut pool.fresh, false).then_some(pool.built_at_ms);
-                (pool.pool.clone(), fresh)
-            })
-        });
-        let (pool, fresh) = match pool {
-            Ok(pool) => pool,
+        let progress = Arc::new(Progress::default());
+        let mut result = match start_job(job, cancel, &progress) {
+            Ok(receiver) => receiver,
             Err(message) => return Response::Failed { run_id, message },
         };
-        let progress = Arc::new(Progress::default());
-        let (done, mut result) = oneshot::channel();
-        {
-            let (job, cancel, progress) = (job.clone(), cancel.clone(), progress.clone());
-            pool.spawn(move || {
-                let _ = done.send(run_job(&job, fresh, &cancel, &progress));
-            });
-        }
         let measured = loop {
             match select(result, Box::pin(sleep_ms(PROGRESS_INTERVAL_MS))).await {
                 Either::Left((outcome, _)) => break outcome,
                 Either::Right((_, pending)) => {
                     result = pending;
                     let (done, total) = progress.snapshot();
-                    post(&Response::Progress {
-                        run_id,
-                        job_index,
-                        done,
-                        total,
-                    });
+                    post(&Response::Progress { run_id, job_index, done, total });
                 }
             }
         };
         match measured {
-            Ok(Ok(measurement)) => post(&Response::Measured {
-                run_id,
-                job_index,
-                measurement: Box::new(measurement),
-            }),
+            Ok(Ok(measurement)) => post(&Response::Measured { run_id, job_index, measurement: Box::new(measurement) }),
             Ok(Err(Stopped)) => return Response::Stopped { run_id },
-            Err(_) => {
-                return Response::Failed {
-                    run_id,
-                    message: "a worker ended without finishing its job".into(),
-                }
-            }
+            Err(_) => return Response::Failed { run_id, message: "a worker ended without finishing its job".into() },
         }
     }
     Response::Finished { run_id }
+}
+
+type JobResult = Result<Measurement, Stopped>;
+
+/// Hand `job` to an executor of its worker count: a rayon pool, or the task runtime for the
+/// Goroutines variant. The result arrives on the returned channel.
+fn start_job(job: &Job, cancel: &Cancel, progress: &Arc<Progress>) -> Result<oneshot::Receiver<JobResult>, String> {
+    let (done, result) = oneshot::channel();
+    let (job, cancel, progress) = (job.clone(), cancel.clone(), progress.clone());
+    EXECUTORS.with(|executors| {
+        let mut executors = executors.borrow_mut();
+        if job.variant == Variant::Goroutines {
+            let (runtime, fresh) = executors.runtime(job.workers)?;
+            let measuring = run_job_on_runtime(job, runtime.handle(), fresh, cancel, progress);
+            runtime.spawn_root(measuring, move |measured| {
+                let _ = done.send(measured);
+            });
+        } else {
+            let (pool, fresh) = executors.pool(job.workers)?;
+            pool.spawn(move || {
+                let _ = done.send(run_job(&job, fresh, &cancel, &progress));
+            });
+        }
+        Ok(result)
+    })
 }
 
 /// A future that resolves after `ms` milliseconds (a `setTimeout` on this worker).

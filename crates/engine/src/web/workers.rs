@@ -23,10 +23,7 @@ thread_local! {
 }
 
 fn describe(error: JsValue) -> String {
-    error
-        .as_string()
-        .or_else(|| js_sys::JSON::stringify(&error).ok().map(String::from))
-        .unwrap_or_default()
+    error.as_string().or_else(|| js_sys::JSON::stringify(&error).ok().map(String::from)).unwrap_or_default()
 }
 
 /// Start a Web Worker running `main` on this module's shared memory.
@@ -45,19 +42,12 @@ pub fn spawn(name: &str, main: WorkerMain) -> Result<(), String> {
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
 
     let body = Box::into_raw(Box::new(main));
-    let init = js_sys::Array::of3(
-        &wasm_bindgen::module(),
-        &wasm_bindgen::memory(),
-        &JsValue::from(body as u32),
-    );
+    let init = js_sys::Array::of3(&wasm_bindgen::module(), &wasm_bindgen::memory(), &JsValue::from(body as u32));
     if let Err(error) = worker.post_message(&init) {
         // The worker never got the pointer: take the body back so it is freed.
         drop(unsafe { Box::from_raw(body) });
         worker.terminate();
-        return Err(format!(
-            "could not hand work to a new worker: {}",
-            describe(error)
-        ));
+        return Err(format!("could not hand work to a new worker: {}", describe(error)));
     }
     worker_started();
     HANDLES.with(|h| h.borrow_mut().insert(id, (worker, on_message)));
@@ -67,9 +57,7 @@ pub fn spawn(name: &str, main: WorkerMain) -> Result<(), String> {
 /// Messages a pool worker sends its coordinator: `{type: "exited"}` or `{type: "crashed", message}`.
 fn on_worker_message(id: u32, event: MessageEvent) {
     let data = event.data();
-    let kind = js_sys::Reflect::get(&data, &"type".into())
-        .ok()
-        .and_then(|v| v.as_string());
+    let kind = js_sys::Reflect::get(&data, &"type".into()).ok().and_then(|v| v.as_string());
     match kind.as_deref() {
         Some("exited") => {
             worker_finished();
@@ -83,9 +71,7 @@ fn on_worker_message(id: u32, event: MessageEvent) {
                 .ok()
                 .and_then(|v| v.as_string())
                 .unwrap_or_else(|| "unknown error".into());
-            super::post(&Response::Crashed {
-                message: format!("a worker crashed: {message}"),
-            });
+            super::post(&Response::Crashed { message: format!("a worker crashed: {message}") });
         }
         _ => {}
     }

@@ -1,0 +1,383 @@
+//! The scheduler: k workers with local run queues, a global queue, work stealing, timers, sleeping.
+
+use super::task::{BoxFuture, Polled, Task};
+use super::timer::TimerEntry;
+use crate::clock::now_ms;
+use crate::threads::spawn_worker;
+use experiments::{SchedulerEvent, SchedulerEventKind};
+use std::cell::RefCell;
+use std::collections::{BinaryHeap, VecDeque};
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::SeqCst};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::task::Waker;
+use std::time::Duration;
+
+/// Go's local run queues hold 256 goroutines; beyond that, half move to the global queue.
+const LOCAL_QUEUE_CAPACITY: usize = 256;
+/// Every 61st look for work starts at the global queue, so it is never starved (Go does the same).
+const GLOBAL_QUEUE_EVERY: u32 = 61;
+/// A sleeping worker re-checks at least this often (a safety net; wake-ups are normally exact).
+const MAX_SLEEP_MS: f64 = 50.0;
+
+type TaskQueue = Mutex<VecDeque<Arc<Task>>>;
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+thread_local! {
+    /// The runtime and worker index of the current thread, if it is one of a runtime's workers.
+    static CURRENT: RefCell<Option<(Arc<Shared>, u32)>> = const { RefCell::new(None) };
+}
+
+/// State shared by a runtime's workers, its tasks and its handle.
+pub(crate) struct Shared {
+    workers: u32,
+    locals: Vec<TaskQueue>,
+    global: TaskQueue,
+    timers: Mutex<BinaryHeap<TimerEntry>>,
+    timer_seq: AtomicU64,
+    /// Bits of the earliest timer deadline (f64), so idle workers can skip locking the heap.
+    earliest_deadline: AtomicU64,
+    /// Bumped on every push of work or timer: a worker about to sleep re-checks if it changed.
+    epoch: AtomicU64,
+    sleepers: AtomicUsize,
+    sleep_lock: Mutex<()>,
+    wakeup: Condvar,
+    shutdown: AtomicBool,
+    started: AtomicU32,
+    built_at_ms: f64,
+    all_started_at_ms: Mutex<Option<f64>>,
+    tracing: AtomicBool,
+    /// One event buffer per worker, plus one for events outside any worker.
+    events: Vec<Mutex<Vec<SchedulerEvent>>>,
+}
+
+impl Shared {
+    /// The runtime whose worker is running the calling code, if any.
+    pub fn current() -> Option<Arc<Shared>> {
+        CURRENT.with(|c| c.borrow().as_ref().map(|(shared, _)| shared.clone()))
+    }
+
+    fn current_worker(self: &Arc<Self>) -> Option<u32> {
+        CURRENT.with(|c| match c.borrow().as_ref() {
+            Some((shared, index)) if Arc::ptr_eq(shared, self) => Some(*index),
+            _ => None,
+        })
+    }
+
+    fn record(&self, worker: Option<u32>, task: u32, kind: SchedulerEventKind) {
+        if !self.tracing.load(SeqCst) {
+            return;
+        }
+        let buffer = worker.map_or(self.workers as usize, |w| w as usize);
+        lock(&self.events[buffer]).push(SchedulerEvent { at_ms: now_ms(), worker, task, kind });
+    }
+
+    pub fn record_wake(self: &Arc<Self>, task: u32) {
+        self.record(self.current_worker(), task, SchedulerEventKind::Wake);
+    }
+
+    /// Tell sleeping workers that something changed.
+    fn notify(&self) {
+        self.epoch.fetch_add(1, SeqCst);
+        if self.sleepers.load(SeqCst) > 0 {
+            let _guard = lock(&self.sleep_lock);
+            self.wakeup.notify_one();
+        }
+    }
+
+    /// Make `task` runnable: on the current worker's local queue if we are on one of this runtime's
+    /// workers (the task will likely run soon, with warm caches), else on the global queue.
+    pub fn schedule(self: &Arc<Self>, task: Arc<Task>) {
+        if self.shutdown.load(SeqCst) {
+            task.cancel();
+            return;
+        }
+        match self.current_worker() {
+            Some(index) => {
+                let mut local = lock(&self.locals[index as usize]);
+                local.push_back(task);
+                if local.len() > LOCAL_QUEUE_CAPACITY {
+                    let half: Vec<_> = local.drain(..LOCAL_QUEUE_CAPACITY / 2).collect();
+                    drop(local);
+                    lock(&self.global).extend(half);
+                }
+            }
+            None => lock(&self.global).push_back(task),
+        }
+        self.notify();
+    }
+
+    fn spawn(self: &Arc<Self>, id: u32, traced: bool, future: BoxFuture) {
+        let task = Task::new(id, traced, future, self.clone());
+        if traced {
+            let here = self.current_worker();
+            self.record(here, id, SchedulerEventKind::Spawn { queue: here });
+        }
+        self.schedule(task);
+    }
+
+    pub fn add_timer(&self, deadline_ms: f64, waker: Waker) {
+        let seq = self.timer_seq.fetch_add(1, SeqCst);
+        let mut timers = lock(&self.timers);
+        timers.push(TimerEntry { deadline_ms, seq, waker });
+        let earliest = timers.peek().map_or(f64::INFINITY, |t| t.deadline_ms);
+        self.earliest_deadline.store(earliest.to_bits(), SeqCst);
+        drop(timers);
+        self.notify();
+    }
+
+    fn earliest_deadline(&self) -> f64 {
+        f64::from_bits(self.earliest_deadline.load(SeqCst))
+    }
+
+    /// Wake every task whose deadline has passed (they go to this worker's local queue).
+    fn fire_due_timers(&self) {
+        let now = now_ms();
+        if now < self.earliest_deadline() {
+            return;
+        }
+        let mut due = Vec::new();
+        {
+            let mut timers = lock(&self.timers);
+            while timers.peek().is_some_and(|t| t.deadline_ms <= now) {
+                due.extend(timers.pop().map(|t| t.waker));
+            }
+            let earliest = timers.peek().map_or(f64::INFINITY, |t| t.deadline_ms);
+            self.earliest_deadline.store(earliest.to_bits(), SeqCst);
+        }
+        for waker in due {
+            waker.wake();
+        }
+    }
+
+    fn pop_local(&self, index: u32) -> Option<Arc<Task>> {
+        lock(&self.locals[index as usize]).pop_front()
+    }
+
+    fn pop_global(&self) -> Option<Arc<Task>> {
+        lock(&self.global).pop_front()
+    }
+
+    /// Take half of the first non-empty local queue after ours (Go steals half, from the head).
+    fn steal(&self, thief: u32) -> Option<Arc<Task>> {
+        for offset in 1..self.workers {
+            let victim = (thief + offset) % self.workers;
+            let mut taken: VecDeque<Arc<Task>> = {
+                let mut queue = lock(&self.locals[victim as usize]);
+                let count = queue.len().div_ceil(2);
+                queue.drain(..count).collect()
+            };
+            let Some(first) = taken.pop_front() else { continue };
+            let count = taken.len() as u32 + 1;
+            if first.traced {
+                self.record(Some(thief), first.id, SchedulerEventKind::Steal { victim, count });
+            }
+            lock(&self.locals[thief as usize]).extend(taken);
+            return Some(first);
+        }
+        None
+    }
+
+    fn run(self: &Arc<Self>, task: Arc<Task>, index: u32) {
+        let traced = task.traced;
+        if traced {
+            self.record(Some(index), task.id, SchedulerEventKind::Run);
+        }
+        let outcome = task.poll();
+        if traced {
+            let here = Some(index);
+            match outcome {
+                Polled::Finished => self.record(here, task.id, SchedulerEventKind::Finish),
+                Polled::Parked => self.record(here, task.id, SchedulerEventKind::Park),
+                Polled::Requeued => {
+                    self.record(here, task.id, SchedulerEventKind::Park);
+                    self.record(here, task.id, SchedulerEventKind::Wake);
+                }
+            }
+        }
+    }
+
+    /// Sleep until new work, the next timer deadline, or shutdown, unless something changed
+    /// since `seen` (then return at once and look again).
+    fn sleep(&self, seen: u64) {
+        let guard = lock(&self.sleep_lock);
+        self.sleepers.fetch_add(1, SeqCst);
+        if self.epoch.load(SeqCst) == seen && !self.shutdown.load(SeqCst) {
+            let until_deadline = self.earliest_deadline() - now_ms();
+            let wait_ms = until_deadline.clamp(0.0, MAX_SLEEP_MS);
+            if wait_ms > 0.0 {
+                let timeout = Duration::from_secs_f64(wait_ms / 1000.0);
+                let _ = self.wakeup.wait_timeout(guard, timeout).map(|(g, _)| drop(g));
+            }
+        }
+        self.sleepers.fetch_sub(1, SeqCst);
+    }
+
+    fn mark_started(&self) {
+        if self.started.fetch_add(1, SeqCst) + 1 == self.workers {
+            *lock(&self.all_started_at_ms) = Some(now_ms());
+        }
+    }
+
+    /// A worker's whole life: look for work in Go's order, run it, or sleep.
+    fn worker_main(self: Arc<Self>, index: u32) {
+        CURRENT.with(|c| *c.borrow_mut() = Some((self.clone(), index)));
+        self.mark_started();
+        let mut tick: u32 = 0;
+        while !self.shutdown.load(SeqCst) {
+            let seen = self.epoch.load(SeqCst);
+            self.fire_due_timers();
+            tick = tick.wrapping_add(1);
+            let next = if tick.is_multiple_of(GLOBAL_QUEUE_EVERY) {
+                self.pop_global().or_else(|| self.pop_local(index))
+            } else {
+                self.pop_local(index).or_else(|| self.pop_global())
+            };
+            match next.or_else(|| self.steal(index)) {
+                Some(task) => self.run(task, index),
+                None => self.sleep(seen),
+            }
+        }
+        for task in lock(&self.locals[index as usize]).drain(..) {
+            task.cancel();
+        }
+        CURRENT.with(|c| *c.borrow_mut() = None);
+    }
+}
+
+/// A running M:N runtime of k workers. Dropping it ends its workers (and drops unfinished tasks).
+pub struct Runtime {
+    shared: Arc<Shared>,
+}
+
+impl Runtime {
+    /// Start `workers` workers (at least one).
+    pub fn new(workers: u32) -> Result<Runtime, String> {
+        let workers = workers.max(1);
+        let shared = Arc::new(Shared {
+            workers,
+            locals: (0..workers).map(|_| Mutex::new(VecDeque::new())).collect(),
+            global: Mutex::new(VecDeque::new()),
+            timers: Mutex::new(BinaryHeap::new()),
+            timer_seq: AtomicU64::new(0),
+            earliest_deadline: AtomicU64::new(f64::INFINITY.to_bits()),
+            epoch: AtomicU64::new(0),
+            sleepers: AtomicUsize::new(0),
+            sleep_lock: Mutex::new(()),
+            wakeup: Condvar::new(),
+            shutdown: AtomicBool::new(false),
+            started: AtomicU32::new(0),
+            built_at_ms: now_ms(),
+            all_started_at_ms: Mutex::new(None),
+            tracing: AtomicBool::new(false),
+            events: (0..=workers).map(|_| Mutex::new(Vec::new())).collect(),
+        });
+        let runtime = Runtime { shared };
+        for index in 0..workers {
+            let shared = runtime.shared.clone();
+            spawn_worker(format!("lab-task-worker-{index}"), Box::new(move || shared.worker_main(index)))
+                .map_err(|e| format!("could not start {workers} task workers: {e}"))?;
+        }
+        Ok(runtime)
+    }
+
+    pub fn workers(&self) -> u32 {
+        self.shared.workers
+    }
+
+    /// Run `future` as an untraced root task; `reply` gets its output (on whichever worker ran it).
+    pub fn spawn_root<T: Send + 'static>(
+        &self,
+        future: impl Future<Output = T> + Send + 'static,
+        reply: impl FnOnce(T) + Send + 'static,
+    ) {
+        self.shared.spawn(u32::MAX, false, Box::pin(async move { reply(future.await) }));
+    }
+
+    /// Run `future` to completion on the runtime and return its output, blocking this thread.
+    /// Never call this on a browser's main thread or on one of this runtime's workers.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn block_on<T: Send + 'static>(&self, future: impl Future<Output = T> + Send + 'static) -> T {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        self.spawn_root(future, move |value| {
+            let _ = sender.send(value);
+        });
+        receiver.recv().expect("the runtime dropped a root task it was running")
+    }
+
+    /// A cheap handle for tracing and start-up queries, usable from inside tasks.
+    pub fn handle(&self) -> Handle {
+        Handle { shared: self.shared.clone() }
+    }
+
+    /// See [`Handle::start_time_ms`].
+    pub fn start_time_ms(&self) -> Option<f64> {
+        self.handle().start_time_ms()
+    }
+
+    /// See [`Handle::start_tracing`].
+    pub fn start_tracing(&self) {
+        self.handle().start_tracing()
+    }
+
+    /// See [`Handle::take_events`].
+    pub fn take_events(&self) -> Vec<SchedulerEvent> {
+        self.handle().take_events()
+    }
+}
+
+/// Tracing and start-up queries of a runtime. Holding one does not keep the workers alive.
+#[derive(Clone)]
+pub struct Handle {
+    shared: Arc<Shared>,
+}
+
+impl Handle {
+    /// Milliseconds from creation until every worker was running, once they all are.
+    pub fn start_time_ms(&self) -> Option<f64> {
+        lock(&self.shared.all_started_at_ms).map(|at| at - self.shared.built_at_ms)
+    }
+
+    /// Start recording scheduler events (clears those recorded so far).
+    pub fn start_tracing(&self) {
+        for buffer in &self.shared.events {
+            lock(buffer).clear();
+        }
+        self.shared.tracing.store(true, SeqCst);
+    }
+
+    /// Stop recording and return the events, in time order.
+    pub fn take_events(&self) -> Vec<SchedulerEvent> {
+        self.shared.tracing.store(false, SeqCst);
+        let mut events: Vec<SchedulerEvent> =
+            self.shared.events.iter().flat_map(|buffer| std::mem::take(&mut *lock(buffer))).collect();
+        events.sort_by(|a, b| a.at_ms.total_cmp(&b.at_ms));
+        events
+    }
+}
+
+impl Drop for Runtime {
+    fn drop(&mut self) {
+        let shared = &self.shared;
+        shared.shutdown.store(true, SeqCst);
+        {
+            let _guard = lock(&shared.sleep_lock);
+            shared.wakeup.notify_all();
+        }
+        for task in lock(&shared.global).drain(..) {
+            task.cancel();
+        }
+        // Parked tasks are only referenced by their timers' wakers: dropping those frees them.
+        lock(&shared.timers).clear();
+    }
+}
+
+/// Spawn a traced task from inside the runtime, onto the current worker's local queue.
+/// Panics if called outside a runtime worker.
+pub fn spawn(id: u32, future: impl Future<Output = ()> + Send + 'static) {
+    let shared = Shared::current().expect("runtime::spawn must be called from a task of the runtime");
+    shared.spawn(id, true, Box::pin(future));
+}
