@@ -1,7 +1,7 @@
 //! Experiment settings from the page URL (`?workers=2&tasks=8&n=10000000&reps=5&autorun=1`), and
 //! writing the settings of the last run back into the URL so it can be shared as is.
 
-use experiments::params::{read_flag, read_param, ClampNote, ParamRange};
+use experiments::params::{read_choice, read_flag, read_param, ClampNote, ParamRange};
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 use leptos_router::params::ParamsMap;
@@ -23,6 +23,11 @@ impl Preset {
         read_param(range, self.query.get(range.key).as_deref(), &mut self.notes)
     }
 
+    /// A word-valued knob: one of `options`, else `default` (noted).
+    pub fn choice(&mut self, key: &str, options: &[&'static str], default: &'static str) -> &'static str {
+        read_choice(key, self.query.get(key).as_deref(), options, default, &mut self.notes)
+    }
+
     /// Whether a flag such as `autorun` is on.
     pub fn flag(&self, key: &str) -> bool {
         read_flag(self.query.get(key).as_deref())
@@ -31,6 +36,12 @@ impl Preset {
 
 /// Replace the query string with `pairs` without navigating (so reloading repeats this setup).
 pub fn write_to_url(pairs: &[(&str, u64)]) {
+    let pairs: Vec<(&str, String)> = pairs.iter().map(|(k, v)| (*k, v.to_string())).collect();
+    write_words_to_url(&pairs);
+}
+
+/// [`write_to_url`] for settings that are words as well as numbers.
+pub fn write_words_to_url(pairs: &[(&str, String)]) {
     let Some(window) = web_sys::window() else {
         return;
     };

@@ -32,8 +32,14 @@ impl ParamRange {
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum ClampReason {
     NotANumber,
-    BelowMin { min: u64 },
-    AboveMax { max: u64 },
+    /// Not one of the allowed words; `used` holds the index of the default.
+    NotAnOption,
+    BelowMin {
+        min: u64,
+    },
+    AboveMax {
+        max: u64,
+    },
 }
 
 /// A preset value the page changed, for the visible note.
@@ -76,6 +82,27 @@ pub fn read_param(range: &ParamRange, raw: Option<&str>, notes: &mut Vec<ClampNo
     }
 }
 
+/// Read a word-valued knob (e.g. `kind=io`): one of `options`, or `default` with a note.
+pub fn read_choice<'a>(
+    key: &str,
+    raw: Option<&str>,
+    options: &[&'a str],
+    default: &'a str,
+    notes: &mut Vec<ClampNote>,
+) -> &'a str {
+    let Some(raw) = raw else { return default };
+    let wanted = raw.trim().to_ascii_lowercase();
+    match options.iter().find(|o| **o == wanted) {
+        Some(option) => option,
+        None => {
+            let used = options.iter().position(|o| *o == default).unwrap_or(0) as u64;
+            let raw = raw.chars().take(40).collect();
+            notes.push(ClampNote { key: key.to_string(), raw, used, reason: ClampReason::NotAnOption });
+            default
+        }
+    }
+}
+
 /// Is a query flag like `autorun` switched on (`1`, `true`, `yes`, `on`)?
 pub fn read_flag(raw: Option<&str>) -> bool {
     matches!(raw.map(|r| r.trim().to_ascii_lowercase()).as_deref(), Some("1" | "true" | "yes" | "on"))
@@ -94,6 +121,37 @@ pub mod sum {
     pub const TASKS: ParamRange = ParamRange::new("tasks", 1, 64, 8);
     pub const NUMBERS: ParamRange = ParamRange::new("n", 100_000, 50_000_000, 10_000_000);
     pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 50, 5);
+
+    pub fn workers(hardware_concurrency: u32) -> ParamRange {
+        ParamRange::new("workers", 1, max_workers(hardware_concurrency), 2)
+    }
+}
+
+/// The knobs of the document search chapter.
+pub mod docsearch {
+    use super::*;
+
+    pub const TASKS: ParamRange = ParamRange::new("tasks", 1, 64, 8);
+    pub const DOCUMENTS: ParamRange = ParamRange::new("docs", 100, 10_000, 1_000);
+    /// Read latency in milliseconds (the engine takes microseconds).
+    pub const LATENCY_MS: ParamRange = ParamRange::new("latency", 0, 10, 1);
+    pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 20, 3);
+
+    pub fn workers(hardware_concurrency: u32) -> ParamRange {
+        ParamRange::new("workers", 1, max_workers(hardware_concurrency), 1)
+    }
+}
+
+/// The knobs of the CPU-bound versus IO-bound chapter.
+pub mod cpu_vs_io {
+    use super::*;
+
+    pub const TASKS: ParamRange = ParamRange::new("tasks", 1, 64, 8);
+    pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 20, 3);
+    /// `kind=io` (each read waits) or `kind=cpu` (documents already in memory).
+    pub const KINDS: [&str; 2] = ["io", "cpu"];
+    pub const DOCUMENTS: u32 = 1_000;
+    pub const IO_LATENCY_US: u32 = 1_000;
 
     pub fn workers(hardware_concurrency: u32) -> ParamRange {
         ParamRange::new("workers", 1, max_workers(hardware_concurrency), 2)
@@ -164,6 +222,16 @@ mod tests {
         let long = "x".repeat(500);
         let (_, notes) = read(Some(&long));
         assert_eq!(notes[0].raw.len(), 40);
+    }
+
+    #[test]
+    fn choices_accept_known_words_and_note_others() {
+        let mut notes = Vec::new();
+        assert_eq!(read_choice("kind", Some(" CPU "), &["io", "cpu"], "io", &mut notes), "cpu");
+        assert_eq!(read_choice("kind", None, &["io", "cpu"], "io", &mut notes), "io");
+        assert!(notes.is_empty());
+        assert_eq!(read_choice("kind", Some("gpu"), &["io", "cpu"], "io", &mut notes), "io");
+        assert_eq!(notes[0].reason, ClampReason::NotAnOption);
     }
 
     #[test]

@@ -67,6 +67,14 @@ impl Trace {
         workers
     }
 
+    /// How many distinct tasks ran (a task that parked and resumed has several spans).
+    pub fn tasks_seen(&self) -> usize {
+        let mut tasks: Vec<u32> = self.spans.iter().map(|s| s.task).collect();
+        tasks.sort_unstable();
+        tasks.dedup();
+        tasks.len()
+    }
+
     /// Sum of all span lengths divided by (wall time x lanes): how busy the workers were.
     pub fn utilisation(&self, lanes: u32) -> f64 {
         if self.wall_ms <= 0.0 || lanes == 0 {

@@ -31,7 +31,7 @@ pub enum Experiment {
 #[derive(Debug, Args)]
 pub struct SumOptions {
     /// Worker counts k to measure, comma-separated (e.g. 1,2,4).
-    #[arg(long, value_delimiter = ',', value_parser = count::<u32>, default_values_t = [1, sum::workers(1).default as u32])]
+    #[arg(long, value_delimiter = ',', value_parser = count::<u32>, default_value = "1,2")]
     pub workers: Vec<u32>,
     /// Tasks t the numbers are split into.
     #[arg(long, value_parser = count::<u32>, default_value_t = sum::TASKS.default as u32)]
@@ -47,7 +47,7 @@ pub struct SumOptions {
 #[derive(Debug, Args)]
 pub struct DemoOptions {
     /// Worker counts k to measure, comma-separated; 1 worker is always measured as the baseline.
-    #[arg(long, value_delimiter = ',', value_parser = count::<u32>, default_values_t = [1, demo::workers(1).default as u32])]
+    #[arg(long, value_delimiter = ',', value_parser = count::<u32>, default_value = "1,4")]
     pub workers: Vec<u32>,
     /// Tasks t, each doing `units` units of work.
     #[arg(long, value_parser = count::<u32>, default_value_t = demo::TASKS.default as u32)]
@@ -63,8 +63,7 @@ pub struct DemoOptions {
 /// Read a whole, non-negative count written the way the UI accepts it: `10000000`, `10_000_000`,
 /// `10,000,000`, `1e7`. Range limits are checked later, on the job, by `Job::validate`.
 pub fn count<T: TryFrom<u64>>(raw: &str) -> Result<T, String> {
-    let value = parse_count(raw)
-        .ok_or_else(|| "not a number (write e.g. 10000000, 10_000_000 or 1e7)".to_string())?;
+    let value = parse_count(raw).ok_or_else(|| "not a number (write e.g. 10000000, 10_000_000 or 1e7)".to_string())?;
     if value < 0.0 {
         return Err("must not be negative".into());
     }
@@ -108,12 +107,9 @@ mod tests {
 
     #[test]
     fn sum_reads_lists_and_scientific_counts() {
-        let cli = Cli::try_parse_from(["lab", "sum", "--workers", "1,2", "--n", "1e6", "--json"])
-            .expect("valid");
+        let cli = Cli::try_parse_from(["lab", "sum", "--workers", "1,2", "--n", "1e6", "--json"]).expect("valid");
         assert!(cli.json);
-        let Experiment::Sum(options) = cli.command else {
-            panic!("sum expected")
-        };
+        let Experiment::Sum(options) = cli.command else { panic!("sum expected") };
         assert_eq!(options.workers, vec![1, 2]);
         assert_eq!(options.n, 1_000_000);
         assert_eq!(options.tasks, sum::TASKS.default as u32);
@@ -121,16 +117,23 @@ mod tests {
     }
 
     #[test]
+    fn sum_defaults_are_the_chapters_defaults() {
+        let cli = Cli::try_parse_from(["lab", "sum"]).expect("valid");
+        let Experiment::Sum(options) = cli.command else { panic!("sum expected") };
+        assert_eq!(options.workers, vec![1, sum::workers(1).default as u32]);
+        assert_eq!(
+            (options.tasks, options.n, options.reps),
+            (sum::TASKS.default as u32, sum::NUMBERS.default, sum::REPETITIONS.default as u32)
+        );
+        assert!(!cli.json);
+    }
+
+    #[test]
     fn demo_defaults_are_the_chapters_defaults() {
         let cli = Cli::try_parse_from(["lab", "demo"]).expect("valid");
-        let Experiment::Demo(options) = cli.command else {
-            panic!("demo expected")
-        };
-        assert_eq!(options.workers, vec![1, 4]);
-        assert_eq!(
-            (options.tasks, options.units, options.reps),
-            (4, 20_000, DEMO_REPETITIONS)
-        );
+        let Experiment::Demo(options) = cli.command else { panic!("demo expected") };
+        assert_eq!(options.workers, vec![1, demo::workers(1).default as u32]);
+        assert_eq!((options.tasks, options.units, options.reps), (4, 20_000, DEMO_REPETITIONS));
     }
 
     #[test]

@@ -24,26 +24,18 @@ impl Plan {
     /// The Sum chapter: one sequential loop as the baseline, then t tasks on each worker count.
     pub fn sum(options: &SumOptions) -> Result<Plan, String> {
         let job = |variant, workers, tasks| Job {
-            workload: Workload::Sum {
-                numbers: options.n,
-                seed: DEFAULT_SEED,
-            },
+            workload: Workload::Sum { numbers: options.n, seed: DEFAULT_SEED },
             variant,
             workers,
             tasks,
             repetitions: options.reps,
         };
         let n = options.n;
-        let mut jobs = vec![PlannedJob {
-            name: format!("BenchmarkSum/sequential/n={n}"),
-            job: job(Variant::Sequential, 1, 1),
-        }];
+        let mut jobs =
+            vec![PlannedJob { name: format!("BenchmarkSum/sequential/n={n}"), job: job(Variant::Sequential, 1, 1) }];
         for workers in distinct(&options.workers) {
             jobs.push(PlannedJob {
-                name: format!(
-                    "BenchmarkSum/tasks={}/workers={workers}/n={n}",
-                    options.tasks
-                ),
+                name: format!("BenchmarkSum/tasks={}/workers={workers}/n={n}", options.tasks),
                 job: job(Variant::Tasks, workers, options.tasks),
             });
         }
@@ -53,9 +45,7 @@ impl Plan {
     /// The demo: t spin tasks on one worker (the baseline), then on each other worker count.
     pub fn demo(options: &DemoOptions) -> Result<Plan, String> {
         let job = |workers| Job {
-            workload: Workload::Spin {
-                units: options.units,
-            },
+            workload: Workload::Spin { units: options.units },
             variant: Variant::Tasks,
             workers,
             tasks: options.tasks,
@@ -66,10 +56,7 @@ impl Plan {
         let jobs = distinct(&counts)
             .into_iter()
             .map(|workers| PlannedJob {
-                name: format!(
-                    "BenchmarkDemo/tasks={}/workers={workers}/units={}",
-                    options.tasks, options.units
-                ),
+                name: format!("BenchmarkDemo/tasks={}/workers={workers}/units={}", options.tasks, options.units),
                 job: job(workers),
             })
             .collect();
@@ -101,12 +88,7 @@ mod tests {
     use super::*;
 
     fn sum_options(workers: &[u32], tasks: u32, n: u64) -> SumOptions {
-        SumOptions {
-            workers: workers.to_vec(),
-            tasks,
-            n,
-            reps: 5,
-        }
+        SumOptions { workers: workers.to_vec(), tasks, n, reps: 5 }
     }
 
     #[test]
@@ -122,22 +104,10 @@ mod tests {
             ]
         );
         let first = &plan.jobs[0].job;
-        assert_eq!(
-            (first.variant, first.workers, first.tasks),
-            (Variant::Sequential, 1, 1)
-        );
+        assert_eq!((first.variant, first.workers, first.tasks), (Variant::Sequential, 1, 1));
         let last = &plan.jobs[2].job;
-        assert_eq!(
-            (last.variant, last.workers, last.tasks, last.repetitions),
-            (Variant::Tasks, 2, 8, 5)
-        );
-        assert_eq!(
-            last.workload,
-            Workload::Sum {
-                numbers: 10_000_000,
-                seed: DEFAULT_SEED
-            }
-        );
+        assert_eq!((last.variant, last.workers, last.tasks, last.repetitions), (Variant::Tasks, 2, 8, 5));
+        assert_eq!(last.workload, Workload::Sum { numbers: 10_000_000, seed: DEFAULT_SEED });
     }
 
     #[test]
@@ -152,23 +122,14 @@ mod tests {
 
     #[test]
     fn demo_always_starts_with_one_worker() {
-        let options = DemoOptions {
-            workers: vec![4, 1],
-            tasks: 4,
-            units: 20_000,
-            reps: 3,
-        };
+        let options = DemoOptions { workers: vec![4, 1], tasks: 4, units: 20_000, reps: 3 };
         let plan = Plan::demo(&options).expect("valid");
         let workers: Vec<u32> = plan.jobs.iter().map(|j| j.job.workers).collect();
         assert_eq!(workers, [1, 4]);
-        assert_eq!(
-            plan.jobs[1].name,
-            "BenchmarkDemo/tasks=4/workers=4/units=20000"
-        );
+        assert_eq!(plan.jobs[1].name, "BenchmarkDemo/tasks=4/workers=4/units=20000");
         assert!(plan
             .jobs
             .iter()
-            .all(|j| j.job.variant == Variant::Tasks
-                && j.job.workload == Workload::Spin { units: 20_000 }));
+            .all(|j| j.job.variant == Variant::Tasks && j.job.workload == Workload::Spin { units: 20_000 }));
     }
 }

@@ -1,5 +1,1076 @@
 //! `cargo xtask bench`: the same kernels natively and in headless Chromium, side by side, in one run.
+//!
+//! Builds the site and the native `lab` CLI, runs `lab sum … --json` (OS threads) and
+//! `node e2e/bench.mjs` (the engine in Chromium, plus page timings), weighs the two wasm modules, then
+//! prints the figures and their ratios and writes them to `bench-report.md` and `bench-report.json`.
+//! These are measurements, not tests: a slow number never fails the command; only a figure that
+//! cannot be measured at all does. Std only, like the rest of xtask: JSON is read and written by the
+//! small [`json`] module below.
+
+use crate::shell::{cargo, output, root, run as run_echoed, tool_path};
+use json::Json;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use table::Table;
+
+const HELP: &str = "\
+cargo xtask bench
+
+  Measures the Sum kernel (10,000,000 integers, 10 timed repetitions after a warm-up, 1 and 2
+  workers, 2 and 8 tasks) natively with `target/release/lab` and in headless Chromium with
+  `node e2e/bench.mjs`, in one run on this machine, and reports them side by side with the site's
+  wasm sizes (raw and gzip -9), first paint and the longest main-thread task during a UI run.
+  Prints a table and writes bench-report.md and bench-report.json at the workspace root.
+
+  Steps: install missing tools and build dist/ (as `cargo xtask build`), `cargo build --release
+  -p lab`, run lab for --tasks 2 and 8, run e2e/bench.mjs against dist/, weigh dist/*.wasm.
+
+Environment:
+  XTASK_BENCH_SKIP_BUILD=1  skip the tool set-up and the site build and measure the dist/ that is
+                            already there (lab is still built in release)
+";
+
+/// Skips `setup()` and `site::build()` when set to `1`, to measure an existing `dist/`.
+const SKIP_BUILD_VAR: &str = "XTASK_BENCH_SKIP_BUILD";
+
+/// The kernel parameters both sides measure (e2e/bench.mjs uses the same ones).
+const NUMBERS: u64 = 10_000_000;
+const REPETITIONS: u32 = 10;
+const TASK_COUNTS: [u32; 2] = [2, 8];
+
+/// Kernel figures both sides must report, under the same keys.
+const KERNEL_KEYS: [&str; 7] = [
+    "sequential_ms",
+    "tasks2_workers1_ms",
+    "tasks2_workers2_ms",
+    "tasks8_workers1_ms",
+    "tasks8_workers2_ms",
+    "pool_start_1_ms",
+    "pool_start_2_ms",
+];
+
+/// Page figures only the browser reports.
+const PAGE_KEYS: [&str; 9] = [
+    "first_paint_ms",
+    "first_contentful_paint_ms",
+    "sum_panel_ms",
+    "engine_ready_ms",
+    "longest_task_run_ms",
+    "long_tasks_run",
+    "longest_task_load_ms",
+    "ui_sequential_ms",
+    "ui_tasks2_workers2_ms",
+];
 
 pub fn run() -> Result<(), String> {
-    Err("bench: not written yet".into())
+    if std::env::args().skip(2).any(|a| a == "--help" || a == "-h") {
+        print!("{HELP}");
+        return Ok(());
+    }
+    if std::env::var(SKIP_BUILD_VAR).as_deref() == Ok("1") {
+        eprintln!("xtask: {SKIP_BUILD_VAR}=1: measuring the existing dist/ without set-up or build");
+    } else {
+        crate::tools::setup()?;
+        crate::site::build()?;
+    }
+    let dist = root().join("dist");
+    let native = measure_native()?;
+    let browser = measure_browser(&dist)?;
+    let results = BenchResults {
+        generated_at: output(Command::new("date").args(["-u", "+%Y-%m-%dT%H:%M:%SZ"]))
+            .map_or_else(|| "unknown".into(), |d| d.trim().to_string()),
+        commit: output(Command::new("git").current_dir(root()).args(["rev-parse", "--short", "HEAD"]))
+            .map_or_else(|| "unknown".into(), |c| c.trim().to_string()),
+        native,
+        browser,
+        app_wasm: weigh(&app_wasm(&dist)?)?,
+        engine_wasm: weigh(&dist.join("engine/engine_bg.wasm"))?,
+    };
+    results.check_complete()?;
+
+    let tables = results.tables();
+    println!("{}", results.title());
+    for table in &tables {
+        println!("\n{}", table.to_text());
+    }
+    let markdown_path = root().join("bench-report.md");
+    let json_path = root().join("bench-report.json");
+    write(&markdown_path, &results.to_markdown(&tables))?;
+    write(&json_path, &(results.to_json().to_string_pretty() + "\n"))?;
+    println!("\nwritten: {} and {}", markdown_path.display(), json_path.display());
+    Ok(())
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Figures by key, as reported by one side (`lab --json` or `bench.mjs`).
+type Figures = BTreeMap<String, Json>;
+
+/// Build `lab` in release and run the Sum kernel for each task count; the figures under the same keys
+/// as the browser's.
+fn measure_native() -> Result<Figures, String> {
+    run_echoed(cargo().args(["build", "--release", "--package", "lab"]))?;
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), |dir| root().join(dir));
+    let lab = target.join("release/lab");
+    let mut figures = Figures::new();
+    for (run, tasks) in TASK_COUNTS.into_iter().enumerate() {
+        let mut command = Command::new(&lab);
+        command
+            .args(["sum", "--workers", "1,2", "--tasks"])
+            .arg(tasks.to_string())
+            .args(["--n", &NUMBERS.to_string(), "--reps", &REPETITIONS.to_string(), "--json"])
+            .stderr(Stdio::inherit());
+        eprintln!("xtask: $ {}", crate::shell::describe(&command));
+        let out = command.output().map_err(|e| format!("could not start {}: {e}", lab.display()))?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        // lab exits with 1 when a result is wrong but still prints it: the report shows the check.
+        let report = json::parse(&text)
+            .map_err(|e| format!("`lab sum --tasks {tasks}` ({}) printed no readable JSON: {e}", out.status))?;
+        add_lab_figures(&report, tasks, run == 0, &mut figures)?;
+    }
+    Ok(figures)
+}
+
+/// Read one `lab sum --json` report into `figures`. The first run also gives the baseline and the pool
+/// start-up times (its first job starts a pool of 1 worker, its 2-worker job one of 2).
+fn add_lab_figures(report: &Json, tasks: u32, first_run: bool, figures: &mut Figures) -> Result<(), String> {
+    let machine = report.get("machine");
+    for key in ["os", "arch", "logical_cpus"] {
+        if let Some(value) = machine.and_then(|m| m.get(key)) {
+            figures.insert(key.into(), value.clone());
+        }
+    }
+    let results = report.get("results").and_then(Json::as_array).ok_or("lab's JSON has no results")?;
+    let mut all_ok = figures.get("check_ok").and_then(Json::as_bool).unwrap_or(true);
+    for result in results {
+        let field = |path: &[&str]| result.path(&["measurement"]).and_then(|m| m.path(path));
+        let number = |path: &[&str]| {
+            field(path)
+                .and_then(Json::as_f64)
+                .ok_or_else(|| format!("lab's JSON has no number at measurement.{}", path.join(".")))
+        };
+        let variant = field(&["job", "variant"]).and_then(Json::as_str).unwrap_or_default();
+        let workers = number(&["job", "workers"])?;
+        let median = number(&["summary", "median_ms"])?;
+        let pool_start = field(&["pool_start_ms"]).and_then(Json::as_f64);
+        all_ok &= field(&["check", "ok"]).and_then(Json::as_bool).unwrap_or(false);
+        match variant {
+            "sequential" if first_run => {
+                figures.insert("sequential_ms".into(), Json::Number(median));
+                figures.insert("sequential_min_ms".into(), Json::Number(number(&["summary", "min_ms"])?));
+                if let Some(ms) = pool_start {
+                    figures.insert("pool_start_1_ms".into(), Json::Number(ms));
+                }
+            }
+            "sequential" => {
+                figures.insert("sequential_run2_ms".into(), Json::Number(median));
+            }
+            _ => {
+                figures.insert(format!("tasks{tasks}_workers{workers}_ms"), Json::Number(median));
+                if first_run && workers == 2.0 {
+                    if let Some(ms) = pool_start {
+                        figures.insert("pool_start_2_ms".into(), Json::Number(ms));
+                    }
+                }
+            }
+        }
+    }
+    figures.insert("check_ok".into(), Json::Bool(all_ok));
+    Ok(())
+}
+
+/// Run `node e2e/bench.mjs` against `dist` and read its `browser.<key>=<value>` lines.
+fn measure_browser(dist: &Path) -> Result<Figures, String> {
+    let mut command = Command::new("node");
+    command
+        .arg("bench.mjs")
+        .current_dir(root().join("e2e"))
+        .env("SITE_DIR", dist)
+        .env("PATH", tool_path())
+        .stderr(Stdio::inherit());
+    eprintln!("xtask: $ (cd e2e && SITE_DIR={} node bench.mjs)", dist.display());
+    let out = command.output().map_err(|e| format!("could not start node: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("`node e2e/bench.mjs` could not measure ({})", out.status));
+    }
+    Ok(parse_browser_lines(&String::from_utf8_lossy(&out.stdout)))
+}
+
+/// `browser.key=value` lines to figures: numbers, `true`/`false`, or text. Other lines are ignored.
+fn parse_browser_lines(text: &str) -> Figures {
+    text.lines()
+        .filter_map(|line| line.trim().strip_prefix("browser.")?.split_once('='))
+        .map(|(key, value)| {
+            let value = match value.trim() {
+                "true" => Json::Bool(true),
+                "false" => Json::Bool(false),
+                raw => raw
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite())
+                    .map_or_else(|| Json::String(raw.to_string()), Json::Number),
+            };
+            (key.trim().to_string(), value)
+        })
+        .collect()
+}
+
+/// The UI module Trunk wrote (its name carries a content hash).
+fn app_wasm(dist: &Path) -> Result<PathBuf, String> {
+    let entries = std::fs::read_dir(dist).map_err(|e| format!("{}: {e}", dist.display()))?;
+    let mut found: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("app-") && n.ends_with("_bg.wasm"))
+        })
+        .collect();
+    found.sort_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
+    found.pop().ok_or_else(|| format!("no app-*_bg.wasm in {}: is the site built?", dist.display()))
+}
+
+/// A file's size, raw and compressed with `gzip -9`.
+#[derive(Clone, Debug, PartialEq)]
+struct Weight {
+    file: String,
+    raw_bytes: u64,
+    gzip_bytes: u64,
+}
+
+fn weigh(path: &Path) -> Result<Weight, String> {
+    let raw_bytes = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?.len();
+    let gzip = Command::new("gzip")
+        .args(["-9", "-c"])
+        .arg(path)
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("could not run gzip: {e}"))?;
+    if !gzip.status.success() {
+        return Err(format!("gzip -9 -c {} failed ({})", path.display(), gzip.status));
+    }
+    let file = path.strip_prefix(root()).unwrap_or(path).display().to_string();
+    Ok(Weight { file, raw_bytes, gzip_bytes: gzip.stdout.len() as u64 })
+}
+
+/// Everything one bench run measured.
+#[derive(Clone, Debug, PartialEq)]
+struct BenchResults {
+    generated_at: String,
+    commit: String,
+    native: Figures,
+    browser: Figures,
+    app_wasm: Weight,
+    engine_wasm: Weight,
+}
+
+impl BenchResults {
+    /// `Err` naming the first figure a side did not report: that one could not be measured at all.
+    fn check_complete(&self) -> Result<(), String> {
+        for key in KERNEL_KEYS {
+            number(&self.native, key).ok_or_else(|| format!("lab did not report {key}"))?;
+        }
+        for key in KERNEL_KEYS.iter().chain(&PAGE_KEYS) {
+            number(&self.browser, key).ok_or_else(|| format!("e2e/bench.mjs did not report {key}"))?;
+        }
+        Ok(())
+    }
+
+    fn native_ms(&self, key: &str) -> f64 {
+        number(&self.native, key).unwrap_or(f64::NAN)
+    }
+
+    fn browser_ms(&self, key: &str) -> f64 {
+        number(&self.browser, key).unwrap_or(f64::NAN)
+    }
+
+    /// Sequential median over the median of `key` on each side: (native, browser).
+    fn speedups(&self, key: &str) -> (f64, f64) {
+        (self.native_ms("sequential_ms") / self.native_ms(key), self.browser_ms("sequential_ms") / self.browser_ms(key))
+    }
+
+    fn title(&self) -> String {
+        let text = |figures: &Figures, key: &str| figures.get(key).map_or_else(|| "?".into(), Json::to_plain_text);
+        format!(
+            "Concurrency Lab bench, {} (commit {}): {} {}, {} logical CPUs; {} (navigator.hardwareConcurrency {})",
+            self.generated_at,
+            self.commit,
+            text(&self.native, "os"),
+            text(&self.native, "arch"),
+            text(&self.native, "logical_cpus"),
+            text(&self.browser, "version"),
+            text(&self.browser, "hardware_concurrency"),
+        )
+    }
+
+    fn tables(&self) -> Vec<Table> {
+        let mut kernel = Table::new(
+            &format!(
+                "Sum of {} integers, median of {REPETITIONS} timed runs (ms); native = lab on OS threads, wasm = the engine in Chromium",
+                group_digits(NUMBERS)
+            ),
+            &["measure", "native", "wasm", "wasm / native"],
+            &[false, true, true, true],
+        );
+        let checks = |figures: &Figures| match figures.get("check_ok").and_then(Json::as_bool) {
+            Some(true) => "all correct",
+            Some(false) => "WRONG",
+            None => "?",
+        };
+        let rows = [
+            ("sequential (one loop), ms", "sequential_ms"),
+            ("2 tasks on 1 worker, ms", "tasks2_workers1_ms"),
+            ("2 tasks on 2 workers, ms", "tasks2_workers2_ms"),
+            ("8 tasks on 1 worker, ms", "tasks8_workers1_ms"),
+            ("8 tasks on 2 workers, ms", "tasks8_workers2_ms"),
+        ];
+        for (label, key) in rows {
+            let (native, wasm) = (self.native_ms(key), self.browser_ms(key));
+            kernel.row(&[label, &ms(native), &ms(wasm), &times(wasm / native)]);
+        }
+        for (label, key) in [
+            ("speedup, 2 tasks on 2 workers", "tasks2_workers2_ms"),
+            ("speedup, 8 tasks on 2 workers", "tasks8_workers2_ms"),
+        ] {
+            let (native, wasm) = self.speedups(key);
+            kernel.row(&[label, &times(native), &times(wasm), &ratio(wasm / native)]);
+        }
+        for (label, key) in
+            [("pool start, 1 worker, ms", "pool_start_1_ms"), ("pool start, 2 workers, ms", "pool_start_2_ms")]
+        {
+            let (native, wasm) = (self.native_ms(key), self.browser_ms(key));
+            kernel.row(&[label, &ms(native), &ms(wasm), &times(wasm / native)]);
+        }
+        kernel.row(&["results", checks(&self.native), checks(&self.browser), ""]);
+
+        let mut sizes = Table::new("Site downloads", &["file", "raw", "gzip -9"], &[false, true, true]);
+        for weight in [&self.app_wasm, &self.engine_wasm] {
+            sizes.row(&[&weight.file, &bytes(weight.raw_bytes), &bytes(weight.gzip_bytes)]);
+        }
+
+        let mut page = Table::new(
+            "The Sum chapter in Chromium (ms from navigation start unless noted)",
+            &["measure", "ms"],
+            &[false, true],
+        );
+        let browser = |key: &str| ms(self.browser_ms(key));
+        page.row(&["first paint", &browser("first_paint_ms")]);
+        page.row(&["first contentful paint", &browser("first_contentful_paint_ms")]);
+        page.row(&["Sum panel in the page", &browser("sum_panel_ms")]);
+        page.row(&["engine worker ready (own clock, from new Worker)", &browser("engine_ready_ms")]);
+        page.row(&["longest main-thread task while loading (0: none)", &browser("longest_task_load_ms")]);
+        page.row(&[
+            &format!(
+                "longest main-thread task during a UI run ({} long tasks; 0: none)",
+                self.browser_ms("long_tasks_run")
+            ),
+            &browser("longest_task_run_ms"),
+        ]);
+        // The UI run's engine is cold (no untimed pass first): what a reader sees on a first click.
+        page.row(&["that UI run's results table: sequential median (cold engine)", &browser("ui_sequential_ms")]);
+        page.row(&[
+            "that UI run's results table: 2 tasks on 2 workers median (cold engine)",
+            &browser("ui_tasks2_workers2_ms"),
+        ]);
+        vec![kernel, sizes, page]
+    }
+
+    fn to_markdown(&self, tables: &[Table]) -> String {
+        let mut text = format!("# {}\n", self.title());
+        for table in tables {
+            text.push('\n');
+            text.push_str(&table.to_markdown());
+        }
+        text.push_str(
+            "\nMeasured by `cargo xtask bench` in one run on one machine; the numbers are as noisy as the \
+             machine was. The browser timings are the engine's own samples (e2e/bench.mjs), taken after \
+             one untimed pass that lets V8 finish optimising the module; pool start-up is read from that \
+             first pass.\n",
+        );
+        text
+    }
+
+    fn to_json(&self) -> Json {
+        let weight = |w: &Weight| {
+            Json::object([
+                ("file", Json::String(w.file.clone())),
+                ("raw_bytes", Json::Number(w.raw_bytes as f64)),
+                ("gzip_bytes", Json::Number(w.gzip_bytes as f64)),
+            ])
+        };
+        let (native_speedup_2, wasm_speedup_2) = self.speedups("tasks2_workers2_ms");
+        let (native_speedup_8, wasm_speedup_8) = self.speedups("tasks8_workers2_ms");
+        let figures = |f: &Figures| Json::Object(f.iter().map(|(k, v)| (k.clone(), v.clone())).collect());
+        Json::object([
+            ("generated_at", Json::String(self.generated_at.clone())),
+            ("commit", Json::String(self.commit.clone())),
+            (
+                "parameters",
+                Json::object([
+                    ("numbers", Json::Number(NUMBERS as f64)),
+                    ("repetitions", Json::Number(REPETITIONS.into())),
+                    ("workers", Json::Array(vec![Json::Number(1.0), Json::Number(2.0)])),
+                    ("tasks", Json::Array(TASK_COUNTS.iter().map(|&t| Json::Number(t.into())).collect())),
+                ]),
+            ),
+            ("native", figures(&self.native)),
+            ("browser", figures(&self.browser)),
+            (
+                "ratios",
+                Json::object([
+                    (
+                        "wasm_over_native_sequential",
+                        Json::Number(self.browser_ms("sequential_ms") / self.native_ms("sequential_ms")),
+                    ),
+                    ("native_speedup_2_workers_2_tasks", Json::Number(native_speedup_2)),
+                    ("wasm_speedup_2_workers_2_tasks", Json::Number(wasm_speedup_2)),
+                    ("native_speedup_2_workers_8_tasks", Json::Number(native_speedup_8)),
+                    ("wasm_speedup_2_workers_8_tasks", Json::Number(wasm_speedup_8)),
+                    (
+                        "wasm_over_native_pool_start_2_workers",
+                        Json::Number(self.browser_ms("pool_start_2_ms") / self.native_ms("pool_start_2_ms")),
+                    ),
+                ]),
+            ),
+            ("site", Json::object([("app_wasm", weight(&self.app_wasm)), ("engine_wasm", weight(&self.engine_wasm))])),
+        ])
+    }
+}
+
+/// The figure under `key` if it is a number.
+fn number(figures: &Figures, key: &str) -> Option<f64> {
+    figures.get(key).and_then(Json::as_f64)
+}
+
+/// Milliseconds with three significant digits, at most three decimals.
+fn ms(value: f64) -> String {
+    if !value.is_finite() {
+        return "n/a".into();
+    }
+    if value == 0.0 {
+        return "0".into();
+    }
+    let decimals = match value.abs() {
+        v if v >= 100.0 => 0,
+        v if v >= 10.0 => 1,
+        v if v >= 1.0 => 2,
+        _ => 3,
+    };
+    format!("{value:.decimals$}")
+}
+
+/// A ratio of times or a speedup: `1.80x`.
+fn times(value: f64) -> String {
+    if value.is_finite() {
+        format!("{value:.2}x")
+    } else {
+        "n/a".into()
+    }
+}
+
+/// A plain ratio of two ratios: `0.85`.
+fn ratio(value: f64) -> String {
+    if value.is_finite() {
+        format!("{value:.2}")
+    } else {
+        "n/a".into()
+    }
+}
+
+/// `10,000,000`.
+fn group_digits(value: u64) -> String {
+    let digits = value.to_string();
+    let mut grouped = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    grouped
+}
+
+/// `1,234,567 B (1205.6 KiB)`.
+fn bytes(value: u64) -> String {
+    format!("{} B ({:.1} KiB)", group_digits(value), value as f64 / 1024.0)
+}
+
+mod table {
+    //! A small table rendered two ways: aligned plain text for the terminal and Markdown for the report.
+
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Table {
+        title: String,
+        header: Vec<String>,
+        right_aligned: Vec<bool>,
+        rows: Vec<Vec<String>>,
+    }
+
+    impl Table {
+        pub fn new(title: &str, header: &[&str], right_aligned: &[bool]) -> Table {
+            Table {
+                title: title.into(),
+                header: header.iter().map(|h| h.to_string()).collect(),
+                right_aligned: right_aligned.to_vec(),
+                rows: Vec::new(),
+            }
+        }
+
+        pub fn row(&mut self, cells: &[&str]) {
+            self.rows.push(cells.iter().map(|c| c.to_string()).collect());
+        }
+
+        fn widths(&self) -> Vec<usize> {
+            (0..self.header.len())
+                .map(|c| {
+                    std::iter::once(&self.header)
+                        .chain(&self.rows)
+                        .filter_map(|row| row.get(c))
+                        .map(|cell| cell.chars().count())
+                        .max()
+                        .unwrap_or(0)
+                })
+                .collect()
+        }
+
+        fn padded(&self, row: &[String], widths: &[usize]) -> Vec<String> {
+            widths
+                .iter()
+                .enumerate()
+                .map(|(c, &width)| {
+                    let cell = row.get(c).map_or("", String::as_str);
+                    let pad = " ".repeat(width - cell.chars().count());
+                    if self.right_aligned.get(c).copied().unwrap_or(false) {
+                        pad + cell
+                    } else {
+                        cell.to_string() + &pad
+                    }
+                })
+                .collect()
+        }
+
+        /// The title, then columns separated by two spaces, numbers right-aligned.
+        pub fn to_text(&self) -> String {
+            let widths = self.widths();
+            let mut text = format!("{}\n", self.title);
+            for row in std::iter::once(&self.header).chain(&self.rows) {
+                text.push_str("  ");
+                text.push_str(self.padded(row, &widths).join("  ").trim_end());
+                text.push('\n');
+            }
+            text
+        }
+
+        /// A `###` heading and a Markdown table with the same alignment.
+        pub fn to_markdown(&self) -> String {
+            let widths: Vec<usize> = self.widths().into_iter().map(|w| w.max(3)).collect();
+            let line = |cells: Vec<String>| format!("| {} |\n", cells.join(" | "));
+            let rule = widths
+                .iter()
+                .enumerate()
+                .map(|(c, &w)| {
+                    if self.right_aligned.get(c).copied().unwrap_or(false) {
+                        "-".repeat(w - 1) + ":"
+                    } else {
+                        "-".repeat(w)
+                    }
+                })
+                .collect();
+            let mut text = format!("### {}\n\n", self.title);
+            text.push_str(&line(self.padded(&self.header, &widths)));
+            text.push_str(&line(rule));
+            for row in &self.rows {
+                let escaped: Vec<String> = row.iter().map(|c| c.replace('|', "\\|")).collect();
+                text.push_str(&line(self.padded(&escaped, &widths)));
+            }
+            text
+        }
+    }
+}
+
+mod json {
+    //! Just enough JSON for the bench: read `lab --json`, write `bench-report.json`. Std only.
+
+    use std::fmt::Write;
+
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum Json {
+        Null,
+        Bool(bool),
+        Number(f64),
+        String(String),
+        Array(Vec<Json>),
+        /// Members in their written order.
+        Object(Vec<(String, Json)>),
+    }
+
+    impl Json {
+        pub fn object<'a>(members: impl IntoIterator<Item = (&'a str, Json)>) -> Json {
+            Json::Object(members.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+        }
+
+        pub fn get(&self, key: &str) -> Option<&Json> {
+            match self {
+                Json::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+                _ => None,
+            }
+        }
+
+        /// The value at a path of object keys.
+        pub fn path(&self, keys: &[&str]) -> Option<&Json> {
+            keys.iter().try_fold(self, |value, key| value.get(key))
+        }
+
+        pub fn as_f64(&self) -> Option<f64> {
+            match self {
+                Json::Number(n) => Some(*n),
+                _ => None,
+            }
+        }
+
+        pub fn as_bool(&self) -> Option<bool> {
+            match self {
+                Json::Bool(b) => Some(*b),
+                _ => None,
+            }
+        }
+
+        pub fn as_str(&self) -> Option<&str> {
+            match self {
+                Json::String(s) => Some(s),
+                _ => None,
+            }
+        }
+
+        pub fn as_array(&self) -> Option<&[Json]> {
+            match self {
+                Json::Array(items) => Some(items),
+                _ => None,
+            }
+        }
+
+        /// Strings without quotes, everything else as JSON.
+        pub fn to_plain_text(&self) -> String {
+            match self {
+                Json::String(s) => s.clone(),
+                other => other.to_string_pretty(),
+            }
+        }
+
+        /// Two-space indented JSON; numbers that are whole print without a fraction, NaN as null.
+        pub fn to_string_pretty(&self) -> String {
+            let mut out = String::new();
+            self.write(&mut out, 0);
+            out
+        }
+
+        fn write(&self, out: &mut String, depth: usize) {
+            let indent = |out: &mut String, depth: usize| out.push_str(&"  ".repeat(depth));
+            match self {
+                Json::Null => out.push_str("null"),
+                Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+                Json::Number(n) if !n.is_finite() => out.push_str("null"),
+                Json::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => {
+                    let _ = write!(out, "{}", *n as i64);
+                }
+                Json::Number(n) => {
+                    let _ = write!(out, "{n}");
+                }
+                Json::String(s) => write_string(out, s),
+                Json::Array(items) if items.is_empty() => out.push_str("[]"),
+                Json::Array(items) => {
+                    out.push('[');
+                    for (i, item) in items.iter().enumerate() {
+                        out.push_str(if i == 0 { "\n" } else { ",\n" });
+                        indent(out, depth + 1);
+                        item.write(out, depth + 1);
+                    }
+                    out.push('\n');
+                    indent(out, depth);
+                    out.push(']');
+                }
+                Json::Object(members) if members.is_empty() => out.push_str("{}"),
+                Json::Object(members) => {
+                    out.push('{');
+                    for (i, (key, value)) in members.iter().enumerate() {
+                        out.push_str(if i == 0 { "\n" } else { ",\n" });
+                        indent(out, depth + 1);
+                        write_string(out, key);
+                        out.push_str(": ");
+                        value.write(out, depth + 1);
+                    }
+                    out.push('\n');
+                    indent(out, depth);
+                    out.push('}');
+                }
+            }
+        }
+    }
+
+    fn write_string(out: &mut String, text: &str) {
+        out.push('"');
+        for c in text.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                c if (c as u32) < 0x20 => {
+                    let _ = write!(out, "\\u{:04x}", c as u32);
+                }
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+    }
+
+    /// Parse one JSON document (surrounding whitespace allowed).
+    pub fn parse(text: &str) -> Result<Json, String> {
+        let mut parser = Parser { bytes: text.as_bytes(), at: 0 };
+        let value = parser.value(0)?;
+        parser.skip_whitespace();
+        if parser.at != parser.bytes.len() {
+            return Err(parser.error("text after the JSON value"));
+        }
+        Ok(value)
+    }
+
+    /// Nesting deeper than this is refused rather than risking the stack.
+    const MAX_DEPTH: usize = 128;
+
+    struct Parser<'a> {
+        bytes: &'a [u8],
+        at: usize,
+    }
+
+    impl Parser<'_> {
+        fn error(&self, what: &str) -> String {
+            format!("{what} at byte {}", self.at)
+        }
+
+        fn skip_whitespace(&mut self) {
+            while matches!(self.bytes.get(self.at), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+                self.at += 1;
+            }
+        }
+
+        fn eat(&mut self, byte: u8) -> bool {
+            self.skip_whitespace();
+            let found = self.bytes.get(self.at) == Some(&byte);
+            if found {
+                self.at += 1;
+            }
+            found
+        }
+
+        fn expect(&mut self, byte: u8) -> Result<(), String> {
+            if self.eat(byte) {
+                Ok(())
+            } else {
+                Err(self.error(&format!("expected `{}`", byte as char)))
+            }
+        }
+
+        fn literal(&mut self, word: &str, value: Json) -> Result<Json, String> {
+            if self.bytes[self.at..].starts_with(word.as_bytes()) {
+                self.at += word.len();
+                Ok(value)
+            } else {
+                Err(self.error("unknown literal"))
+            }
+        }
+
+        fn value(&mut self, depth: usize) -> Result<Json, String> {
+            if depth > MAX_DEPTH {
+                return Err(self.error("nesting too deep"));
+            }
+            self.skip_whitespace();
+            match self.bytes.get(self.at) {
+                None => Err(self.error("unexpected end")),
+                Some(b'{') => {
+                    self.at += 1;
+                    let mut members = Vec::new();
+                    if self.eat(b'}') {
+                        return Ok(Json::Object(members));
+                    }
+                    loop {
+                        self.skip_whitespace();
+                        let key = self.string()?;
+                        self.expect(b':')?;
+                        members.push((key, self.value(depth + 1)?));
+                        if self.eat(b'}') {
+                            return Ok(Json::Object(members));
+                        }
+                        self.expect(b',')?;
+                    }
+                }
+                Some(b'[') => {
+                    self.at += 1;
+                    let mut items = Vec::new();
+                    if self.eat(b']') {
+                        return Ok(Json::Array(items));
+                    }
+                    loop {
+                        items.push(self.value(depth + 1)?);
+                        if self.eat(b']') {
+                            return Ok(Json::Array(items));
+                        }
+                        self.expect(b',')?;
+                    }
+                }
+                Some(b'"') => self.string().map(Json::String),
+                Some(b't') => self.literal("true", Json::Bool(true)),
+                Some(b'f') => self.literal("false", Json::Bool(false)),
+                Some(b'n') => self.literal("null", Json::Null),
+                Some(_) => self.number(),
+            }
+        }
+
+        fn number(&mut self) -> Result<Json, String> {
+            let start = self.at;
+            while matches!(self.bytes.get(self.at), Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')) {
+                self.at += 1;
+            }
+            std::str::from_utf8(&self.bytes[start..self.at])
+                .ok()
+                .and_then(|s| s.parse::<f64>().ok())
+                .map(Json::Number)
+                .ok_or_else(|| self.error("not a JSON value"))
+        }
+
+        fn hex4(&mut self) -> Result<u32, String> {
+            let digits = self
+                .bytes
+                .get(self.at..self.at + 4)
+                .and_then(|d| std::str::from_utf8(d).ok())
+                .and_then(|d| u32::from_str_radix(d, 16).ok())
+                .ok_or_else(|| self.error("bad \\u escape"))?;
+            self.at += 4;
+            Ok(digits)
+        }
+
+        fn string(&mut self) -> Result<String, String> {
+            if self.bytes.get(self.at) != Some(&b'"') {
+                return Err(self.error("expected a string"));
+            }
+            self.at += 1;
+            let mut text = String::new();
+            loop {
+                let start = self.at;
+                while !matches!(self.bytes.get(self.at), None | Some(b'"' | b'\\')) {
+                    self.at += 1;
+                }
+                text.push_str(
+                    std::str::from_utf8(&self.bytes[start..self.at]).map_err(|_| self.error("invalid UTF-8"))?,
+                );
+                match self.bytes.get(self.at) {
+                    None => return Err(self.error("unterminated string")),
+                    Some(b'"') => {
+                        self.at += 1;
+                        return Ok(text);
+                    }
+                    _ => {}
+                }
+                self.at += 1;
+                let escape = *self.bytes.get(self.at).ok_or_else(|| self.error("unterminated escape"))?;
+                self.at += 1;
+                match escape {
+                    b'"' => text.push('"'),
+                    b'\\' => text.push('\\'),
+                    b'/' => text.push('/'),
+                    b'b' => text.push('\u{8}'),
+                    b'f' => text.push('\u{c}'),
+                    b'n' => text.push('\n'),
+                    b'r' => text.push('\r'),
+                    b't' => text.push('\t'),
+                    b'u' => {
+                        let first = self.hex4()?;
+                        let code = if (0xD800..0xDC00).contains(&first) && self.bytes[self.at..].starts_with(b"\\u") {
+                            self.at += 2;
+                            let second = self.hex4()?;
+                            0x10000 + ((first - 0xD800) << 10) + (second.wrapping_sub(0xDC00) & 0x3FF)
+                        } else {
+                            first
+                        };
+                        text.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
+                    }
+                    _ => return Err(self.error("unknown escape")),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LAB_OUTPUT: &str = r#"{
+      "machine": {"os": "linux", "arch": "x86_64", "logical_cpus": 2, "engine": "rayon on OS threads"},
+      "results": [
+        {"benchmark": "BenchmarkSum/sequential/n=10000000", "speedup": 1.0, "measurement": {
+          "job": {"workload": {"kind": "sum", "numbers": 10000000, "seed": 12648430}, "variant": "sequential", "workers": 1, "tasks": 1, "repetitions": 10},
+          "samples_ms": [2.5, 2.4], "summary": {"median_ms": 2.4, "min_ms": 2.3, "max_ms": 2.5},
+          "trace": {"spans": [{"worker": 0, "task": 0, "start_ms": 0.0, "end_ms": 2.4}], "wall_ms": 2.4},
+          "check": {"ok": true, "value": "1", "expected": "1"}, "pool_start_ms": 0.08}},
+        {"benchmark": "BenchmarkSum/tasks=2/workers=1/n=10000000", "speedup": 0.96, "measurement": {
+          "job": {"workload": {"kind": "sum", "numbers": 10000000, "seed": 12648430}, "variant": "tasks", "workers": 1, "tasks": 2, "repetitions": 10},
+          "samples_ms": [2.5], "summary": {"median_ms": 2.5, "min_ms": 2.5, "max_ms": 2.5},
+          "trace": {"spans": [], "wall_ms": 2.5}, "check": {"ok": true, "value": "1", "expected": "1"}, "pool_start_ms": null}},
+        {"benchmark": "BenchmarkSum/tasks=2/workers=2/n=10000000", "speedup": 2.0, "measurement": {
+          "job": {"workload": {"kind": "sum", "numbers": 10000000, "seed": 12648430}, "variant": "tasks", "workers": 2, "tasks": 2, "repetitions": 10},
+          "samples_ms": [1.2], "summary": {"median_ms": 1.2, "min_ms": 1.2, "max_ms": 1.2},
+          "trace": {"spans": [], "wall_ms": 1.2}, "check": {"ok": true, "value": "1", "expected": "1"}, "pool_start_ms": 0.1}}
+      ]
+    }"#;
+
+    fn browser_output() -> &'static str {
+        "browser.version=Chromium 156.0\nnoise\nbrowser.hardware_concurrency=2\n\
+         browser.sequential_ms=3.0\nbrowser.tasks2_workers1_ms=3.1\nbrowser.tasks2_workers2_ms=2\n\
+         browser.tasks8_workers1_ms=3.2\nbrowser.tasks8_workers2_ms=1.6\nbrowser.pool_start_1_ms=30\n\
+         browser.pool_start_2_ms=40\nbrowser.check_ok=true\nbrowser.first_paint_ms=120.7\n\
+         browser.first_contentful_paint_ms=120.5\nbrowser.sum_panel_ms=200\nbrowser.engine_ready_ms=45\n\
+         browser.longest_task_run_ms=0\nbrowser.long_tasks_run=0\nbrowser.longest_task_load_ms=70\n\
+         browser.ui_sequential_ms=3.5\nbrowser.ui_tasks2_workers2_ms=2.5\n"
+    }
+
+    fn native_figures() -> Figures {
+        let report = json::parse(LAB_OUTPUT).expect("lab output parses");
+        let mut figures = Figures::new();
+        add_lab_figures(&report, 2, true, &mut figures).expect("figures");
+        let eight = LAB_OUTPUT.replace("tasks\": 2", "tasks\": 8").replace("1.2", "0.6");
+        add_lab_figures(&json::parse(&eight).expect("parses"), 8, false, &mut figures).expect("figures");
+        figures
+    }
+
+    fn results() -> BenchResults {
+        BenchResults {
+            generated_at: "2026-01-01T00:00:00Z".into(),
+            commit: "abc1234".into(),
+            native: native_figures(),
+            browser: parse_browser_lines(browser_output()),
+            app_wasm: Weight { file: "dist/app-1_bg.wasm".into(), raw_bytes: 1_048_576, gzip_bytes: 300_000 },
+            engine_wasm: Weight { file: "dist/engine/engine_bg.wasm".into(), raw_bytes: 100_000, gzip_bytes: 40_000 },
+        }
+    }
+
+    #[test]
+    fn lab_json_becomes_the_browser_keys() {
+        let figures = native_figures();
+        assert_eq!(number(&figures, "sequential_ms"), Some(2.4));
+        assert_eq!(number(&figures, "sequential_min_ms"), Some(2.3));
+        assert_eq!(number(&figures, "tasks2_workers1_ms"), Some(2.5));
+        assert_eq!(number(&figures, "tasks2_workers2_ms"), Some(1.2));
+        assert_eq!(number(&figures, "tasks8_workers2_ms"), Some(0.6));
+        assert_eq!(number(&figures, "sequential_run2_ms"), Some(2.4));
+        assert_eq!(number(&figures, "pool_start_1_ms"), Some(0.08));
+        assert_eq!(number(&figures, "pool_start_2_ms"), Some(0.1));
+        assert_eq!(number(&figures, "logical_cpus"), Some(2.0));
+        assert_eq!(figures.get("check_ok"), Some(&Json::Bool(true)));
+    }
+
+    #[test]
+    fn a_wrong_native_result_is_reported_not_hidden() {
+        let wrong = LAB_OUTPUT.replacen("\"ok\": true", "\"ok\": false", 1);
+        let mut figures = Figures::new();
+        add_lab_figures(&json::parse(&wrong).expect("parses"), 2, true, &mut figures).expect("figures");
+        assert_eq!(figures.get("check_ok"), Some(&Json::Bool(false)));
+    }
+
+    #[test]
+    fn browser_lines_are_typed_and_noise_is_ignored() {
+        let figures = parse_browser_lines(browser_output());
+        assert_eq!(figures.get("version"), Some(&Json::String("Chromium 156.0".into())));
+        assert_eq!(number(&figures, "tasks2_workers2_ms"), Some(2.0));
+        assert_eq!(figures.get("check_ok"), Some(&Json::Bool(true)));
+        assert!(!figures.contains_key("noise"));
+    }
+
+    #[test]
+    fn a_missing_figure_fails_with_its_name() {
+        let mut incomplete = results();
+        incomplete.browser.remove("first_paint_ms");
+        assert_eq!(incomplete.check_complete(), Err("e2e/bench.mjs did not report first_paint_ms".into()));
+        assert_eq!(results().check_complete(), Ok(()));
+    }
+
+    #[test]
+    fn the_report_puts_ratios_side_by_side() {
+        let tables = results().tables();
+        let kernel = tables[0].to_text();
+        // sequential: native 2.4, wasm 3.0 -> 1.25x
+        let row = |label: &str| -> Vec<String> {
+            let line = kernel.lines().find(|l| l.contains(label)).expect(label);
+            line[line.find(label).expect(label) + label.len()..].split_whitespace().map(String::from).collect()
+        };
+        assert_eq!(row("sequential (one loop), ms"), ["2.40", "3.00", "1.25x"]);
+        // 2-worker speedup: native 2.4/1.2 = 2.00x, wasm 3.0/2.0 = 1.50x, wasm/native 0.75
+        assert_eq!(row("speedup, 2 tasks on 2 workers"), ["2.00x", "1.50x", "0.75"]);
+        assert_eq!(row("pool start, 2 workers, ms"), ["0.100", "40.0", "400.00x"]);
+        assert_eq!(row("results"), ["all", "correct", "all", "correct"]);
+        let sizes = tables[1].to_text();
+        assert!(sizes.contains("1,048,576 B (1024.0 KiB)") && sizes.contains("300,000 B"), "{sizes}");
+        let page = tables[2].to_text();
+        assert!(page.contains("first paint") && page.contains("121"), "{page}");
+        assert!(page.contains("(0 long tasks; 0: none)"), "{page}");
+    }
+
+    #[test]
+    fn text_tables_align_and_markdown_tables_are_well_formed() {
+        let mut table = Table::new("T", &["what", "ms"], &[false, true]);
+        table.row(&["a", "1.5"]);
+        table.row(&["longer name", "100"]);
+        assert_eq!(table.to_text(), "T\n  what          ms\n  a            1.5\n  longer name  100\n");
+        let markdown = table.to_markdown();
+        let lines: Vec<&str> = markdown.lines().collect();
+        assert_eq!(lines[0], "### T");
+        assert_eq!(lines[3], "| ----------- | --: |");
+        assert_eq!(lines[4], "| a           | 1.5 |");
+        assert!(lines[2..].iter().all(|l| l.len() == lines[2].len()));
+    }
+
+    #[test]
+    fn the_json_report_round_trips_and_carries_the_ratios() {
+        let text = results().to_json().to_string_pretty();
+        let report = json::parse(&text).expect("our own JSON parses");
+        let ratio = |key: &str| report.path(&["ratios", key]).and_then(Json::as_f64);
+        assert_eq!(ratio("wasm_over_native_sequential"), Some(1.25));
+        assert_eq!(ratio("native_speedup_2_workers_2_tasks"), Some(2.0));
+        assert_eq!(ratio("wasm_speedup_2_workers_2_tasks"), Some(1.5));
+        assert_eq!(report.path(&["site", "app_wasm", "gzip_bytes"]).and_then(Json::as_f64), Some(300_000.0));
+        assert_eq!(report.path(&["browser", "version"]).and_then(Json::as_str), Some("Chromium 156.0"));
+    }
+
+    #[test]
+    fn json_reads_escapes_numbers_and_refuses_garbage() {
+        let value =
+            json::parse(r#" {"a": [1, -2.5e3, true, null], "s": "q\"\\\n\u00e9\ud83d\ude00"} "#).expect("valid");
+        assert_eq!(
+            value.get("a").and_then(Json::as_array).map(|a| a.to_vec()),
+            Some(vec![Json::Number(1.0), Json::Number(-2500.0), Json::Bool(true), Json::Null])
+        );
+        assert_eq!(value.get("s").and_then(Json::as_str), Some("q\"\\\né😀"));
+        for bad in ["", "{", "[1,]", "{\"a\" 1}", "tru", "\"open", "1 2", "{\"a\":1,}"] {
+            assert!(json::parse(bad).is_err(), "{bad:?}");
+        }
+        let deep = "[".repeat(1000) + &"]".repeat(1000);
+        assert!(json::parse(&deep).is_err());
+        let written = Json::object([("s", Json::String("a\"b\n".into())), ("n", Json::Number(f64::NAN))]);
+        assert_eq!(json::parse(&written.to_string_pretty()).expect("valid").get("s"), written.get("s"));
+    }
+
+    #[test]
+    fn numbers_are_shown_with_sensible_precision() {
+        assert_eq!(ms(2.41567), "2.42");
+        assert_eq!(ms(0.0421), "0.042");
+        assert_eq!(ms(128.9), "129");
+        assert_eq!(ms(f64::NAN), "n/a");
+        assert_eq!(ms(0.0), "0");
+        assert_eq!(times(1.8), "1.80x");
+        assert_eq!(group_digits(10_000_000), "10,000,000");
+        assert_eq!(group_digits(999), "999");
+    }
 }

@@ -18,8 +18,9 @@ pub struct Ink {
     pub dpr: f64,
     pub text: RGBColor,
     pub grid: RGBColor,
-    pub accent: RGBColor,
     pub muted: RGBColor,
+    /// The page background, for legends drawn over lines.
+    pub background: RGBColor,
 }
 
 impl Ink {
@@ -61,16 +62,16 @@ fn ink() -> Ink {
             dpr,
             text: RGBColor(225, 225, 225),
             grid: RGBColor(70, 70, 75),
-            accent: RGBColor(86, 180, 233),
             muted: RGBColor(160, 160, 160),
+            background: RGBColor(20, 20, 22),
         }
     } else {
         Ink {
             dpr,
             text: RGBColor(30, 30, 30),
             grid: RGBColor(225, 225, 228),
-            accent: RGBColor(0, 114, 178),
             muted: RGBColor(110, 110, 110),
+            background: RGBColor(253, 253, 252),
         }
     }
 }

@@ -9,6 +9,7 @@ fn describe(note: &ClampNote) -> String {
     let t = ui();
     let template = match note.reason {
         ClampReason::NotANumber => t.note_not_a_number,
+        ClampReason::NotAnOption => t.note_not_an_option,
         ClampReason::BelowMin { .. } => t.note_below_min,
         ClampReason::AboveMax { .. } => t.note_above_max,
     };

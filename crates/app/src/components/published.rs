@@ -6,7 +6,11 @@ use experiments::published::PublishedComparison;
 use leptos::prelude::*;
 
 #[component]
-pub fn PublishedTable(title: &'static str, rows: &'static [PublishedComparison]) -> impl IntoView {
+pub fn PublishedTable(
+    title: &'static str,
+    caption: &'static str,
+    rows: &'static [PublishedComparison],
+) -> impl IntoView {
     let t = ui();
     let body = rows
         .iter()
@@ -28,7 +32,7 @@ pub fn PublishedTable(title: &'static str, rows: &'static [PublishedComparison])
             <h3>{title}</h3>
             <div class="table-scroll">
                 <table>
-                    <caption>{t.published_caption}</caption>
+                    <caption>{caption}</caption>
                     <thead>
                         <tr>
                             <th scope="col">{t.col_source}</th>

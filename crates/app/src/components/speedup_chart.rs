@@ -1,8 +1,9 @@
-//! Speedup versus worker count, with the ideal line and the reader's core count, and its data table.
+//! Speedup against a swept knob (workers or tasks): one line per series, the ideal line, a marker
+//! such as the reader's core count, and the same data as a table beside the chart.
 
-use super::canvas::{err, paint, watch_width};
+use super::canvas::{err, paint, watch_width, TASK_COLOURS};
 use crate::format;
-use crate::i18n::{fill, ui};
+use crate::i18n::ui;
 use experiments::Summary;
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -10,42 +11,68 @@ use plotters::prelude::*;
 
 const HEIGHT: f64 = 320.0;
 
-/// One measured worker count of a sweep.
+/// One measured value of the swept knob.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SweepPoint {
-    pub workers: u32,
+    /// The knob's value: a worker count or a task count.
+    pub x: u32,
     pub summary: Summary,
     pub speedup: f64,
 }
 
-fn draw(canvas: &web_sys::HtmlCanvasElement, points: &[SweepPoint], cores: u32) {
-    let max_workers = points.iter().map(|p| p.workers).max().unwrap_or(1).max(2) as f64;
-    let max_measured = points.iter().map(|p| p.speedup).filter(|s| s.is_finite()).fold(1.0, f64::max);
-    // Show the ideal line far enough to make the point, without flattening the measured curve.
-    let y_max = (max_measured * 1.25).max((cores as f64 * 1.25).min(max_workers)).max(2.0);
+/// A named line of the chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    pub name: String,
+    pub points: Vec<SweepPoint>,
+}
+
+/// How the chart is labelled and what it draws besides the measured lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChartSpec {
+    /// The swept knob, e.g. "workers".
+    pub x_label: &'static str,
+    /// Draw speedup = x (n workers, n times faster).
+    pub ideal: bool,
+    /// A vertical marker, e.g. the reader's logical processors.
+    pub marker: Option<(f64, String)>,
+}
+
+fn draw(canvas: &web_sys::HtmlCanvasElement, series: &[Series], spec: &ChartSpec) {
+    let all = || series.iter().flat_map(|s| s.points.iter());
+    let max_x = all().map(|p| p.x).max().unwrap_or(1).max(2) as f64;
+    let max_measured = all().map(|p| p.speedup).filter(|s| s.is_finite()).fold(1.0, f64::max);
+    let marker_x = spec.marker.as_ref().map_or(1.0, |(x, _)| *x);
+    // Show the ideal line far enough to make the point without flattening the measured curves.
+    let ideal_reach = if spec.ideal { (marker_x * 1.25).min(max_x) } else { 0.0 };
+    let y_max = (max_measured * 1.25).max(ideal_reach).max(2.0);
+    let ticks: Vec<f64> = {
+        let mut xs: Vec<u32> = all().map(|p| p.x).collect();
+        xs.sort_unstable();
+        xs.dedup();
+        xs.into_iter().map(f64::from).collect()
+    };
     paint(canvas, HEIGHT, |root, ink| {
-        let t = ui();
+        let text = ink.font(12.0).into_font().color(&ink.text);
         let mut chart = ChartBuilder::on(&root)
             .margin(ink.px(12.0))
             .x_label_area_size(ink.px(44.0))
             .y_label_area_size(ink.px(52.0))
-            .build_cartesian_2d((1f64..max_workers).log_scale(), 0f64..y_max)
+            .build_cartesian_2d((1f64..max_x).log_scale(), 0f64..y_max)
             .map_err(err)?;
-        let text = ink.font(12.0).into_font().color(&ink.text);
-        let worker_ticks: Vec<f64> = points.iter().map(|p| p.workers as f64).collect();
         chart
             .configure_mesh()
-            .x_desc(t.axis_workers)
-            .y_desc(t.axis_speedup)
+            .x_desc(spec.x_label)
+            .y_desc(ui().axis_speedup)
             .axis_desc_style(text.clone())
             .label_style(text.clone())
             .light_line_style(ink.grid)
             .bold_line_style(ink.grid)
             .axis_style(ink.muted)
-            .x_labels(worker_ticks.len().max(2))
+            .x_labels(ticks.len().max(2))
             .x_label_formatter(&|x| {
-                // Only label the worker counts that were measured (1, 2, 4, …).
-                let nearest = worker_ticks.iter().copied().min_by(|a, b| (a - x).abs().total_cmp(&(b - x).abs()));
+                // Only label the values that were measured (1, 2, 4, …).
+                let nearest = ticks.iter().copied().min_by(|a, b| (a - x).abs().total_cmp(&(b - x).abs()));
                 match nearest {
                     Some(n) if (n - x).abs() / n < 0.05 => format!("{n}"),
                     _ => String::new(),
@@ -55,85 +82,103 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, points: &[SweepPoint], cores: u32) 
             .draw()
             .map_err(err)?;
 
-        // Ideal: n workers, n times faster (clipped at the top of the chart).
-        let ideal_end = max_workers.min(y_max);
-        let dashes = (0..=40).map(|i| 1.0 + (ideal_end - 1.0) * i as f64 / 40.0);
-        let ideal: Vec<(f64, f64)> = dashes.map(|x| (x, x)).collect();
-        for pair in ideal.chunks(2) {
+        if spec.ideal {
+            let end = max_x.min(y_max);
+            let dashes: Vec<(f64, f64)> =
+                (0..=40).map(|i| 1.0 + (end - 1.0) * i as f64 / 40.0).map(|x| (x, x)).collect();
+            for pair in dashes.chunks(2) {
+                chart
+                    .draw_series(LineSeries::new(pair.to_vec(), ink.muted.stroke_width(ink.px(2.0) as u32)))
+                    .map_err(err)?;
+            }
             chart
-                .draw_series(LineSeries::new(pair.to_vec(), ink.muted.stroke_width(ink.px(2.0) as u32)))
+                .draw_series(std::iter::once(Text::new(ui().ideal.to_string(), (end * 0.92, end * 0.97), text.clone())))
                 .map_err(err)?;
         }
-        chart
-            .draw_series(std::iter::once(Text::new(
-                t.ideal.to_string(),
-                (ideal_end * 0.92, ideal_end * 0.97),
-                text.clone(),
-            )))
-            .map_err(err)?;
-
-        // The reader's logical processor count, as a vertical marker.
-        if (cores as f64) < max_workers {
-            let c = cores as f64;
+        if let Some((x, label)) = &spec.marker {
+            if *x < max_x {
+                chart
+                    .draw_series(LineSeries::new(
+                        vec![(*x, 0.0), (*x, y_max)],
+                        ink.grid.stroke_width(ink.px(3.0) as u32),
+                    ))
+                    .map_err(err)?;
+                chart
+                    .draw_series(std::iter::once(Text::new(label.clone(), (*x * 1.04, y_max * 0.95), text.clone())))
+                    .map_err(err)?;
+            }
+        }
+        for (index, line) in series.iter().enumerate() {
+            let colour = TASK_COLOURS[index % TASK_COLOURS.len()];
+            let points: Vec<(f64, f64)> = line.points.iter().map(|p| (p.x as f64, p.speedup)).collect();
             chart
-                .draw_series(LineSeries::new(vec![(c, 0.0), (c, y_max)], ink.grid.stroke_width(ink.px(2.0) as u32)))
-                .map_err(err)?;
+                .draw_series(LineSeries::new(points.clone(), colour.stroke_width(ink.px(3.0) as u32)))
+                .map_err(err)?
+                .label(line.name.clone())
+                .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 16, y + 4)], colour.filled()));
             chart
-                .draw_series(std::iter::once(Text::new(
-                    t.your_cores.to_string(),
-                    (c * 1.04, y_max * 0.95),
-                    text.clone(),
-                )))
+                .draw_series(points.iter().map(|&(x, y)| Circle::new((x, y), ink.px(5.0), colour.filled())))
                 .map_err(err)?;
         }
-
-        let measured: Vec<(f64, f64)> = points.iter().map(|p| (p.workers as f64, p.speedup)).collect();
-        chart
-            .draw_series(LineSeries::new(measured.clone(), ink.accent.stroke_width(ink.px(3.0) as u32)))
-            .map_err(err)?;
-        chart
-            .draw_series(measured.iter().map(|&(x, y)| Circle::new((x, y), ink.px(5.0), ink.accent.filled())))
-            .map_err(err)?;
+        if series.len() > 1 {
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperLeft)
+                .label_font(text.clone())
+                .background_style(ink.background.mix(0.85))
+                .border_style(ink.grid)
+                .draw()
+                .map_err(err)?;
+        }
         root.present().map_err(err)
     });
 }
 
 #[component]
 pub fn SpeedupChart(
-    #[prop(into)] points: Signal<Vec<SweepPoint>>,
-    #[prop(into)] tasks: Signal<u32>,
-    cores: u32,
+    #[prop(into)] series: Signal<Vec<Series>>,
+    spec: ChartSpec,
+    #[prop(into)] caption: Signal<String>,
+    empty_text: &'static str,
+    #[prop(optional)] test_id: &'static str,
 ) -> impl IntoView {
     let t = ui();
     let canvas = NodeRef::<Canvas>::new();
     let width = watch_width(canvas);
+    let x_label = spec.x_label;
+    let has_data = move || series.with(|s| s.iter().any(|s| !s.points.is_empty()));
     Effect::new(move |_| {
         width.track();
         let Some(element) = canvas.get() else { return };
-        points.with(|p| {
-            if !p.is_empty() {
-                draw(&element, p, cores)
+        series.with(|s| {
+            if s.iter().any(|s| !s.points.is_empty()) {
+                draw(&element, s, &spec)
             }
         });
     });
     let label = move || {
-        points.with(|p| {
-            p.iter()
-                .map(|p| format!("{} {}: {}", p.workers, t.axis_workers, format::times(p.speedup)))
+        series.with(|all| {
+            all.iter()
+                .map(|s| {
+                    let points: Vec<String> =
+                        s.points.iter().map(|p| format!("{} {x_label}: {}", p.x, format::times(p.speedup))).collect();
+                    format!("{}: {}", s.name, points.join(", "))
+                })
                 .collect::<Vec<_>>()
                 .join("; ")
         })
     };
+    let rows = move || {
+        series.with(|all| {
+            all.iter()
+                .flat_map(|s| s.points.iter().map(move |p| (s.name.clone(), p.clone())))
+                .collect::<Vec<(String, SweepPoint)>>()
+        })
+    };
     view! {
-        <figure class="chart" data-testid="sweep">
-            <figcaption>
-                <strong>{t.sweep_title}</strong>". "
-                {move || fill(t.sweep_caption, &[("tasks", &tasks.get().to_string())])}
-            </figcaption>
-            <Show
-                when=move || points.with(|p| !p.is_empty())
-                fallback=move || view! { <p class="empty">{t.sweep_empty}</p> }
-            >
+        <figure class="chart" data-testid=test_id>
+            <figcaption>{move || caption.get()}</figcaption>
+            <Show when=has_data fallback=move || view! { <p class="empty">{empty_text}</p> }>
                 <div class="chart-with-table">
                     <canvas node_ref=canvas role="img" aria-label=label></canvas>
                     <div class="table-scroll">
@@ -141,23 +186,23 @@ pub fn SpeedupChart(
                             <caption>{t.chart_data_caption}</caption>
                             <thead>
                                 <tr>
-                                    <th scope="col">{t.col_workers}</th>
+                                    <th scope="col">{t.col_series}</th>
+                                    <th scope="col">{x_label}</th>
                                     <th scope="col">{t.col_median}</th>
                                     <th scope="col">{t.col_min}</th>
                                     <th scope="col">{t.col_max}</th>
                                     <th scope="col">{t.col_speedup}</th>
-                                    <th scope="col">{t.col_ideal}</th>
                                 </tr>
                             </thead>
                             <tbody>
-                                <For each=move || points.get() key=|p| p.workers let:p>
-                                    <tr>
-                                        <th scope="row">{p.workers}</th>
-                                        <td class="num">{format::ms(p.summary.median_ms)}</td>
-                                        <td class="num">{format::ms(p.summary.min_ms)}</td>
-                                        <td class="num">{format::ms(p.summary.max_ms)}</td>
-                                        <td class="num">{format::times(p.speedup)}</td>
-                                        <td class="num">{format::times(p.workers as f64)}</td>
+                                <For each=rows key=|(name, p)| (name.clone(), p.x) let:row>
+                                    <tr data-series=row.0.clone() data-x=row.1.x>
+                                        <td>{row.0.clone()}</td>
+                                        <th scope="row">{row.1.x}</th>
+                                        <td class="num">{format::ms(row.1.summary.median_ms)}</td>
+                                        <td class="num">{format::ms(row.1.summary.min_ms)}</td>
+                                        <td class="num">{format::ms(row.1.summary.max_ms)}</td>
+                                        <td class="num">{format::times(row.1.speedup)}</td>
                                     </tr>
                                 </For>
                             </tbody>

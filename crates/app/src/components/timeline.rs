@@ -22,9 +22,11 @@ struct WorkerRow {
     busy_ms: f64,
     first_start_ms: f64,
     last_end_ms: f64,
+    /// Total time tasks spent parked after leaving this worker.
+    parked_ms: f64,
 }
 
-fn worker_rows(spans: &[Span]) -> Vec<WorkerRow> {
+fn worker_rows(spans: &[Span], parked: &[Span]) -> Vec<WorkerRow> {
     let mut rows: Vec<WorkerRow> = Vec::new();
     for span in spans {
         match rows.iter_mut().find(|r| r.worker == span.worker) {
@@ -40,18 +42,41 @@ fn worker_rows(spans: &[Span]) -> Vec<WorkerRow> {
                 busy_ms: span.end_ms - span.start_ms,
                 first_start_ms: span.start_ms,
                 last_end_ms: span.end_ms,
+                parked_ms: 0.0,
             }),
+        }
+    }
+    for span in parked {
+        if let Some(row) = rows.iter_mut().find(|r| r.worker == span.worker) {
+            row.parked_ms += span.end_ms - span.start_ms;
         }
     }
     rows.sort_by_key(|r| r.worker);
     rows
 }
 
-fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, lanes: u32) {
+/// How many tasks are parked over time: (time, count) at every change, in time order.
+fn parked_steps(parked: &[Span]) -> Vec<(f64, i32)> {
+    let mut changes: Vec<(f64, i32)> = parked.iter().flat_map(|s| [(s.start_ms, 1), (s.end_ms, -1)]).collect();
+    changes.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut count = 0;
+    changes
+        .into_iter()
+        .map(|(at, delta)| {
+            count += delta;
+            (at, count)
+        })
+        .collect()
+}
+
+fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, workers: u32) {
     let trace = &measurement.trace;
-    let lanes = lanes.max(trace.spans.iter().map(|s| s.worker + 1).max().unwrap_or(1));
+    let workers = workers.max(trace.spans.iter().map(|s| s.worker + 1).max().unwrap_or(1));
+    let has_parked = !trace.parked.is_empty();
+    // The parked row, if any, is one more lane at the bottom.
+    let lanes = workers + u32::from(has_parked);
     let height = AXIS_HEIGHT + HEIGHT_PER_LANE * lanes as f64;
-    let end = trace.spans.iter().map(|s| s.end_ms).fold(trace.wall_ms, f64::max).max(0.001);
+    let end = trace.spans.iter().chain(&trace.parked).map(|s| s.end_ms).fold(trace.wall_ms, f64::max).max(0.001);
     paint(canvas, height, |root, ink| {
         let t = ui();
         let mut chart = ChartBuilder::on(&root)
@@ -59,7 +84,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, lanes: u
             .margin_right(ink.px(16.0))
             .margin_top(ink.px(8.0))
             .x_label_area_size(ink.px(40.0))
-            .y_label_area_size(ink.px(40.0))
+            .y_label_area_size(ink.px(if has_parked { 56.0 } else { 40.0 }))
             .build_cartesian_2d(0f64..end, 0f64..lanes as f64)
             .map_err(err)?;
         chart
@@ -77,24 +102,27 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, lanes: u
             .draw()
             .map_err(err)?;
         // Worker 0 on top: lane i spans [lanes-1-i, lanes-i] on the y axis.
-        let lane_bottom = |worker: u32| (lanes - 1 - worker) as f64;
+        let lane_bottom = |lane: u32| (lanes - 1 - lane) as f64;
         let label_style = ink.font(12.0).into_font().color(&ink.text);
-        for worker in 0..lanes {
-            let y = lane_bottom(worker) + 0.5;
-            let (_, py) = chart.backend_coord(&(0.0, y));
-            let name = fill(t.worker_lane, &[("n", &worker.to_string())]);
-            root.draw(&Text::new(name, (ink.px(6.0), py - ink.px(6.0)), label_style.clone())).map_err(err)?;
+        let lane_label = |lane: u32, name: String| {
+            let (_, py) = chart.backend_coord(&(0.0, lane_bottom(lane) + 0.5));
+            root.draw(&Text::new(name, (ink.px(6.0), py - ink.px(6.0)), label_style.clone())).map_err(err)
+        };
+        for worker in 0..workers {
+            lane_label(worker, fill(t.worker_lane, &[("n", &worker.to_string())]))?;
+        }
+        if has_parked {
+            lane_label(workers, t.parked_lane.to_string())?;
         }
         let plot_width = chart.plotting_area().dim_in_pixel().0 as f64;
         for span in &trace.spans {
             let colour = TASK_COLOURS[span.task as usize % TASK_COLOURS.len()];
             let bottom = lane_bottom(span.worker) + 0.15;
             let top = lane_bottom(span.worker) + 0.85;
+            // Very short runs still get a visible sliver.
+            let right = span.end_ms.max(span.start_ms + end * 0.002);
             chart
-                .draw_series(std::iter::once(Rectangle::new(
-                    [(span.start_ms, bottom), (span.end_ms.max(span.start_ms + end * 0.002), top)],
-                    colour.filled(),
-                )))
+                .draw_series(std::iter::once(Rectangle::new([(span.start_ms, bottom), (right, top)], colour.filled())))
                 .map_err(err)?;
             let width_px = (span.end_ms - span.start_ms) / end * plot_width;
             if width_px > 28.0 * ink.dpr {
@@ -103,6 +131,22 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, lanes: u
                 root.draw(&Text::new(format!("T{}", span.task), (px + ink.px(4.0), py + ink.px(3.0)), bar_label))
                     .map_err(err)?;
             }
+        }
+        if has_parked {
+            // Height of the grey area = how many tasks are waiting at that moment.
+            let steps = parked_steps(&trace.parked);
+            let most = steps.iter().map(|&(_, c)| c).max().unwrap_or(1).max(1) as f64;
+            let base = lane_bottom(workers) + 0.1;
+            let areas = steps.windows(2).filter(|w| w[0].1 > 0 && w[1].0 > w[0].0).map(|w| {
+                let top = base + 0.8 * w[0].1 as f64 / most;
+                Rectangle::new([(w[0].0, base), (w[1].0, top)], ink.muted.mix(0.6).filled())
+            });
+            chart.draw_series(areas).map_err(err)?;
+            let (px, py) = chart.backend_coord(&(end, base + 0.8));
+            let most_label = fill(t.parked_most, &[("n", &(most as u32).to_string())]);
+            let style = ink.font(11.0).into_font().color(&ink.muted);
+            let offset = (most_label.len() as f64 * 6.5 * ink.dpr) as i32;
+            root.draw(&Text::new(most_label, (px - offset, py), style)).map_err(err)?;
         }
         root.present().map_err(err)
     });
@@ -132,7 +176,7 @@ pub fn Timeline(
                 fill(
                     t.timeline_summary,
                     &[
-                        ("tasks", &m.trace.spans.len().to_string()),
+                        ("tasks", &m.trace.tasks_seen().to_string()),
                         ("used", &m.trace.workers_used().len().to_string()),
                         ("workers", &lanes.get().to_string()),
                         ("wall", &format::ms(m.trace.wall_ms)),
@@ -141,7 +185,10 @@ pub fn Timeline(
             })
         })
     };
-    let rows = move || measurement.with(|m| m.as_ref().map(|m| worker_rows(&m.trace.spans)).unwrap_or_default());
+    let rows = move || {
+        measurement.with(|m| m.as_ref().map(|m| worker_rows(&m.trace.spans, &m.trace.parked)).unwrap_or_default())
+    };
+    let has_parked = move || measurement.with(|m| m.as_ref().is_some_and(|m| !m.trace.parked.is_empty()));
     let spans = move || {
         measurement.with(|m| m.as_ref().map(|m| m.trace.spans.iter().take(MAX_TASK_ROWS).cloned().collect::<Vec<_>>()))
     };
@@ -160,6 +207,9 @@ pub fn Timeline(
                                 <th scope="col">{t.col_busy}</th>
                                 <th scope="col">{t.col_first_start}</th>
                                 <th scope="col">{t.col_last_end}</th>
+                                <Show when=has_parked>
+                                    <th scope="col">{t.col_parked}</th>
+                                </Show>
                             </tr>
                         </thead>
                         <tbody>
@@ -170,6 +220,9 @@ pub fn Timeline(
                                     <td class="num">{format::ms(row.busy_ms)}</td>
                                     <td class="num">{format::ms(row.first_start_ms)}</td>
                                     <td class="num">{format::ms(row.last_end_ms)}</td>
+                                    <Show when=has_parked>
+                                        <td class="num">{format::ms(row.parked_ms)}</td>
+                                    </Show>
                                 </tr>
                             </For>
                         </tbody>

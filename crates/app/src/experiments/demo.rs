@@ -1,11 +1,11 @@
 //! Chapter 1's demo: the same t tasks on one worker (concurrency) and on k workers (parallelism),
 //! drawn as two timelines.
 
-use super::panel::RunStatus;
+use super::panel::{ResultLog, RunStatus};
 use crate::components::controls::Slider;
 use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
-use crate::components::results::{ResultRow, ResultsTable};
+use crate::components::results::ResultsTable;
 use crate::components::timeline::Timeline;
 use crate::components::unavailable::UnavailableNotice;
 use crate::engine_client;
@@ -14,8 +14,7 @@ use crate::i18n::{fill, ui};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::params::demo::{workers as workers_range, TASKS, UNITS};
-use experiments::stats::speedup;
-use experiments::{Job, Measurement, Summary, Variant, Workload};
+use experiments::{Job, Measurement, Variant, Workload};
 use leptos::prelude::*;
 
 const REPETITIONS: u32 = 3;
@@ -53,11 +52,10 @@ fn DemoControls(cores: u32) -> impl IntoView {
     let notes = preset.notes;
 
     let runner = Runner::new();
-    let rows = RwSignal::new(Vec::<ResultRow>::new());
+    let log = ResultLog::new();
     let one_worker = RwSignal::new(None::<Measurement>);
     let many_workers = RwSignal::new(None::<Measurement>);
     let jobs_of_run = RwSignal::new(Vec::<Job>::new());
-    let runs_done = StoredValue::new(0u32);
 
     let run = move || {
         let (k, n) = (workers.get_untracked() as u32, tasks.get_untracked() as u32);
@@ -71,28 +69,10 @@ fn DemoControls(cores: u32) -> impl IntoView {
         };
         let jobs = vec![job(1), job(k)];
         jobs_of_run.set(jobs.clone());
-        runs_done.update_value(|r| *r += 1);
-        let run_number = runs_done.get_value();
-        let baseline = StoredValue::new(None::<Summary>);
+        let run_log = log.start_run();
         runner.run(jobs, move |index, m| {
-            let speedup = if index == 0 {
-                baseline.set_value(Some(m.summary));
-                Some(1.0)
-            } else {
-                baseline.get_value().map(|b| speedup(&b, &m.summary))
-            };
-            let row = ResultRow {
-                key: (run_number as u64) << 8 | index as u64,
-                run: run_number,
-                kind: if index == 0 { "one-worker" } else { "many-workers" },
-                variant: describe(&m.job),
-                workers: m.job.workers,
-                tasks: m.job.tasks,
-                summary: m.summary,
-                speedup,
-                check: m.check.clone(),
-            };
-            rows.update(|r| r.push(row));
+            let kind = if index == 0 { "one-worker" } else { "many-workers" };
+            run_log.add(&m, kind, describe(&m.job), index == 0);
             if index == 0 {
                 one_worker.set(Some(m))
             } else {
@@ -128,7 +108,7 @@ fn DemoControls(cores: u32) -> impl IntoView {
             </div>
         </form>
         <RunStatus runner describe=describe_job />
-        <ResultsTable rows=rows.into() />
+        <ResultsTable rows=log.rows.into() />
         <div class="timeline-pair">
             <Timeline measurement=one_worker what=label_of(one_worker) lanes=lanes_of(one_worker) test_id="demo-timeline-one" />
             <Timeline measurement=many_workers what=label_of(many_workers) lanes=lanes_of(many_workers) test_id="demo-timeline-many" />

@@ -1,6 +1,8 @@
 //! The live experiment panels that chapters embed, by the name used in `<!-- experiment: NAME -->`.
 
+mod cpu_vs_io;
 mod demo;
+mod document_search;
 mod panel;
 mod sum;
 
@@ -11,6 +13,8 @@ pub fn panel(name: &str) -> AnyView {
     match name {
         "demo" => view! { <demo::DemoExperiment /> }.into_any(),
         "sum" => view! { <sum::SumExperiment /> }.into_any(),
+        "cpu-vs-io" => view! { <cpu_vs_io::CpuVsIoExperiment /> }.into_any(),
+        "document-search" => view! { <document_search::DocumentSearchExperiment /> }.into_any(),
         other => view! { <p class="notice">{format!("Unknown experiment “{other}”.")}</p> }.into_any(),
     }
 }

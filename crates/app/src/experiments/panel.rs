@@ -1,9 +1,12 @@
 //! Pieces every experiment panel shares: the run buttons, the progress line and the engine check.
 
+use crate::components::results::ResultRow;
 use crate::engine_client;
 use crate::format;
 use crate::i18n::{fill, ui};
 use crate::runner::{Outcome, Runner};
+use experiments::stats::speedup;
+use experiments::{Measurement, Summary, Variant};
 use leptos::prelude::*;
 
 /// Progress bar and status line of a runner. `describe(job_index)` names the job being measured.
@@ -62,5 +65,68 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
             <p role="status" class="outcome" data-testid="outcome" data-outcome=outcome_kind>{outcome_text}</p>
             <p class="engine-workers" data-testid="engine-workers">{move || workers_line.get()}</p>
         </div>
+    }
+}
+
+/// The rows of an experiment's results table, numbered by run, with each row's speedup over its
+/// run's baseline (usually the sequential measurement).
+#[derive(Clone, Copy)]
+pub struct ResultLog {
+    pub rows: RwSignal<Vec<ResultRow>>,
+    runs: StoredValue<u32>,
+    next_key: StoredValue<u64>,
+}
+
+impl ResultLog {
+    pub fn new() -> Self {
+        ResultLog { rows: RwSignal::new(Vec::new()), runs: StoredValue::new(0), next_key: StoredValue::new(0) }
+    }
+
+    /// Begin a new run: its rows get the next run number and their own baseline.
+    pub fn start_run(&self) -> RunLog {
+        self.runs.update_value(|r| *r += 1);
+        RunLog { log: *self, run: self.runs.get_value(), baseline: StoredValue::new(None) }
+    }
+}
+
+/// One run's part of a [`ResultLog`].
+#[derive(Clone, Copy)]
+pub struct RunLog {
+    log: ResultLog,
+    run: u32,
+    baseline: StoredValue<Option<Summary>>,
+}
+
+impl RunLog {
+    /// Add a row for `m`; a `baseline` row becomes the reference for the speedups that follow.
+    /// Returns the row's speedup.
+    pub fn add(&self, m: &Measurement, kind: &'static str, variant: String, baseline: bool) -> Option<f64> {
+        if baseline {
+            self.baseline.set_value(Some(m.summary));
+        }
+        let speedup = self.baseline.get_value().map(|b| speedup(&b, &m.summary));
+        self.log.next_key.update_value(|k| *k += 1);
+        let row = ResultRow {
+            key: self.log.next_key.get_value(),
+            run: self.run,
+            kind,
+            variant,
+            workers: if m.job.variant == Variant::Sequential { 1 } else { m.job.workers },
+            tasks: m.job.tasks,
+            summary: m.summary,
+            speedup,
+            check: m.check.clone(),
+        };
+        self.log.rows.update(|rows| rows.push(row));
+        speedup
+    }
+}
+
+/// The stable id of a variant, for `data-variant` attributes.
+pub fn variant_id(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Sequential => "sequential",
+        Variant::Tasks => "tasks",
+        Variant::Goroutines => "goroutines",
     }
 }

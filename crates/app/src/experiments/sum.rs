@@ -1,12 +1,12 @@
 //! The Sum chapter's experiment: one loop versus t tasks on k workers, and a sweep over k.
 
-use super::panel::RunStatus;
+use super::panel::{variant_id, ResultLog, RunStatus};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
 use crate::components::published::PublishedTable;
-use crate::components::results::{ResultRow, ResultsTable};
-use crate::components::speedup_chart::{SpeedupChart, SweepPoint};
+use crate::components::results::ResultsTable;
+use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
 use crate::components::timeline::Timeline;
 use crate::components::unavailable::UnavailableNotice;
 use crate::engine_client;
@@ -18,11 +18,11 @@ use crate::runner::Runner;
 use experiments::params::sum::{workers as workers_range, NUMBERS, REPETITIONS, TASKS};
 use experiments::published::SUM_10M;
 use experiments::stats::speedup;
-use experiments::{Job, Measurement, Summary, Variant, Workload, DEFAULT_SEED};
+use experiments::{Job, Measurement, Variant, Workload, DEFAULT_SEED};
 use leptos::prelude::*;
 
 /// Worker counts of a sweep: 1, 2, 4, … up to `max`, and `max` itself.
-fn sweep_counts(max: u32) -> Vec<u32> {
+pub fn sweep_counts(max: u32) -> Vec<u32> {
     let mut counts: Vec<u32> =
         std::iter::successors(Some(1u32), |k| k.checked_mul(2)).take_while(|&k| k <= max).collect();
     if counts.last() != Some(&max) {
@@ -57,7 +57,7 @@ pub fn SumExperiment() -> impl IntoView {
         <section class="experiment" aria-labelledby="sum-title" data-experiment="sum">
             <h2 id="sum-title">{t.sum_title}</h2>
             {body}
-            <PublishedTable title=t.published_title rows=&SUM_10M />
+            <PublishedTable title=t.published_title caption=t.published_sum_caption rows=&SUM_10M />
             <MachineLine machine />
         </section>
     }
@@ -76,14 +76,15 @@ fn SumControls(cores: u32) -> impl IntoView {
     let notes = preset.notes;
 
     let runner = Runner::new();
-    let rows = RwSignal::new(Vec::<ResultRow>::new());
+    let log = ResultLog::new();
     let points = RwSignal::new(Vec::<SweepPoint>::new());
     let sweep_tasks = RwSignal::new(tasks.get_untracked() as u32);
+    let series = Signal::derive(move || {
+        vec![Series { name: fill(t.sum_series, &[("tasks", &sweep_tasks.get().to_string())]), points: points.get() }]
+    });
     let traced = RwSignal::new(None::<Measurement>);
     let traced_label = RwSignal::new(String::new());
     let jobs_of_run = RwSignal::new(Vec::<Job>::new());
-    let runs_done = StoredValue::new(0u32);
-    let next_key = StoredValue::new(0u64);
 
     let settings = move || {
         (
@@ -107,31 +108,11 @@ fn SumControls(cores: u32) -> impl IntoView {
         let (k, t, n, r) = settings();
         let jobs = vec![job(Variant::Sequential, 1, 1, n, r), job(Variant::Tasks, k, t, n, r)];
         jobs_of_run.set(jobs.clone());
-        runs_done.update_value(|r| *r += 1);
-        let run_number = runs_done.get_value();
-        let baseline = StoredValue::new(None::<Summary>);
+        let run_log = log.start_run();
         runner.run(jobs, move |_, m| {
-            let speedup = match m.job.variant {
-                Variant::Sequential => {
-                    baseline.set_value(Some(m.summary));
-                    Some(1.0)
-                }
-                Variant::Tasks | Variant::Goroutines => baseline.get_value().map(|b| speedup(&b, &m.summary)),
-            };
-            next_key.update_value(|k| *k += 1);
-            let row = ResultRow {
-                key: next_key.get_value(),
-                run: run_number,
-                kind: if m.job.variant == Variant::Sequential { "sequential" } else { "tasks" },
-                variant: describe(&m.job),
-                workers: if m.job.variant == Variant::Sequential { 1 } else { m.job.workers },
-                tasks: m.job.tasks,
-                summary: m.summary,
-                speedup,
-                check: m.check.clone(),
-            };
-            rows.update(|rows| rows.push(row));
-            if m.job.variant == Variant::Tasks {
+            let sequential = m.job.variant == Variant::Sequential;
+            run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
+            if !sequential {
                 show_trace(m);
             }
         });
@@ -145,15 +126,12 @@ fn SumControls(cores: u32) -> impl IntoView {
         jobs_of_run.set(jobs.clone());
         points.set(Vec::new());
         sweep_tasks.set(t);
-        let baseline = StoredValue::new(None::<Summary>);
+        let baseline = StoredValue::new(None);
         runner.run(jobs, move |_, m| match m.job.variant {
             Variant::Sequential => baseline.set_value(Some(m.summary)),
             Variant::Tasks | Variant::Goroutines => {
-                let Some(base) = baseline.get_value() else {
-                    return;
-                };
-                let point =
-                    SweepPoint { workers: m.job.workers, summary: m.summary, speedup: speedup(&base, &m.summary) };
+                let Some(base) = baseline.get_value() else { return };
+                let point = SweepPoint { x: m.job.workers, summary: m.summary, speedup: speedup(&base, &m.summary) };
                 points.update(|p| p.push(point));
                 show_trace(m);
             }
@@ -173,6 +151,7 @@ fn SumControls(cores: u32) -> impl IntoView {
     let describe_job =
         move |index: usize| jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default());
     let numbers_help = Signal::derive(move || fill(t.numbers_help, &[("value", &format::compact(numbers.get()))]));
+    let lanes = Signal::derive(move || traced.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
 
     view! {
         <ClampNotes notes />
@@ -185,13 +164,19 @@ fn SumControls(cores: u32) -> impl IntoView {
                 <button type="submit" class="primary" disabled=move || running.get()>{t.run}</button>
                 <button type="button" disabled=move || running.get() on:click=move |_| sweep()>{t.sweep}</button>
                 <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
-                <button type="button" disabled=move || running.get() || rows.with(Vec::is_empty) on:click=move |_| rows.set(Vec::new())>{t.clear}</button>
+                <button type="button" disabled=move || running.get() || log.rows.with(Vec::is_empty) on:click=move |_| log.rows.set(Vec::new())>{t.clear}</button>
             </div>
         </form>
         <RunStatus runner describe=describe_job />
-        <ResultsTable rows=rows.into() />
-        <Timeline measurement=traced what=traced_label lanes=Signal::derive(move || traced.with(|m| m.as_ref().map_or(1, |m| m.job.workers))) test_id="sum-timeline" />
-        <SpeedupChart points=points tasks=sweep_tasks cores=cores />
+        <ResultsTable rows=log.rows.into() />
+        <Timeline measurement=traced what=traced_label lanes test_id="sum-timeline" />
+        <SpeedupChart
+            series
+            spec=ChartSpec { x_label: t.axis_workers, ideal: true, marker: Some((cores as f64, t.your_cores.to_string())) }
+            caption=Signal::derive(move || format!("{}. {}", t.sweep_title, fill(t.sweep_caption, &[("tasks", &sweep_tasks.get().to_string())])))
+            empty_text=t.sweep_empty
+            test_id="sweep"
+        />
     }
 }
 

@@ -1,0 +1,225 @@
+//! The CPU-bound versus IO-bound chapter: the same document search with reads that wait (IO-bound)
+//! or reads that do not (CPU-bound: parsing only), run as goroutines with the same knobs, and a
+//! sweep over the task count that draws one line per kind.
+
+use super::panel::{variant_id, ResultLog, RunStatus};
+use super::sum::sweep_counts;
+use crate::components::controls::{unique_id, Slider};
+use crate::components::machine::MachineLine;
+use crate::components::notes::ClampNotes;
+use crate::components::results::ResultsTable;
+use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
+use crate::components::timeline::Timeline;
+use crate::components::unavailable::UnavailableNotice;
+use crate::engine_client;
+use crate::environment::machine;
+use crate::i18n::{fill, ui};
+use crate::presets::{write_words_to_url, Preset};
+use crate::runner::Runner;
+use experiments::params::cpu_vs_io::{workers as workers_range, DOCUMENTS, IO_LATENCY_US, KINDS, REPETITIONS, TASKS};
+use experiments::stats::speedup;
+use experiments::{Job, Measurement, Variant, Workload, DEFAULT_SEED};
+use leptos::prelude::*;
+
+const SWEEP_MAX_TASKS: u32 = 64;
+
+fn job(kind: &str, variant: Variant, workers: u32, tasks: u32, repetitions: u32) -> Job {
+    let latency_us = if kind == "io" { IO_LATENCY_US } else { 0 };
+    Job {
+        workload: Workload::DocSearch { documents: DOCUMENTS, latency_us, seed: DEFAULT_SEED },
+        variant,
+        workers,
+        tasks,
+        repetitions,
+    }
+}
+
+fn kind_of(job: &Job) -> &'static str {
+    match job.workload {
+        Workload::DocSearch { latency_us, .. } if latency_us > 0 => "io",
+        _ => "cpu",
+    }
+}
+
+fn kind_name(kind: &str) -> &'static str {
+    if kind == "io" {
+        ui().kind_io
+    } else {
+        ui().kind_cpu
+    }
+}
+
+fn describe(job: &Job) -> String {
+    format!("{} · {}", kind_name(kind_of(job)), super::document_search::describe(job))
+}
+
+#[component]
+pub fn CpuVsIoExperiment() -> impl IntoView {
+    let t = ui();
+    let machine = machine();
+    let body = match engine_client::availability() {
+        Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
+        Ok(()) => view! { <CpuVsIoControls cores=machine.logical_processors /> }.into_any(),
+    };
+    view! {
+        <section class="experiment" aria-labelledby="cpu-io-title" data-experiment="cpu-vs-io">
+            <h2 id="cpu-io-title">{t.cpu_io_title}</h2>
+            {body}
+            <MachineLine machine />
+        </section>
+    }
+}
+
+#[component]
+fn CpuVsIoControls(cores: u32) -> impl IntoView {
+    let t = ui();
+    let workers_limits = workers_range(cores);
+    let mut preset = Preset::from_url();
+    let kind = RwSignal::new(preset.choice("kind", &KINDS, "io"));
+    let workers = RwSignal::new(preset.value(&workers_limits));
+    let tasks = RwSignal::new(preset.value(&TASKS));
+    let repetitions = RwSignal::new(preset.value(&REPETITIONS));
+    let autorun = preset.flag("autorun");
+    let notes = preset.notes;
+
+    let runner = Runner::new();
+    let log = ResultLog::new();
+    let traced = RwSignal::new(None::<Measurement>);
+    let io_points = RwSignal::new(Vec::<SweepPoint>::new());
+    let cpu_points = RwSignal::new(Vec::<SweepPoint>::new());
+    let sweep_workers = RwSignal::new(workers.get_untracked() as u32);
+    let jobs_of_run = RwSignal::new(Vec::<Job>::new());
+
+    let settings = move || {
+        (
+            kind.get_untracked(),
+            workers.get_untracked() as u32,
+            tasks.get_untracked() as u32,
+            repetitions.get_untracked() as u32,
+        )
+    };
+    let remember_settings = move || {
+        let (kind, k, n, r) = settings();
+        write_words_to_url(&[
+            ("kind", kind.to_string()),
+            ("workers", k.to_string()),
+            ("tasks", n.to_string()),
+            ("reps", r.to_string()),
+        ]);
+    };
+
+    let run = move || {
+        remember_settings();
+        let (kind, k, n, r) = settings();
+        let jobs = vec![job(kind, Variant::Sequential, 1, 1, r), job(kind, Variant::Goroutines, k, n, r)];
+        jobs_of_run.set(jobs.clone());
+        let run_log = log.start_run();
+        runner.run(jobs, move |_, m| {
+            let sequential = m.job.variant == Variant::Sequential;
+            run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
+            if !sequential {
+                traced.set(Some(m));
+            }
+        });
+    };
+
+    let sweep = move || {
+        remember_settings();
+        let (kind, k, _, r) = settings();
+        let mut jobs = vec![job(kind, Variant::Sequential, 1, 1, r)];
+        jobs.extend(sweep_counts(SWEEP_MAX_TASKS).into_iter().map(|n| job(kind, Variant::Goroutines, k, n, r)));
+        jobs_of_run.set(jobs.clone());
+        // Lines measured with another worker count would not be comparable: start over.
+        if sweep_workers.get_untracked() != k {
+            io_points.set(Vec::new());
+            cpu_points.set(Vec::new());
+        }
+        sweep_workers.set(k);
+        let points = if kind == "io" { io_points } else { cpu_points };
+        points.set(Vec::new());
+        let baseline = StoredValue::new(None);
+        runner.run(jobs, move |_, m| {
+            if m.job.variant == Variant::Sequential {
+                baseline.set_value(Some(m.summary));
+                return;
+            }
+            let Some(base) = baseline.get_value() else { return };
+            points.update(|p| {
+                p.push(SweepPoint { x: m.job.tasks, summary: m.summary, speedup: speedup(&base, &m.summary) })
+            });
+            traced.set(Some(m));
+        });
+    };
+
+    if autorun {
+        Effect::new(move |already: Option<()>| {
+            if already.is_none() {
+                run();
+            }
+        });
+    }
+
+    let running = Signal::derive(move || runner.running.get());
+    let describe_job =
+        move |index: usize| jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default());
+    let series = Signal::derive(move || {
+        [("io", io_points), ("cpu", cpu_points)]
+            .into_iter()
+            .filter(|(_, p)| p.with(|p| !p.is_empty()))
+            .map(|(kind, p)| Series { name: kind_name(kind).to_string(), points: p.get() })
+            .collect::<Vec<_>>()
+    });
+    let traced_label =
+        Signal::derive(move || traced.with(|m| m.as_ref().map(|m| describe(&m.job)).unwrap_or_default()));
+    let lanes = Signal::derive(move || traced.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
+    let group = unique_id("kind");
+
+    view! {
+        <ClampNotes notes />
+        <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); run(); }>
+            <fieldset class="control choice">
+                <legend>{t.workload}</legend>
+                {KINDS.iter().map(|&option| {
+                    view! {
+                        <label>
+                            <input
+                                type="radio"
+                                name=group.clone()
+                                value=option
+                                prop:checked=move || kind.get() == option
+                                disabled=move || running.get()
+                                on:change=move |_| kind.set(option)
+                            />
+                            {kind_name(option)}
+                        </label>
+                    }
+                }).collect_view()}
+                <p class="help">{move || if kind.get() == "io" { t.kind_io_help } else { t.kind_cpu_help }}</p>
+            </fieldset>
+            <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
+            <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(TASKS) disabled=running />
+            <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
+            <div class="actions">
+                <button type="submit" class="primary" disabled=move || running.get()>{t.run}</button>
+                <button type="button" disabled=move || running.get() on:click=move |_| sweep()>{t.sweep_tasks}</button>
+                <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
+                <button type="button" disabled=move || running.get() || log.rows.with(Vec::is_empty) on:click=move |_| log.rows.set(Vec::new())>{t.clear}</button>
+            </div>
+        </form>
+        <RunStatus runner describe=describe_job />
+        <ResultsTable rows=log.rows.into() />
+        <Timeline measurement=traced what=traced_label lanes test_id="cpu-io-timeline" />
+        {move || {
+            let k = sweep_workers.get();
+            view! {
+                <SpeedupChart
+                    series
+                    spec=ChartSpec { x_label: t.axis_tasks, ideal: false, marker: Some((k as f64, fill(t.workers_marker, &[("workers", &k.to_string())]))) }
+                    caption=Signal::derive(move || fill(t.cpu_io_sweep_caption, &[("workers", &sweep_workers.get().to_string())]))
+                    empty_text=t.cpu_io_sweep_empty
+                    test_id="cpu-io-sweep"
+                />
+            }
+        }}
+    }
+}

@@ -1,0 +1,221 @@
+//! The document search chapter: sequential reads, threads that block on each read, and
+//! goroutines that park; plus a sweep over the task count for both kinds of concurrency.
+
+use super::panel::{variant_id, ResultLog, RunStatus};
+use super::sum::sweep_counts;
+use crate::components::controls::{NumberField, Slider};
+use crate::components::machine::MachineLine;
+use crate::components::notes::ClampNotes;
+use crate::components::published::PublishedTable;
+use crate::components::results::ResultsTable;
+use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
+use crate::components::timeline::Timeline;
+use crate::components::unavailable::UnavailableNotice;
+use crate::engine_client;
+use crate::environment::machine;
+use crate::i18n::{fill, ui};
+use crate::presets::{write_to_url, Preset};
+use crate::runner::Runner;
+use experiments::params::docsearch::{workers as workers_range, DOCUMENTS, LATENCY_MS, REPETITIONS, TASKS};
+use experiments::published::FIND_1000;
+use experiments::stats::speedup;
+use experiments::{Job, Measurement, Variant, Workload, DEFAULT_SEED};
+use leptos::prelude::*;
+
+/// The largest task count a sweep measures.
+const SWEEP_MAX_TASKS: u32 = 64;
+
+fn job(variant: Variant, workers: u32, tasks: u32, documents: u32, latency_ms: u32, repetitions: u32) -> Job {
+    Job {
+        workload: Workload::DocSearch { documents, latency_us: latency_ms * 1000, seed: DEFAULT_SEED },
+        variant,
+        workers,
+        tasks,
+        repetitions,
+    }
+}
+
+pub fn describe(job: &Job) -> String {
+    let t = ui();
+    let counts = [("tasks", job.tasks.to_string()), ("workers", job.workers.to_string())];
+    let counts: Vec<(&str, &str)> = counts.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    match job.variant {
+        Variant::Sequential => t.docs_sequential.to_string(),
+        Variant::Tasks => fill(t.docs_threads, &counts),
+        Variant::Goroutines => fill(t.docs_goroutines, &counts),
+    }
+}
+
+#[component]
+pub fn DocumentSearchExperiment() -> impl IntoView {
+    let t = ui();
+    let machine = machine();
+    let body = match engine_client::availability() {
+        Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
+        Ok(()) => view! { <DocumentSearchControls cores=machine.logical_processors /> }.into_any(),
+    };
+    view! {
+        <section class="experiment" aria-labelledby="docs-title" data-experiment="document-search">
+            <h2 id="docs-title">{t.docs_title}</h2>
+            {body}
+            <PublishedTable title=t.published_title caption=t.published_find_caption rows=&FIND_1000 />
+            <MachineLine machine />
+        </section>
+    }
+}
+
+#[component]
+fn DocumentSearchControls(cores: u32) -> impl IntoView {
+    let t = ui();
+    let workers_limits = workers_range(cores);
+    let mut preset = Preset::from_url();
+    let workers = RwSignal::new(preset.value(&workers_limits));
+    let tasks = RwSignal::new(preset.value(&TASKS));
+    let documents = RwSignal::new(preset.value(&DOCUMENTS));
+    let latency = RwSignal::new(preset.value(&LATENCY_MS));
+    let repetitions = RwSignal::new(preset.value(&REPETITIONS));
+    let autorun = preset.flag("autorun");
+    let notes = preset.notes;
+
+    let runner = Runner::new();
+    let log = ResultLog::new();
+    let threads_trace = RwSignal::new(None::<Measurement>);
+    let goroutines_trace = RwSignal::new(None::<Measurement>);
+    let threads_points = RwSignal::new(Vec::<SweepPoint>::new());
+    let goroutines_points = RwSignal::new(Vec::<SweepPoint>::new());
+    let sweep_workers = RwSignal::new(workers.get_untracked() as u32);
+    let jobs_of_run = RwSignal::new(Vec::<Job>::new());
+
+    let settings = move || {
+        (
+            workers.get_untracked() as u32,
+            tasks.get_untracked() as u32,
+            documents.get_untracked() as u32,
+            latency.get_untracked() as u32,
+            repetitions.get_untracked() as u32,
+        )
+    };
+    let remember_settings = move || {
+        let (k, n, d, l, r) = settings();
+        write_to_url(&[
+            ("workers", k as u64),
+            ("tasks", n as u64),
+            ("docs", d as u64),
+            ("latency", l as u64),
+            ("reps", r as u64),
+        ]);
+    };
+    let show_trace = move |m: Measurement| match m.job.variant {
+        Variant::Tasks => threads_trace.set(Some(m)),
+        Variant::Goroutines => goroutines_trace.set(Some(m)),
+        Variant::Sequential => {}
+    };
+
+    let run = move || {
+        remember_settings();
+        let (k, n, d, l, r) = settings();
+        let jobs = vec![
+            job(Variant::Sequential, 1, 1, d, l, r),
+            job(Variant::Tasks, k, n, d, l, r),
+            job(Variant::Goroutines, k, n, d, l, r),
+        ];
+        jobs_of_run.set(jobs.clone());
+        let run_log = log.start_run();
+        runner.run(jobs, move |_, m| {
+            let sequential = m.job.variant == Variant::Sequential;
+            run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
+            show_trace(m);
+        });
+    };
+
+    // One timed run per point (after the sequential baseline) keeps a sweep of slow reads short.
+    let sweep = move || {
+        remember_settings();
+        let (k, _, d, l, _) = settings();
+        let mut jobs = vec![job(Variant::Sequential, 1, 1, d, l, 1)];
+        for n in sweep_counts(SWEEP_MAX_TASKS) {
+            jobs.push(job(Variant::Tasks, k, n, d, l, 1));
+            jobs.push(job(Variant::Goroutines, k, n, d, l, 1));
+        }
+        jobs_of_run.set(jobs.clone());
+        sweep_workers.set(k);
+        threads_points.set(Vec::new());
+        goroutines_points.set(Vec::new());
+        let baseline = StoredValue::new(None);
+        runner.run(jobs, move |_, m| {
+            if m.job.variant == Variant::Sequential {
+                baseline.set_value(Some(m.summary));
+                return;
+            }
+            let Some(base) = baseline.get_value() else { return };
+            let point = SweepPoint { x: m.job.tasks, summary: m.summary, speedup: speedup(&base, &m.summary) };
+            match m.job.variant {
+                Variant::Tasks => threads_points.update(|p| p.push(point)),
+                _ => goroutines_points.update(|p| p.push(point)),
+            }
+        });
+    };
+
+    if autorun {
+        Effect::new(move |already: Option<()>| {
+            if already.is_none() {
+                run();
+            }
+        });
+    }
+
+    let running = Signal::derive(move || runner.running.get());
+    let describe_job =
+        move |index: usize| jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default());
+    let series = Signal::derive(move || {
+        let k = sweep_workers.get().to_string();
+        vec![
+            Series { name: fill(t.docs_threads_series, &[("workers", &k)]), points: threads_points.get() },
+            Series { name: fill(t.docs_goroutines_series, &[("workers", &k)]), points: goroutines_points.get() },
+        ]
+    });
+    let label_of = move |m: RwSignal<Option<Measurement>>| {
+        Signal::derive(move || m.with(|m| m.as_ref().map(|m| describe(&m.job)).unwrap_or_default()))
+    };
+    let lanes_of = move |m: RwSignal<Option<Measurement>>| {
+        Signal::derive(move || m.with(|m| m.as_ref().map_or(1, |m| m.job.workers)))
+    };
+    let documents_help = Signal::derive(move || t.docs_documents_help.to_string());
+    let latency_help = Signal::derive(move || fill(t.docs_latency_help, &[("ms", &latency.get().to_string())]));
+    let marker = Signal::derive(move || sweep_workers.get());
+
+    view! {
+        <ClampNotes notes />
+        <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); run(); }>
+            <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
+            <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(TASKS) disabled=running />
+            <NumberField label=t.documents help=documents_help value=documents range=DOCUMENTS disabled=running />
+            <Slider label=t.read_latency help=latency_help value=latency range=Signal::stored(LATENCY_MS) disabled=running />
+            <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
+            <div class="actions">
+                <button type="submit" class="primary" disabled=move || running.get()>{t.run}</button>
+                <button type="button" disabled=move || running.get() on:click=move |_| sweep()>{t.sweep_tasks}</button>
+                <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
+                <button type="button" disabled=move || running.get() || log.rows.with(Vec::is_empty) on:click=move |_| log.rows.set(Vec::new())>{t.clear}</button>
+            </div>
+        </form>
+        <RunStatus runner describe=describe_job />
+        <ResultsTable rows=log.rows.into() />
+        <div class="timeline-pair">
+            <Timeline measurement=threads_trace what=label_of(threads_trace) lanes=lanes_of(threads_trace) test_id="docs-timeline-threads" />
+            <Timeline measurement=goroutines_trace what=label_of(goroutines_trace) lanes=lanes_of(goroutines_trace) test_id="docs-timeline-goroutines" />
+        </div>
+        {move || {
+            let k = marker.get();
+            view! {
+                <SpeedupChart
+                    series
+                    spec=ChartSpec { x_label: t.axis_tasks, ideal: true, marker: Some((k as f64, fill(t.workers_marker, &[("workers", &k.to_string())]))) }
+                    caption=Signal::derive(move || t.docs_sweep_caption.to_string())
+                    empty_text=t.docs_sweep_empty
+                    test_id="docs-sweep"
+                />
+            }
+        }}
+    }
+}

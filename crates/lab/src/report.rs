@@ -1,0 +1,329 @@
+//! How `lab` shows its results: `go test -bench` style lines, the published figures, and JSON.
+//!
+//! Lines are printed while the benchmarks run, so the columns cannot be sized from the results:
+//! the name column is sized from the plan (known up front) and the numbers get fixed widths that
+//! fit any run shorter than a quarter of an hour.
+
+use experiments::published::PublishedComparison;
+use experiments::stats::speedup;
+use experiments::{Measurement, Summary};
+use serde::Serialize;
+
+/// Width of the ns/op column: 12 digits is about 16 minutes.
+const NANOS_WIDTH: usize = 12;
+/// Width of the min and max figures inside their parentheses.
+const MIN_MAX_WIDTH: usize = 10;
+/// Width of the speedup column, e.g. `  1.80x`.
+const SPEEDUP_WIDTH: usize = 7;
+
+/// The machine the numbers were measured on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Machine {
+    pub os: String,
+    pub arch: String,
+    pub logical_cpus: u32,
+    pub engine: String,
+}
+
+impl Machine {
+    /// This machine, as the standard library sees it.
+    pub fn current() -> Machine {
+        Machine {
+            os: std::env::consts::OS.into(),
+            arch: std::env::consts::ARCH.into(),
+            logical_cpus: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
+            engine: "rayon on OS threads".into(),
+        }
+    }
+
+    /// `goos: linux  goarch: x86_64  cpus: 2 (logical)  engine: rayon on OS threads`
+    pub fn header(&self) -> String {
+        format!(
+            "goos: {}  goarch: {}  cpus: {} (logical)  engine: {}",
+            self.os, self.arch, self.logical_cpus, self.engine
+        )
+    }
+}
+
+/// Milliseconds (as the engine measures them) to whole nanoseconds (as `go test -bench` prints them).
+pub fn ms_to_ns(ms: f64) -> u64 {
+    if ms.is_finite() && ms > 0.0 {
+        (ms * 1e6).round() as u64
+    } else {
+        0
+    }
+}
+
+/// `1.80x`, or `n/a` when there is no meaningful ratio.
+pub fn format_speedup(speedup: f64) -> String {
+    if speedup.is_finite() {
+        format!("{speedup:.2}x")
+    } else {
+        "n/a".into()
+    }
+}
+
+/// The figures of one benchmark line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    pub repetitions: usize,
+    pub median_ns: u64,
+    pub min_ns: u64,
+    pub max_ns: u64,
+    /// Baseline median over this median.
+    pub speedup: f64,
+    /// Whether the job computed the right answer.
+    pub ok: bool,
+}
+
+impl Line {
+    pub fn new(measurement: &Measurement, baseline: &Summary) -> Line {
+        let summary = &measurement.summary;
+        Line {
+            repetitions: measurement.samples_ms.len(),
+            median_ns: ms_to_ns(summary.median_ms),
+            min_ns: ms_to_ns(summary.min_ms),
+            max_ns: ms_to_ns(summary.max_ms),
+            speedup: speedup(baseline, summary),
+            ok: measurement.check.ok,
+        }
+    }
+}
+
+/// Column widths shared by every line of one table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    name_width: usize,
+    repetitions_width: usize,
+}
+
+impl Layout {
+    /// Sized for these benchmark names and repetition counts.
+    pub fn new<'a>(names: impl IntoIterator<Item = &'a str>, max_repetitions: u32) -> Layout {
+        Layout {
+            name_width: names.into_iter().map(str::len).max().unwrap_or(0),
+            repetitions_width: max_repetitions.max(1).to_string().len(),
+        }
+    }
+
+    /// The start of a line, printed before the benchmark runs (as `go test -bench` does).
+    pub fn name_cell(&self, name: &str) -> String {
+        format!("{name:<width$}", width = self.name_width)
+    }
+
+    /// The rest of the line, printed once the benchmark has run.
+    pub fn result_cells(&self, line: &Line) -> String {
+        format!(
+            "  {runs:>runs_width$}  {median:>NANOS_WIDTH$} ns/op   (min {min:>MIN_MAX_WIDTH$}, max {max:>MIN_MAX_WIDTH$})  {speedup:>SPEEDUP_WIDTH$}  {verdict}",
+            runs = line.repetitions,
+            runs_width = self.repetitions_width,
+            median = line.median_ns,
+            min = line.min_ns,
+            max = line.max_ns,
+            speedup = format_speedup(line.speedup),
+            verdict = if line.ok { "ok" } else { "WRONG" },
+        )
+    }
+}
+
+/// `PASS` when every job computed the right answer, as `go test` ends.
+pub fn verdict(all_ok: bool) -> &'static str {
+    if all_ok {
+        "PASS"
+    } else {
+        "FAIL: at least one job computed a wrong result"
+    }
+}
+
+/// Text columns joined by two spaces, each as wide as its widest cell; numeric columns right-aligned.
+/// Trailing spaces are trimmed.
+pub fn align_columns(rows: &[Vec<String>], right_aligned: &[bool]) -> Vec<String> {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| rows.iter().filter_map(|row| row.get(c)).map(|cell| cell.chars().count()).max().unwrap_or(0))
+        .collect();
+    rows.iter()
+        .map(|row| {
+            let cells: Vec<String> = row
+                .iter()
+                .enumerate()
+                .map(|(c, cell)| {
+                    let pad = " ".repeat(widths[c] - cell.chars().count());
+                    if right_aligned.get(c).copied().unwrap_or(false) {
+                        pad + cell
+                    } else {
+                        cell.clone() + &pad
+                    }
+                })
+                .collect();
+            cells.join("  ").trim_end().to_string()
+        })
+        .collect()
+}
+
+/// The articles' own `go test -bench` figures for summing 10 million integers, clearly labelled.
+pub fn published_table(comparisons: &[PublishedComparison]) -> String {
+    let mut rows = vec![["source", "machine", "-cpu", "goroutines", "sequential ns/op", "concurrent ns/op", "speedup"]
+        .map(String::from)
+        .to_vec()];
+    rows.extend(comparisons.iter().map(|c| {
+        vec![
+            c.source.label.to_string(),
+            c.machine.to_string(),
+            c.cores_used.to_string(),
+            c.goroutines.to_string(),
+            c.sequential_ns.to_string(),
+            c.concurrent_ns.to_string(),
+            format_speedup(c.speedup()),
+        ]
+    }));
+    let right = [false, false, true, true, true, true, true];
+    let mut text = String::from(
+        "published, not measured here: summing 10,000,000 integers, one loop vs goroutines (go test -bench)\n",
+    );
+    for line in align_columns(&rows, &right) {
+        text.push_str("  ");
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text
+}
+
+/// One measured job in the JSON output.
+#[derive(Debug, Serialize)]
+pub struct JsonResult<'a> {
+    pub benchmark: &'a str,
+    /// Baseline median over this median; `null` when undefined.
+    pub speedup: Option<f64>,
+    pub measurement: &'a Measurement,
+}
+
+/// Everything `--json` prints: the machine and every measurement, baseline first.
+#[derive(Debug, Serialize)]
+pub struct JsonReport<'a> {
+    pub machine: &'a Machine,
+    pub results: Vec<JsonResult<'a>>,
+}
+
+impl JsonReport<'_> {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("measurements always serialise")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use experiments::published::SUM_10M;
+    use experiments::{Check, Job, Trace, Variant, Workload};
+
+    fn measurement(samples: &[f64], ok: bool) -> Measurement {
+        let job = Job {
+            workload: Workload::Sum { numbers: 100, seed: 1 },
+            variant: Variant::Tasks,
+            workers: 2,
+            tasks: 8,
+            repetitions: samples.len() as u32,
+        };
+        let check = Check { ok, value: "1".into(), expected: "1".into() };
+        let samples = samples.iter().map(|&t| (t, Trace::default())).collect();
+        Measurement::from_samples(job, samples, check, None)
+    }
+
+    /// A whole line, as the table prints it in two steps.
+    fn whole(layout: &Layout, name: &str, line: &Line) -> String {
+        layout.name_cell(name) + &layout.result_cells(line)
+    }
+
+    fn line(median_ns: u64, speedup: f64, ok: bool) -> Line {
+        Line { repetitions: 5, median_ns, min_ns: median_ns - 10, max_ns: median_ns + 10, speedup, ok }
+    }
+
+    #[test]
+    fn a_line_reads_like_go_test_bench() {
+        let layout = Layout::new(["BenchmarkSum/sequential/n=10"], 5);
+        assert_eq!(
+            whole(&layout, "BenchmarkSum/sequential/n=10", &line(3_412_345, 1.0, true)),
+            "BenchmarkSum/sequential/n=10  5       3412345 ns/op   (min    3412335, max    3412355)    1.00x  ok"
+        );
+        assert!(whole(&layout, "BenchmarkSum/sequential/n=10", &line(100, 0.5, false)).ends_with("0.50x  WRONG"));
+    }
+
+    #[test]
+    fn columns_line_up_whatever_the_names_and_magnitudes() {
+        let names = ["BenchmarkSum/sequential/n=1000", "BenchmarkSum/tasks=8/workers=16/n=1000"];
+        let layout = Layout::new(names, 10);
+        let lines = [
+            whole(&layout, names[0], &line(1_000_000_000, 1.0, true)),
+            whole(&layout, names[1], &line(25, 40_000_000.0, true)),
+        ];
+        let column = |needle: &str| -> Vec<usize> { lines.iter().map(|l| l.find(needle).expect(needle)).collect() };
+        for needle in [" ns/op", "(min", ", max", ")"] {
+            let at = column(needle);
+            assert_eq!(at[0], at[1], "{needle} in\n{}\n{}", lines[0], lines[1]);
+        }
+        // Right-aligned numbers end where " ns/op" begins.
+        assert!(lines[0].contains("  1000000000 ns/op"));
+        assert!(lines[1].contains("          25 ns/op"));
+    }
+
+    #[test]
+    fn speedup_is_the_baseline_median_over_this_median() {
+        let baseline = measurement(&[10.0, 12.0, 8.0], true);
+        let faster = measurement(&[5.0, 4.0, 6.0], true);
+        let line = Line::new(&faster, &baseline.summary);
+        assert_eq!(line.speedup, 2.0);
+        assert_eq!((line.median_ns, line.min_ns, line.max_ns), (5_000_000, 4_000_000, 6_000_000));
+        assert_eq!(line.repetitions, 3);
+        assert_eq!(Line::new(&baseline, &baseline.summary).speedup, 1.0);
+        assert_eq!(format_speedup(2.0), "2.00x");
+        assert_eq!(format_speedup(f64::NAN), "n/a");
+    }
+
+    #[test]
+    fn nanoseconds_are_rounded_and_never_negative() {
+        assert_eq!(ms_to_ns(3.4123456), 3_412_346);
+        assert_eq!(ms_to_ns(f64::NAN), 0);
+        assert_eq!(ms_to_ns(-1.0), 0);
+    }
+
+    #[test]
+    fn aligned_columns_pad_text_left_and_numbers_right() {
+        let rows = vec![vec!["name".to_string(), "ns".to_string()], vec!["a".to_string(), "12345".to_string()]];
+        assert_eq!(align_columns(&rows, &[false, true]), ["name     ns", "a     12345"]);
+    }
+
+    #[test]
+    fn published_figures_are_labelled_and_aligned() {
+        let table = published_table(&SUM_10M);
+        assert!(table.starts_with("published, not measured here"));
+        assert!(table.contains("Apple M1 Max, 10 cores"));
+        assert!(table.contains(SUM_10M[0].source.label));
+        let lines: Vec<&str> = table.lines().skip(1).collect();
+        assert_eq!(lines.len(), 1 + SUM_10M.len());
+        let lengths: Vec<usize> = lines.iter().map(|l| l.chars().count()).collect();
+        // Every row ends with the right-aligned speedup column, so all rows have the same length.
+        assert!(lengths.windows(2).all(|w| w[0] == w[1]), "{table}");
+        assert!(table.contains("0.90x") && table.contains("3.11x"));
+    }
+
+    #[test]
+    fn json_carries_machine_speedups_and_measurements() {
+        let machine = Machine {
+            os: "linux".into(),
+            arch: "x86_64".into(),
+            logical_cpus: 2,
+            engine: "rayon on OS threads".into(),
+        };
+        let m = measurement(&[1.0], true);
+        let report = JsonReport {
+            machine: &machine,
+            results: vec![JsonResult { benchmark: "BenchmarkSum/x", speedup: None, measurement: &m }],
+        };
+        let value: serde_json::Value = serde_json::from_str(&report.to_json()).expect("json");
+        assert_eq!(value["machine"]["logical_cpus"], 2);
+        assert_eq!(value["results"][0]["benchmark"], "BenchmarkSum/x");
+        assert!(value["results"][0]["speedup"].is_null());
+        assert_eq!(value["results"][0]["measurement"]["summary"]["median_ms"], 1.0);
+    }
+}

@@ -1,0 +1,250 @@
+// The browser half of `cargo xtask bench`: the Sum kernel measured by the engine in headless Chromium,
+// worker-pool start-up, paint timings and the longest main-thread task during a run of the real UI.
+// Prints one `browser.<key>=<value>` line per figure on stdout (everything else goes to stderr), e.g.
+//   browser.sequential_ms=2.9
+// Usage: SITE_DIR=../dist node bench.mjs
+//
+// The kernels are timed by talking to the engine's coordinator worker directly, with the same JSON
+// messages the UI sends (experiments::protocol), so the numbers are the engine's own samples and not
+// figures read back from the page. The jobs mirror what `cargo xtask bench` asks the native `lab` for:
+// `lab sum --workers 1,2 --tasks 2 …` and then `--tasks 8`, each with its own sequential baseline.
+// A fresh engine first does one untimed pass of the same jobs: V8 compiles wasm in tiers, and on a
+// two-core machine its optimising compiler competes with the workers for the first second or so.
+// That pass is where pool start-up is read, because it is what a reader waits for on a first run.
+import { launch, newPage, serve, waitForOutcome } from './lib.mjs';
+
+const NUMBERS = 10_000_000;
+const REPETITIONS = 10;
+/** experiments::DEFAULT_SEED (0x00C0FFEE): the same input as the UI and the native CLI. */
+const SEED = 0x00c0ffee;
+const TASK_COUNTS = [2, 8];
+const WORKER_COUNTS = [1, 2];
+/** A blank page served with the isolation headers, so nothing but the engine competes for the CPU. */
+const BLANK_PAGE = '/__bench/blank.html';
+const ENGINE_TIMEOUT_MS = 300_000;
+/** Repetitions of the untimed first pass, and the pause after it for V8's background compilation. */
+const WARM_UP_REPETITIONS = 2;
+const SETTLE_MS = 500;
+
+const log = (message) => process.stderr.write(`bench.mjs: ${message}\n`);
+
+/** Print one machine-readable figure; numbers keep at most three decimals. */
+function emit(key, value) {
+  if (value === undefined || value === null || Number.isNaN(value)) {
+    throw new Error(`could not measure ${key}`);
+  }
+  const text = typeof value === 'number' ? String(Number(value.toFixed(3))) : String(value).replace(/\s+/g, ' ');
+  console.log(`browser.${key}=${text}`);
+}
+
+/** The jobs of one `lab sum --workers 1,2 --tasks <tasks>` run: the loop, then t tasks on each k. */
+function sumRun(tasks, repetitions = REPETITIONS) {
+  const job = (variant, workers, taskCount) => ({
+    workload: { kind: 'sum', numbers: NUMBERS, seed: SEED },
+    variant,
+    workers,
+    tasks: taskCount,
+    repetitions,
+  });
+  return [job('sequential', 1, 1), ...WORKER_COUNTS.map((k) => job('tasks', k, tasks))];
+}
+
+/**
+ * In the page: start the engine's coordinator worker, wait for `ready`, send each run in turn (the
+ * second one after a pause of `settleMs`) and collect the measurements. Returns how long the engine
+ * took to be ready and every run's measurements.
+ */
+async function talkToEngine({ runs, timeoutMs, settleMs }) {
+  const started = performance.now();
+  const worker = new Worker('/engine/coordinator.js', { type: 'module', name: 'bench-engine' });
+  try {
+    return await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the engine did not finish within ${timeoutMs} ms`)), timeoutMs);
+      const fail = (message) => {
+        clearTimeout(timer);
+        reject(new Error(message));
+      };
+      const results = runs.map(() => []);
+      let readyMs;
+      let current = 0;
+      const send = () => worker.postMessage(JSON.stringify({ type: 'run', run_id: current + 1, jobs: runs[current] }));
+      worker.onerror = (event) => fail(`the engine worker failed: ${event.message || 'it could not be loaded'}`);
+      worker.onmessage = ({ data }) => {
+        let message;
+        try {
+          message = typeof data === 'string' ? JSON.parse(data) : data;
+        } catch {
+          fail(`the engine sent an unreadable message: ${String(data).slice(0, 200)}`);
+          return;
+        }
+        switch (message.type) {
+          case 'ready':
+            readyMs = performance.now() - started;
+            send();
+            break;
+          case 'measured':
+            if (message.run_id === current + 1) results[current][message.job_index] = message.measurement;
+            break;
+          case 'finished':
+            current += 1;
+            if (current < runs.length) {
+              setTimeout(send, current === 1 ? settleMs : 0);
+            } else {
+              clearTimeout(timer);
+              resolve({ readyMs, results });
+            }
+            break;
+          case 'failed':
+          case 'stopped':
+          case 'crashed':
+            fail(`the engine answered "${message.type}": ${message.message ?? ''}`);
+            break;
+          default:
+            // progress and status messages carry nothing the bench needs
+            break;
+        }
+      };
+    });
+  } finally {
+    worker.terminate();
+  }
+}
+
+/** The Sum kernel, pool start-up and engine load time, measured by the engine itself. */
+async function measureKernels(browser, server) {
+  const page = await newPage(browser);
+  try {
+    await page.goto(server.url + BLANK_PAGE);
+    if (!(await page.evaluate(() => globalThis.crossOriginIsolated === true))) {
+      throw new Error(`${BLANK_PAGE} is not cross-origin isolated: does e2e/server.mjs support overrides?`);
+    }
+    emit('hardware_concurrency', await page.evaluate(() => navigator.hardwareConcurrency));
+    log(`timing the Sum kernel in the engine worker (n=${NUMBERS}, ${REPETITIONS} repetitions, tasks ${TASK_COUNTS})`);
+    const warmUp = sumRun(TASK_COUNTS[0], WARM_UP_REPETITIONS);
+    const timed = TASK_COUNTS.map((tasks) => sumRun(tasks));
+    const { readyMs, results } = await page.evaluate(talkToEngine, {
+      runs: [warmUp, ...timed],
+      timeoutMs: ENGINE_TIMEOUT_MS,
+      settleMs: SETTLE_MS,
+    });
+    const complete = (measurements, jobs) => {
+      if (measurements.length !== jobs.length || measurements.some((m) => !m)) {
+        throw new Error(`the engine measured ${measurements.filter(Boolean).length} of ${jobs.length} jobs`);
+      }
+      return measurements;
+    };
+    emit('engine_ready_ms', readyMs);
+    // The untimed pass started the engine's first pools: 1 worker for its first job, 2 for its last.
+    const cold = complete(results[0], warmUp);
+    emit('pool_start_1_ms', cold[0].pool_start_ms);
+    emit('pool_start_2_ms', cold.at(-1).pool_start_ms);
+    let allCorrect = cold.every((m) => m.check.ok);
+    TASK_COUNTS.forEach((tasks, run) => {
+      const [sequential, ...withTasks] = complete(results[run + 1], timed[run]);
+      if (run === 0) {
+        emit('sequential_ms', sequential.summary.median_ms);
+        emit('sequential_min_ms', sequential.summary.min_ms);
+      } else {
+        emit(`sequential_run${run + 1}_ms`, sequential.summary.median_ms);
+      }
+      for (const m of withTasks) {
+        emit(`tasks${tasks}_workers${m.job.workers}_ms`, m.summary.median_ms);
+      }
+      allCorrect &&= [sequential, ...withTasks].every((m) => m.check.ok);
+    });
+    emit('check_ok', allCorrect);
+  } finally {
+    await page.context().close();
+  }
+}
+
+/** Before any script of the page: record long main-thread tasks and when the Sum panel appears. */
+function instrumentPage() {
+  window.__longTasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, duration: entry.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {
+    window.__longTasksUnsupported = true;
+  }
+  const panelSeen = new MutationObserver(() => {
+    if (document.querySelector('section[data-experiment="sum"]')) {
+      window.__sumPanelAt = performance.now();
+      panelSeen.disconnect();
+    }
+  });
+  panelSeen.observe(document, { childList: true, subtree: true });
+}
+
+/** Longest recorded long task in ms (0 if none) and how many there were; clears the record. */
+async function takeLongTasks(page) {
+  return page.evaluate(() => {
+    const tasks = window.__longTasks;
+    window.__longTasks = [];
+    return { longest: Math.max(0, ...tasks.map((t) => t.duration)), count: tasks.length };
+  });
+}
+
+/** Numbers in the results table are formatted for the locale (en: 1,234.5). */
+const number = (text) => Number(text.replace(/[^0-9.\-]/g, ''));
+
+/** The real Sum chapter: first paint, when the panel is there, and the main thread during a run. */
+async function measureUi(browser, server) {
+  const page = await newPage(browser);
+  try {
+    await page.addInitScript(instrumentPage);
+    const query = `workers=2&tasks=2&n=${NUMBERS}&reps=${REPETITIONS}`;
+    log(`loading /chapters/sum?${query} and clicking Run`);
+    await page.goto(`${server.url}/chapters/sum?${query}`);
+    const panel = page.locator('section[data-experiment="sum"]');
+    await panel.waitFor();
+    await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, { timeout: 10_000 });
+    const paints = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('paint').map((e) => [e.name, e.startTime])));
+    emit('first_paint_ms', paints['first-paint']);
+    emit('first_contentful_paint_ms', paints['first-contentful-paint']);
+    emit('sum_panel_ms', await page.evaluate(() => window.__sumPanelAt));
+    if (await page.evaluate(() => window.__longTasksUnsupported === true)) {
+      throw new Error('this Chromium does not report long tasks');
+    }
+    // Let the page settle, then count only what happens from the click on.
+    await page.waitForTimeout(500);
+    const load = await takeLongTasks(page);
+    emit('longest_task_load_ms', load.longest);
+    await panel.getByRole('button', { name: 'Run', exact: true }).click();
+    const outcome = await waitForOutcome(panel, ENGINE_TIMEOUT_MS);
+    if (outcome !== 'finished') {
+      throw new Error(`the UI run ended "${outcome}": ${await panel.getByTestId('outcome').innerText()}`);
+    }
+    // Long-task entries are delivered asynchronously: give the last ones time to arrive.
+    await page.waitForTimeout(500);
+    const run = await takeLongTasks(page);
+    emit('longest_task_run_ms', run.longest);
+    emit('long_tasks_run', run.count);
+    const median = async (variant) => {
+      const cells = await panel.locator(`table[data-testid="results"] tr[data-variant="${variant}"]`).last().locator('td, th').allInnerTexts();
+      return number(cells[4]);
+    };
+    emit('ui_sequential_ms', await median('sequential'));
+    emit('ui_tasks2_workers2_ms', await median('tasks'));
+    if (page.problems.length) throw new Error(`the page reported errors: ${page.problems.join('; ')}`);
+  } finally {
+    await page.context().close();
+  }
+}
+
+const server = await serve('isolated', {
+  overrides: { [BLANK_PAGE]: '<!doctype html><meta charset="utf-8"><title>engine bench</title>' },
+});
+const browser = await launch();
+try {
+  emit('version', `Chromium ${browser.version()}`);
+  await measureKernels(browser, server);
+  await measureUi(browser, server);
+} catch (error) {
+  log(`cannot measure: ${error.message}`);
+  process.exitCode = 1;
+} finally {
+  await browser.close();
+  await server.close();
+}
