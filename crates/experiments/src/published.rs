@@ -78,25 +78,6 @@ pub const SUM_10M: [PublishedComparison; 4] = [
     },
 ];
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn published_find_shows_about_eight_times_with_eight_goroutines_on_any_core_count() {
-        for row in FIND_1000 {
-            assert!((7.0..11.0).contains(&row.speedup()), "{row:?}");
-        }
-    }
-
-    #[test]
-    fn published_sum_directions_match_the_articles() {
-        // On one core the concurrent version lost; with all cores it won.
-        assert!(SUM_10M[0].speedup() < 1.0 && SUM_10M[2].speedup() < 1.0);
-        assert!(SUM_10M[1].speedup() > 1.5 && SUM_10M[3].speedup() > 3.0);
-    }
-}
-
 /// Searching 1,000 RSS documents, each read waiting 1 ms: `find` versus `findConcurrent` with 8
 /// goroutines (`go test -bench`, ns/op). (The Russian text's table titles say 10,000 documents.)
 pub const FIND_1000: [PublishedComparison; 4] = [
@@ -133,3 +114,22 @@ pub const FIND_1000: [PublishedComparison; 4] = [
         concurrent_ns: 133_926_031,
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn published_find_shows_about_eight_times_with_eight_goroutines_on_any_core_count() {
+        for row in FIND_1000 {
+            assert!((7.0..11.0).contains(&row.speedup()), "{row:?}");
+        }
+    }
+
+    #[test]
+    fn published_sum_directions_match_the_articles() {
+        // On one core the concurrent version lost; with all cores it won.
+        assert!(SUM_10M[0].speedup() < 1.0 && SUM_10M[2].speedup() < 1.0);
+        assert!(SUM_10M[1].speedup() > 1.5 && SUM_10M[3].speedup() > 3.0);
+    }
+}
