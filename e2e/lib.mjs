@@ -41,10 +41,29 @@ export async function newPage(browser, { viewport = { width: 1280, height: 900 }
   return page;
 }
 
-/** Wait until the experiment panel's last run has ended, and return how it ended. */
-export async function waitForOutcome(panel, timeout = 120_000) {
+/** How many runs of this experiment panel have ended so far. */
+export async function runsEnded(panel) {
+  return Number(await panel.getByTestId('outcome').getAttribute('data-runs-ended'));
+}
+
+/**
+ * Wait until the panel has seen more than `before` runs end (default: at least one), and return
+ * how the last one ended: "finished", "stopped" or "failed".
+ */
+export async function waitForOutcome(panel, timeout = 120_000, before = 0) {
   const outcome = panel.getByTestId('outcome');
-  await outcome.and(panel.locator('[data-outcome="finished"], [data-outcome="stopped"], [data-outcome="failed"]'))
-    .waitFor({ timeout });
+  await outcome.waitFor({ state: 'attached', timeout });
+  await panel.page().waitForFunction(
+    ([element, count]) => Number(element.dataset.runsEnded) > count,
+    [await outcome.elementHandle(), before],
+    { timeout, polling: 50 },
+  );
   return outcome.getAttribute('data-outcome');
+}
+
+/** Click the button called `name` in `panel` and wait for the run it starts to end. */
+export async function clickAndWait(panel, name, timeout = 120_000) {
+  const before = await runsEnded(panel);
+  await panel.getByRole('button', { name, exact: true }).click();
+  return waitForOutcome(panel, timeout, before);
 }

@@ -2,7 +2,7 @@
 // has, and the next run starts a fresh engine.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+import { clickAndWait, launch, newPage, serve } from '../lib.mjs';
 
 let browser;
 let server;
@@ -15,19 +15,17 @@ after(async () => {
   await server?.close();
 });
 
-const run = (panel) => panel.getByRole('button', { name: 'Run', exact: true }).click();
+const run = (panel, timeout) => clickAndWait(panel, 'Run', timeout);
 
 test('an engine that cannot load gives a clear message, and a later run recovers', async () => {
   const page = await newPage(browser);
   await page.route('**/engine/engine_bg.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
   await page.goto(`${server.url}/chapters/sum?n=100000&reps=1`);
   const panel = page.locator('section[data-experiment="sum"]');
-  await run(panel);
-  assert.equal(await waitForOutcome(panel), 'failed');
+  assert.equal(await run(panel), 'failed');
   assert.match(await panel.getByTestId('outcome').innerText(), /The run failed: .*engine could not start/);
   await page.unroute('**/engine/engine_bg.wasm');
-  await run(panel);
-  assert.equal(await waitForOutcome(panel), 'finished');
+  assert.equal(await run(panel), 'finished');
   assert.equal(await panel.locator('table.results tbody tr[data-variant]').count(), 2);
   await page.context().close();
 });
@@ -40,12 +38,10 @@ test('a worker that crashes mid-run fails that run with a message, not a frozen 
     "self.onmessage = () => { postMessage({ type: 'crashed', message: 'simulated crash' }); close(); };";
   await page.goto(`${server.url}/chapters/sum?workers=2&n=100000&reps=1`);
   const panel = page.locator('section[data-experiment="sum"]');
-  await run(panel);
-  assert.equal(await waitForOutcome(panel, 30_000), 'failed');
+  assert.equal(await run(panel, 30_000), 'failed');
   assert.match(await panel.getByTestId('outcome').innerText(), /a worker crashed: simulated crash/);
   delete server.overrides['/engine/pool-worker.js'];
-  await run(panel);
-  assert.equal(await waitForOutcome(panel), 'finished');
+  assert.equal(await run(panel), 'finished');
   assert.equal(await panel.locator('table.results tbody tr[data-variant]').count(), 2);
   await page.context().close();
 });

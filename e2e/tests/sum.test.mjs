@@ -2,7 +2,7 @@
 // clamping of bad presets, pool turnover, and a page that stays usable during a long run.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+import { clickAndWait, launch, newPage, serve, waitForOutcome } from '../lib.mjs';
 
 let browser;
 let server;
@@ -100,8 +100,7 @@ test('the trace of a run names exactly min(workers, tasks) workers', async () =>
 
 test('a sweep draws speedup against 1, 2, 4, … workers with its data table', async () => {
   const { page, panel } = await openSum('?tasks=4&n=200000&reps=2');
-  await panel.getByRole('button', { name: 'Sweep workers' }).click();
-  assert.equal(await waitForOutcome(panel), 'finished');
+  assert.equal(await clickAndWait(panel, 'Sweep workers'), 'finished');
   const sweep = panel.getByTestId('sweep');
   const counts = await sweep.locator('table.chart-data tbody th').allInnerTexts();
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
@@ -154,8 +153,7 @@ test('changing the worker count 50 times leaves no more workers alive than the l
   const workers = panel.getByLabel('Workers', { exact: true });
   for (let round = 0; round < 50; round++) {
     await workers.fill(String(1 + (round % 8)));
-    await panel.getByRole('button', { name: 'Run', exact: true }).click();
-    assert.equal(await waitForOutcome(panel), 'finished', `round ${round}`);
+    assert.equal(await clickAndWait(panel, 'Run'), 'finished', `round ${round}`);
   }
   // Exited workers close asynchronously: allow them a moment.
   const largestPool = 8;

@@ -3,7 +3,7 @@
 // A path ending in `#run` clicks the first "Run" button and waits for the run to end first.
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+import { clickAndWait, launch, newPage, serve } from '../lib.mjs';
 
 const [outDir = '/tmp/shots', ...paths] = process.argv.slice(2);
 fs.mkdirSync(outDir, { recursive: true });
@@ -19,8 +19,8 @@ try {
       await page.waitForTimeout(300);
       if (action === 'run' || action === 'sweep') {
         const panel = page.locator('section.experiment').first();
-        await panel.getByRole('button', { name: action === 'run' ? /^Run/ : /^Sweep/ }).click();
-        await waitForOutcome(panel);
+        const button = await panel.getByRole('button', { name: action === 'run' ? /^Run/ : /^Sweep/ }).first().innerText();
+        await clickAndWait(panel, button);
         await page.waitForTimeout(300);
       }
       const file = path.join(outDir, `${target.replace(/[^a-z0-9]+/gi, '_')}_${action || 'load'}_${name}.png`);

@@ -35,7 +35,37 @@ pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
     values.iter().fold(template.to_string(), |text, (key, value)| text.replace(&format!("{{{key}}}"), value))
 }
 
+/// A noun in its singular and plural forms, e.g. "{n} worker" / "{n} workers".
+pub struct Forms {
+    pub one: &'static str,
+    pub other: &'static str,
+}
+
+/// The plural category of `n` in the page's language (`Intl.PluralRules`: "one", "other", …).
+fn plural_category(n: u64) -> String {
+    let rules = js_sys::Intl::PluralRules::new(&js_sys::Array::of1(&lang().tag().into()), &js_sys::Object::new());
+    rules.select(n as f64).as_string().unwrap_or_else(|| "other".into())
+}
+
+/// `n` with its noun in the right form: "1 worker", "4 workers".
+pub fn counted(n: u64, forms: &Forms) -> String {
+    let template = if plural_category(n) == "one" { forms.one } else { forms.other };
+    template.replace("{n}", &crate::format::int(n))
+}
+
+/// "1 worker", "4 workers".
+pub fn workers(n: u32) -> String {
+    counted(n as u64, &ui().worker_forms)
+}
+
+/// "1 task", "8 tasks".
+pub fn tasks(n: u32) -> String {
+    counted(n as u64, &ui().task_forms)
+}
+
 pub struct Ui {
+    pub worker_forms: Forms,
+    pub task_forms: Forms,
     pub site_name: &'static str,
     pub tagline: &'static str,
     pub skip_to_content: &'static str,
@@ -61,6 +91,7 @@ pub struct Ui {
     pub numbers_help: &'static str,
     pub repetitions: &'static str,
     pub repetitions_help: &'static str,
+    pub repetitions_help_no_warm_up: &'static str,
     pub run: &'static str,
     pub sweep: &'static str,
     pub stop: &'static str,
@@ -105,11 +136,11 @@ pub struct Ui {
     pub worker_lane: &'static str,
     pub col_worker: &'static str,
     pub col_task_count: &'static str,
+    pub col_slices: &'static str,
     pub col_busy: &'static str,
     pub col_first_start: &'static str,
     pub col_last_end: &'static str,
     pub col_parked: &'static str,
-    pub parked_lane: &'static str,
     pub parked_most: &'static str,
     pub timeline_tasks_detail: &'static str,
     pub col_task: &'static str,
@@ -127,6 +158,7 @@ pub struct Ui {
     pub col_source: &'static str,
     pub col_machine: &'static str,
     pub col_cores_used: &'static str,
+    pub col_goroutines: &'static str,
     pub col_sequential_ns: &'static str,
     pub col_concurrent_ns: &'static str,
 
@@ -174,6 +206,8 @@ pub struct Ui {
 }
 
 static EN: Ui = Ui {
+    worker_forms: Forms { one: "{n} worker", other: "{n} workers" },
+    task_forms: Forms { one: "{n} task", other: "{n} tasks" },
     site_name: "Concurrency Lab",
     tagline: "Concurrency versus parallelism, measured on your own machine",
     skip_to_content: "Skip to content",
@@ -208,6 +242,7 @@ static EN: Ui = Ui {
     numbers_help: "How many integers to add ({value}).",
     repetitions: "Repetitions",
     repetitions_help: "Timed runs after one untimed warm-up; the table shows their median.",
+    repetitions_help_no_warm_up: "Timed runs (reads that wait need no warm-up); the table shows their median.",
     run: "Run",
     sweep: "Sweep workers",
     stop: "Stop",
@@ -237,7 +272,7 @@ static EN: Ui = Ui {
     check_wrong: "WRONG: expected {expected}",
 
     sweep_title: "Speedup as workers are added",
-    sweep_caption: "Speedup of the concurrent version over the sequential one, for 1, 2, 4, … workers ({tasks} tasks each). The dashed line is the ideal: n workers, n times faster.",
+    sweep_caption: "Speedup of the concurrent version over the sequential one, for 1, 2, 4, … workers ({tasks} each). The dashed line is the ideal: n workers, n times faster.",
     sweep_empty: "Press “Sweep workers” to measure every worker count.",
     axis_workers: "workers",
     axis_speedup: "speedup",
@@ -247,17 +282,17 @@ static EN: Ui = Ui {
     chart_data_caption: "Data of the chart above",
 
     timeline_caption: "Which worker ran which task, and when, during the median repetition of “{what}”. One lane per worker; each bar is a task.",
-    timeline_summary: "{tasks} tasks ran on {used} of {workers} workers in {wall} ms.",
+    timeline_summary: "{tasks} ran on {used} of {workers} in {wall} ms.",
     axis_time_ms: "time (ms)",
     worker_lane: "W{n}",
     col_worker: "Worker",
-    col_task_count: "Tasks run",
+    col_task_count: "Tasks",
+    col_slices: "Run slices",
     col_busy: "Busy ms",
     col_first_start: "First start ms",
     col_last_end: "Last end ms",
     col_parked: "Parked ms (tasks waiting after leaving it)",
-    parked_lane: "parked",
-    parked_most: "at most {n} parked",
+    parked_most: "parked (up to {n})",
     timeline_tasks_detail: "Every task of this run",
     col_task: "Task",
     col_start: "Start ms",
@@ -269,11 +304,12 @@ static EN: Ui = Ui {
     engine_workers_line: "Engine workers alive now: {live} (current pool: {pool}).",
 
     published_title: "What the articles published",
-    published_sum_caption: "Published results of the Go benchmark summing 10 million integers (ns per operation, 8 goroutines), quoted from the articles: measured on their machines, not yours",
-    published_find_caption: "Published results of the Go benchmark searching 1,000 RSS documents with a 1 ms read each (ns per operation, 8 goroutines), quoted from the articles: measured on their machines, not yours",
+    published_sum_caption: "Published results of the Go benchmark summing 10 million integers (ns per operation; one goroutine per logical CPU), quoted from the articles: measured on their machines, not yours",
+    published_find_caption: "Published results of the Go benchmark searching 1,000 RSS documents with a 1 ms read each (ns per operation; one goroutine per logical CPU), quoted from the articles: measured on their machines, not yours",
     col_source: "Source",
     col_machine: "Machine",
     col_cores_used: "Cores used",
+    col_goroutines: "Goroutines",
     col_sequential_ns: "Sequential ns/op",
     col_concurrent_ns: "Concurrent ns/op",
 
@@ -290,13 +326,13 @@ static EN: Ui = Ui {
 
     demo_title: "Try it: the same tasks on one worker and on many",
     demo_run: "Run both",
-    demo_lane_caption: "{tasks} tasks on {workers} worker(s)",
+    demo_lane_caption: "{tasks} on {workers}",
     docs_title: "Try it: search documents with slow reads",
     docs_sequential: "Sequential: one loop, one read at a time",
-    docs_threads: "Threads: {tasks} tasks on {workers} blocking workers",
-    docs_goroutines: "Goroutines: {tasks} tasks on {workers} workers, reads park",
-    docs_threads_series: "Threads ({workers} workers)",
-    docs_goroutines_series: "Goroutines ({workers} workers)",
+    docs_threads: "Threads: {tasks} on {workers}, reads block",
+    docs_goroutines: "Goroutines: {tasks} on {workers}, reads park",
+    docs_threads_series: "Threads ({workers})",
+    docs_goroutines_series: "Goroutines ({workers})",
     docs_documents_help: "RSS documents to search for the topic “scheduler”.",
     docs_latency_help: "Each read waits {ms} ms before the document can be parsed, like a disk or network read.",
     docs_sweep_caption: "Speedup over the sequential search for 1, 2, 4, … 64 tasks, threads versus goroutines (one timed run per point). The dashed line is one task per read in flight: t tasks, t times faster.",
@@ -305,17 +341,17 @@ static EN: Ui = Ui {
     read_latency: "Read latency (ms)",
     sweep_tasks: "Sweep tasks",
     axis_tasks: "tasks",
-    workers_marker: "{workers} worker(s)",
+    workers_marker: "{workers}",
     cpu_io_title: "Try it: the same knobs, two kinds of work",
     workload: "Workload",
     kind_io: "IO-bound",
     kind_cpu: "CPU-bound",
     kind_io_help: "Each of the 1,000 documents is read with a 1 ms wait, then parsed.",
     kind_cpu_help: "The 1,000 documents are already in memory: no waiting, only parsing.",
-    cpu_io_sweep_caption: "Speedup of goroutines over the sequential search for 1, 2, 4, … 64 tasks on {workers} worker(s), one line per kind of workload you swept.",
+    cpu_io_sweep_caption: "Speedup of goroutines over the sequential search for 1, 2, 4, … 64 tasks on {workers}, one line per kind of workload you swept.",
     cpu_io_sweep_empty: "Press “Sweep tasks”, then switch the workload and sweep again to compare the two lines.",
     sum_title: "Try it: add up the numbers",
-    sum_series: "Concurrent, {tasks} tasks",
+    sum_series: "Concurrent, {tasks}",
     sum_sequential_long: "Sequential: one loop on one worker",
-    sum_tasks_long: "Concurrent: {tasks} tasks on {workers} workers",
+    sum_tasks_long: "Concurrent: {tasks} on {workers}",
 };

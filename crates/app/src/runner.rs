@@ -27,6 +27,8 @@ pub struct Runner {
     /// Index of the job being measured and its repetitions done / total.
     pub current: RwSignal<Option<(usize, u32, u32)>>,
     pub outcome: RwSignal<Option<Outcome>>,
+    /// How many runs have ended (finished, stopped or failed): tests wait for it to grow.
+    pub ended: RwSignal<u32>,
     run_id: RwSignal<Option<RunId>>,
 }
 
@@ -37,6 +39,7 @@ impl Runner {
             progress: RwSignal::new(0.0),
             current: RwSignal::new(None),
             outcome: RwSignal::new(None),
+            ended: RwSignal::new(0),
             run_id: RwSignal::new(None),
         };
         on_cleanup(move || {
@@ -54,6 +57,7 @@ impl Runner {
             Ok(started) => started,
             Err(message) => {
                 self.outcome.set(Some(Outcome::Failed(message)));
+                self.ended.update(|n| *n += 1);
                 return;
             }
         };
@@ -73,6 +77,7 @@ impl Runner {
                     runner.running.try_set(false);
                     runner.current.try_set(None);
                     runner.outcome.try_set(Some(outcome));
+                    runner.ended.try_update(|n| *n += 1);
                 };
                 match event {
                     EngineEvent::Progress { job_index, done, total } => {

@@ -20,6 +20,7 @@ pub fn PublishedTable(
                     <td><cite title=r.source.title lang=r.source.language>{r.source.label}</cite></td>
                     <td>{r.machine}</td>
                     <td class="num">{r.cores_used}</td>
+                    <td class="num">{r.goroutines}</td>
                     <td class="num">{format::int(r.sequential_ns)}</td>
                     <td class="num">{format::int(r.concurrent_ns)}</td>
                     <td class="num">{format::times(r.speedup())}</td>
@@ -38,6 +39,7 @@ pub fn PublishedTable(
                             <th scope="col">{t.col_source}</th>
                             <th scope="col">{t.col_machine}</th>
                             <th scope="col">{t.col_cores_used}</th>
+                            <th scope="col">{t.col_goroutines}</th>
                             <th scope="col">{t.col_sequential_ns}</th>
                             <th scope="col">{t.col_concurrent_ns}</th>
                             <th scope="col">{t.col_speedup}</th>

@@ -27,7 +27,8 @@ pub struct ResultRow {
 fn check_cell(check: &Check) -> String {
     let t = ui();
     if check.ok {
-        format!("{} ✓", t.check_ok)
+        let value = check.value.parse().map(format::int).unwrap_or_else(|_| check.value.clone());
+        format!("{value} {} ✓", t.check_ok)
     } else {
         fill(t.check_wrong, &[("expected", &check.expected)])
     }
@@ -58,7 +59,7 @@ pub fn ResultsTable(rows: Signal<Vec<ResultRow>>) -> impl IntoView {
                         <tr class="empty"><td colspan="9">{t.results_empty}</td></tr>
                     </Show>
                     <For each=move || rows.get() key=|row| row.key let:row>
-                        <tr data-variant=row.kind class:wrong=!row.check.ok>
+                        <tr data-variant=row.kind data-result=row.check.value.clone() class:wrong=!row.check.ok>
                             <td class="num">{row.run}</td>
                             <th scope="row">{row.variant.clone()}</th>
                             <td class="num">{row.workers}</td>

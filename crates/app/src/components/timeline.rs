@@ -3,7 +3,7 @@
 
 use super::canvas::{err, paint, text_on, watch_width, TASK_COLOURS};
 use crate::format;
-use crate::i18n::{fill, ui};
+use crate::i18n::{self, fill, ui};
 use experiments::{Measurement, Span};
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -18,7 +18,10 @@ const MAX_TASK_ROWS: usize = 500;
 #[derive(Clone, Debug, PartialEq)]
 struct WorkerRow {
     worker: u32,
+    /// Distinct tasks that ran here.
     tasks: usize,
+    /// Separate runs (a task that parks and resumes runs in several slices).
+    slices: usize,
     busy_ms: f64,
     first_start_ms: f64,
     last_end_ms: f64,
@@ -31,20 +34,27 @@ fn worker_rows(spans: &[Span], parked: &[Span]) -> Vec<WorkerRow> {
     for span in spans {
         match rows.iter_mut().find(|r| r.worker == span.worker) {
             Some(row) => {
-                row.tasks += 1;
+                row.slices += 1;
                 row.busy_ms += span.end_ms - span.start_ms;
                 row.first_start_ms = row.first_start_ms.min(span.start_ms);
                 row.last_end_ms = row.last_end_ms.max(span.end_ms);
             }
             None => rows.push(WorkerRow {
                 worker: span.worker,
-                tasks: 1,
+                tasks: 0,
+                slices: 1,
                 busy_ms: span.end_ms - span.start_ms,
                 first_start_ms: span.start_ms,
                 last_end_ms: span.end_ms,
                 parked_ms: 0.0,
             }),
         }
+    }
+    for row in &mut rows {
+        let mut seen: Vec<u32> = spans.iter().filter(|s| s.worker == row.worker).map(|s| s.task).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        row.tasks = seen.len();
     }
     for span in parked {
         if let Some(row) = rows.iter_mut().find(|r| r.worker == span.worker) {
@@ -111,8 +121,10 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, workers:
         for worker in 0..workers {
             lane_label(worker, fill(t.worker_lane, &[("n", &worker.to_string())]))?;
         }
+        let steps = parked_steps(&trace.parked);
+        let most = steps.iter().map(|&(_, c)| c).max().unwrap_or(1).max(1) as f64;
         if has_parked {
-            lane_label(workers, t.parked_lane.to_string())?;
+            lane_label(workers, fill(t.parked_most, &[("n", &(most as u32).to_string())]))?;
         }
         let plot_width = chart.plotting_area().dim_in_pixel().0 as f64;
         for span in &trace.spans {
@@ -134,19 +146,12 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, workers:
         }
         if has_parked {
             // Height of the grey area = how many tasks are waiting at that moment.
-            let steps = parked_steps(&trace.parked);
-            let most = steps.iter().map(|&(_, c)| c).max().unwrap_or(1).max(1) as f64;
             let base = lane_bottom(workers) + 0.1;
             let areas = steps.windows(2).filter(|w| w[0].1 > 0 && w[1].0 > w[0].0).map(|w| {
                 let top = base + 0.8 * w[0].1 as f64 / most;
                 Rectangle::new([(w[0].0, base), (w[1].0, top)], ink.muted.mix(0.6).filled())
             });
             chart.draw_series(areas).map_err(err)?;
-            let (px, py) = chart.backend_coord(&(end, base + 0.8));
-            let most_label = fill(t.parked_most, &[("n", &(most as u32).to_string())]);
-            let style = ink.font(11.0).into_font().color(&ink.muted);
-            let offset = (most_label.len() as f64 * 6.5 * ink.dpr) as i32;
-            root.draw(&Text::new(most_label, (px - offset, py), style)).map_err(err)?;
         }
         root.present().map_err(err)
     });
@@ -176,9 +181,9 @@ pub fn Timeline(
                 fill(
                     t.timeline_summary,
                     &[
-                        ("tasks", &m.trace.tasks_seen().to_string()),
-                        ("used", &m.trace.workers_used().len().to_string()),
-                        ("workers", &lanes.get().to_string()),
+                        ("tasks", &i18n::tasks(m.trace.tasks_seen() as u32)),
+                        ("used", &format::int(m.trace.workers_used().len() as u64)),
+                        ("workers", &i18n::workers(lanes.get())),
                         ("wall", &format::ms(m.trace.wall_ms)),
                     ],
                 )
@@ -204,6 +209,9 @@ pub fn Timeline(
                             <tr>
                                 <th scope="col">{t.col_worker}</th>
                                 <th scope="col">{t.col_task_count}</th>
+                                <Show when=has_parked>
+                                    <th scope="col">{t.col_slices}</th>
+                                </Show>
                                 <th scope="col">{t.col_busy}</th>
                                 <th scope="col">{t.col_first_start}</th>
                                 <th scope="col">{t.col_last_end}</th>
@@ -217,6 +225,9 @@ pub fn Timeline(
                                 <tr data-worker=row.worker>
                                     <th scope="row">{fill(t.worker_lane, &[("n", &row.worker.to_string())])}</th>
                                     <td class="num">{row.tasks}</td>
+                                    <Show when=has_parked>
+                                        <td class="num">{row.slices}</td>
+                                    </Show>
                                     <td class="num">{format::ms(row.busy_ms)}</td>
                                     <td class="num">{format::ms(row.first_start_ms)}</td>
                                     <td class="num">{format::ms(row.last_end_ms)}</td>

@@ -13,7 +13,7 @@ use crate::components::timeline::Timeline;
 use crate::components::unavailable::UnavailableNotice;
 use crate::engine_client;
 use crate::environment::machine;
-use crate::i18n::{fill, ui};
+use crate::i18n::{self, fill, ui};
 use crate::presets::{write_words_to_url, Preset};
 use crate::runner::Runner;
 use experiments::params::cpu_vs_io::{workers as workers_range, DOCUMENTS, IO_LATENCY_US, KINDS, REPETITIONS, TASKS};
@@ -173,6 +173,9 @@ fn CpuVsIoControls(cores: u32) -> impl IntoView {
         Signal::derive(move || traced.with(|m| m.as_ref().map(|m| describe(&m.job)).unwrap_or_default()));
     let lanes = Signal::derive(move || traced.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
     let group = unique_id("kind");
+    let repetitions_help = Signal::derive(move || {
+        if kind.get() == "io" { t.repetitions_help_no_warm_up } else { t.repetitions_help }.to_string()
+    });
 
     view! {
         <ClampNotes notes />
@@ -198,7 +201,7 @@ fn CpuVsIoControls(cores: u32) -> impl IntoView {
             </fieldset>
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(TASKS) disabled=running />
-            <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
+            <Slider label=t.repetitions help=repetitions_help value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <div class="actions">
                 <button type="submit" class="primary" disabled=move || running.get()>{t.run}</button>
                 <button type="button" disabled=move || running.get() on:click=move |_| sweep()>{t.sweep_tasks}</button>
@@ -214,8 +217,8 @@ fn CpuVsIoControls(cores: u32) -> impl IntoView {
             view! {
                 <SpeedupChart
                     series
-                    spec=ChartSpec { x_label: t.axis_tasks, ideal: false, marker: Some((k as f64, fill(t.workers_marker, &[("workers", &k.to_string())]))) }
-                    caption=Signal::derive(move || fill(t.cpu_io_sweep_caption, &[("workers", &sweep_workers.get().to_string())]))
+                    spec=ChartSpec { x_label: t.axis_tasks, ideal: false, marker: Some((k as f64, fill(t.workers_marker, &[("workers", &i18n::workers(k))]))) }
+                    caption=Signal::derive(move || fill(t.cpu_io_sweep_caption, &[("workers", &i18n::workers(sweep_workers.get()))]))
                     empty_text=t.cpu_io_sweep_empty
                     test_id="cpu-io-sweep"
                 />

@@ -10,7 +10,7 @@ use crate::components::timeline::Timeline;
 use crate::components::unavailable::UnavailableNotice;
 use crate::engine_client;
 use crate::environment::machine;
-use crate::i18n::{fill, ui};
+use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::params::demo::{workers as workers_range, TASKS, UNITS};
@@ -20,7 +20,7 @@ use leptos::prelude::*;
 const REPETITIONS: u32 = 3;
 
 fn describe(job: &Job) -> String {
-    fill(ui().demo_lane_caption, &[("tasks", &job.tasks.to_string()), ("workers", &job.workers.to_string())])
+    fill(ui().demo_lane_caption, &[("tasks", &i18n::tasks(job.tasks)), ("workers", &i18n::workers(job.workers))])
 }
 
 #[component]

@@ -13,7 +13,7 @@ use crate::components::timeline::Timeline;
 use crate::components::unavailable::UnavailableNotice;
 use crate::engine_client;
 use crate::environment::machine;
-use crate::i18n::{fill, ui};
+use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::params::docsearch::{workers as workers_range, DOCUMENTS, LATENCY_MS, REPETITIONS, TASKS};
@@ -37,8 +37,8 @@ fn job(variant: Variant, workers: u32, tasks: u32, documents: u32, latency_ms: u
 
 pub fn describe(job: &Job) -> String {
     let t = ui();
-    let counts = [("tasks", job.tasks.to_string()), ("workers", job.workers.to_string())];
-    let counts: Vec<(&str, &str)> = counts.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (tasks, workers) = (i18n::tasks(job.tasks), i18n::workers(job.workers));
+    let counts = [("tasks", tasks.as_str()), ("workers", workers.as_str())];
     match job.variant {
         Variant::Sequential => t.docs_sequential.to_string(),
         Variant::Tasks => fill(t.docs_threads, &counts),
@@ -168,7 +168,7 @@ fn DocumentSearchControls(cores: u32) -> impl IntoView {
     let describe_job =
         move |index: usize| jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default());
     let series = Signal::derive(move || {
-        let k = sweep_workers.get().to_string();
+        let k = i18n::workers(sweep_workers.get());
         vec![
             Series { name: fill(t.docs_threads_series, &[("workers", &k)]), points: threads_points.get() },
             Series { name: fill(t.docs_goroutines_series, &[("workers", &k)]), points: goroutines_points.get() },
@@ -183,6 +183,10 @@ fn DocumentSearchControls(cores: u32) -> impl IntoView {
     let documents_help = Signal::derive(move || t.docs_documents_help.to_string());
     let latency_help = Signal::derive(move || fill(t.docs_latency_help, &[("ms", &latency.get().to_string())]));
     let marker = Signal::derive(move || sweep_workers.get());
+    // Reads that wait skip the warm-up (see the engine's `measure`); say so.
+    let repetitions_help = Signal::derive(move || {
+        if latency.get() > 0 { t.repetitions_help_no_warm_up } else { t.repetitions_help }.to_string()
+    });
 
     view! {
         <ClampNotes notes />
@@ -191,7 +195,7 @@ fn DocumentSearchControls(cores: u32) -> impl IntoView {
             <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(TASKS) disabled=running />
             <NumberField label=t.documents help=documents_help value=documents range=DOCUMENTS disabled=running />
             <Slider label=t.read_latency help=latency_help value=latency range=Signal::stored(LATENCY_MS) disabled=running />
-            <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
+            <Slider label=t.repetitions help=repetitions_help value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <div class="actions">
                 <button type="submit" class="primary" disabled=move || running.get()>{t.run}</button>
                 <button type="button" disabled=move || running.get() on:click=move |_| sweep()>{t.sweep_tasks}</button>
@@ -210,7 +214,7 @@ fn DocumentSearchControls(cores: u32) -> impl IntoView {
             view! {
                 <SpeedupChart
                     series
-                    spec=ChartSpec { x_label: t.axis_tasks, ideal: true, marker: Some((k as f64, fill(t.workers_marker, &[("workers", &k.to_string())]))) }
+                    spec=ChartSpec { x_label: t.axis_tasks, ideal: true, marker: Some((k as f64, fill(t.workers_marker, &[("workers", &i18n::workers(k))]))) }
                     caption=Signal::derive(move || t.docs_sweep_caption.to_string())
                     empty_text=t.docs_sweep_empty
                     test_id="docs-sweep"

@@ -62,7 +62,15 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
                 ></progress>
                 <span class="progress-text">{progress_text}</span>
             </Show>
-            <p role="status" class="outcome" data-testid="outcome" data-outcome=outcome_kind>{outcome_text}</p>
+            <p
+                role="status"
+                class="outcome"
+                data-testid="outcome"
+                data-outcome=outcome_kind
+                data-runs-ended=move || runner.ended.get()
+            >
+                {outcome_text}
+            </p>
             <p class="engine-workers" data-testid="engine-workers">{move || workers_line.get()}</p>
         </div>
     }

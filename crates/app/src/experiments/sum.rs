@@ -12,7 +12,7 @@ use crate::components::unavailable::UnavailableNotice;
 use crate::engine_client;
 use crate::environment::machine;
 use crate::format;
-use crate::i18n::{fill, ui};
+use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::params::sum::{workers as workers_range, NUMBERS, REPETITIONS, TASKS};
@@ -40,7 +40,7 @@ fn describe(job: &Job) -> String {
     match job.variant {
         Variant::Sequential => t.sum_sequential_long.to_string(),
         Variant::Tasks | Variant::Goroutines => {
-            fill(t.sum_tasks_long, &[("tasks", &job.tasks.to_string()), ("workers", &job.workers.to_string())])
+            fill(t.sum_tasks_long, &[("tasks", &i18n::tasks(job.tasks)), ("workers", &i18n::workers(job.workers))])
         }
     }
 }
@@ -80,7 +80,7 @@ fn SumControls(cores: u32) -> impl IntoView {
     let points = RwSignal::new(Vec::<SweepPoint>::new());
     let sweep_tasks = RwSignal::new(tasks.get_untracked() as u32);
     let series = Signal::derive(move || {
-        vec![Series { name: fill(t.sum_series, &[("tasks", &sweep_tasks.get().to_string())]), points: points.get() }]
+        vec![Series { name: fill(t.sum_series, &[("tasks", &i18n::tasks(sweep_tasks.get()))]), points: points.get() }]
     });
     let traced = RwSignal::new(None::<Measurement>);
     let traced_label = RwSignal::new(String::new());
@@ -173,7 +173,7 @@ fn SumControls(cores: u32) -> impl IntoView {
         <SpeedupChart
             series
             spec=ChartSpec { x_label: t.axis_workers, ideal: true, marker: Some((cores as f64, t.your_cores.to_string())) }
-            caption=Signal::derive(move || format!("{}. {}", t.sweep_title, fill(t.sweep_caption, &[("tasks", &sweep_tasks.get().to_string())])))
+            caption=Signal::derive(move || format!("{}. {}", t.sweep_title, fill(t.sweep_caption, &[("tasks", &i18n::tasks(sweep_tasks.get()))])))
             empty_text=t.sweep_empty
             test_id="sweep"
         />
