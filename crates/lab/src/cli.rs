@@ -4,7 +4,7 @@
 //! measures what the Sum chapter measures when the reader just presses Run.
 
 use clap::{Args, Parser, Subcommand};
-use experiments::params::{demo, parse_count, sum};
+use experiments::params::{demo, docsearch, parse_count, sum};
 
 /// Repetitions of the demo: the chapter's demo always times three runs.
 pub const DEMO_REPETITIONS: u32 = 3;
@@ -26,6 +26,28 @@ pub enum Experiment {
     Sum(SumOptions),
     /// Spin t tasks of pure CPU work on each worker count k ("concurrency is not parallelism").
     Demo(DemoOptions),
+    /// Search RSS documents with a blocking read each: threads (reads block) versus goroutines
+    /// (reads park) for every worker count k and task count t.
+    Docsearch(DocsearchOptions),
+}
+
+#[derive(Debug, Args)]
+pub struct DocsearchOptions {
+    /// Worker counts k to measure, comma-separated.
+    #[arg(long, value_delimiter = ',', value_parser = count::<u32>, default_value = "1,2,8")]
+    pub workers: Vec<u32>,
+    /// Task counts t to measure, comma-separated.
+    #[arg(long, value_delimiter = ',', value_parser = count::<u32>, default_value = "8,64")]
+    pub tasks: Vec<u32>,
+    /// How many RSS documents to search.
+    #[arg(long, value_parser = count::<u32>, default_value_t = docsearch::DOCUMENTS.default as u32)]
+    pub docs: u32,
+    /// How long each read waits, in milliseconds.
+    #[arg(long, value_parser = count::<u32>, default_value_t = docsearch::LATENCY_MS.default as u32)]
+    pub latency_ms: u32,
+    /// Timed repetitions of each job.
+    #[arg(long, value_parser = count::<u32>, default_value_t = docsearch::REPETITIONS.default as u32)]
+    pub reps: u32,
 }
 
 #[derive(Debug, Args)]
@@ -134,6 +156,14 @@ mod tests {
         let Experiment::Demo(options) = cli.command else { panic!("demo expected") };
         assert_eq!(options.workers, vec![1, demo::workers(1).default as u32]);
         assert_eq!((options.tasks, options.units, options.reps), (4, 20_000, DEMO_REPETITIONS));
+    }
+
+    #[test]
+    fn docsearch_defaults_measure_one_two_and_eight_workers() {
+        let cli = Cli::try_parse_from(["lab", "docsearch", "--latency-ms", "2"]).expect("valid");
+        let Experiment::Docsearch(options) = cli.command else { panic!("docsearch expected") };
+        assert_eq!((options.workers, options.tasks), (vec![1, 2, 8], vec![8, 64]));
+        assert_eq!((options.docs, options.latency_ms), (1000, 2));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! `lab`: Concurrency Lab's browser experiments, same parameters, on OS threads, printed like `go test -bench`.
 //!
 //! `lab sum --workers 1,2 --tasks 8 --n 1e7 --reps 5` measures the Sum chapter, `lab demo …` the
-//! "concurrency is not parallelism" demo; `--json` prints the raw measurements for `cargo xtask bench`.
+//! "concurrency is not parallelism" demo, `lab docsearch …` threads versus goroutines on blocking
+//! reads; `--json` prints the raw measurements for `cargo xtask bench`.
 //! Exit codes: 0 all jobs measured and correct, 1 a job failed or computed a wrong result, 2 bad input.
 
 mod cli;
@@ -12,21 +13,27 @@ use clap::Parser;
 use cli::{Cli, Experiment};
 use engine::native::{NativeEngine, RunError};
 use engine::Cancel;
-use experiments::published::SUM_10M;
+use experiments::published::{PublishedComparison, FIND_1000, SUM_10M};
 use experiments::Measurement;
 use plan::Plan;
 use report::{published_table, verdict, JsonReport, JsonResult, Layout, Line, Machine};
 use std::io::Write;
 use std::process::ExitCode;
 
+/// What the articles published for an experiment: a description and their figures.
+type Published = (&'static str, &'static [PublishedComparison]);
+
 /// Exit code for input `lab` refuses to run (the same code clap uses for usage errors).
 const EXIT_BAD_INPUT: u8 = 2;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let (plan, show_published) = match &cli.command {
-        Experiment::Sum(options) => (Plan::sum(options), true),
-        Experiment::Demo(options) => (Plan::demo(options), false),
+    let (plan, published) = match &cli.command {
+        Experiment::Sum(options) => (Plan::sum(options), Some(("summing 10,000,000 integers", &SUM_10M[..]))),
+        Experiment::Demo(options) => (Plan::demo(options), None),
+        Experiment::Docsearch(options) => {
+            (Plan::docsearch(options), Some(("searching 1,000 RSS documents with 1 ms reads", &FIND_1000[..])))
+        }
     };
     let plan = match plan {
         Ok(plan) => plan,
@@ -36,7 +43,7 @@ fn main() -> ExitCode {
         }
     };
     let machine = Machine::current();
-    let outcome = if cli.json { print_json(&plan, &machine) } else { print_table(&plan, &machine, show_published) };
+    let outcome = if cli.json { print_json(&plan, &machine) } else { print_table(&plan, &machine, published) };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
@@ -56,7 +63,7 @@ fn measure(engine: &mut NativeEngine, name: &str, job: &experiments::Job) -> Res
 }
 
 /// Measure the plan, printing each line as soon as its job is done. `Ok(false)` if a result was wrong.
-fn print_table(plan: &Plan, machine: &Machine, show_published: bool) -> Result<bool, String> {
+fn print_table(plan: &Plan, machine: &Machine, published: Option<Published>) -> Result<bool, String> {
     let layout = Layout::new(
         plan.jobs.iter().map(|p| p.name.as_str()),
         plan.jobs.iter().map(|p| p.job.repetitions).max().unwrap_or(1),
@@ -76,9 +83,9 @@ fn print_table(plan: &Plan, machine: &Machine, show_published: bool) -> Result<b
         println!("{}", layout.result_cells(&line));
     }
     println!("{}", verdict(all_ok));
-    if show_published {
+    if let Some((what, figures)) = published {
         println!();
-        print!("{}", published_table(&SUM_10M));
+        print!("{}", published_table(what, figures));
     }
     Ok(all_ok)
 }

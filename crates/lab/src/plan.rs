@@ -3,7 +3,7 @@
 //! The first job of a plan is the baseline every speedup is computed against, as in the browser:
 //! the plain loop for `sum`, the tasks on one worker for `demo`.
 
-use crate::cli::{DemoOptions, SumOptions};
+use crate::cli::{DemoOptions, DocsearchOptions, SumOptions};
 use experiments::{Job, Variant, Workload, DEFAULT_SEED};
 
 /// One job to measure and the name it is reported under.
@@ -63,6 +63,39 @@ impl Plan {
         Plan::checked(jobs)
     }
 
+    /// The document search: a sequential loop as the baseline, then threads and goroutines for
+    /// every worker count and task count.
+    pub fn docsearch(options: &DocsearchOptions) -> Result<Plan, String> {
+        let (docs, latency) = (options.docs, options.latency_ms);
+        let job = |variant, workers, tasks| Job {
+            workload: Workload::DocSearch {
+                documents: docs,
+                latency_us: latency.saturating_mul(1000),
+                seed: DEFAULT_SEED,
+            },
+            variant,
+            workers,
+            tasks,
+            repetitions: options.reps,
+        };
+        let suffix = format!("docs={docs}/latency={latency}ms");
+        let mut jobs = vec![PlannedJob {
+            name: format!("BenchmarkDocsearch/sequential/{suffix}"),
+            job: job(Variant::Sequential, 1, 1),
+        }];
+        for workers in distinct(&options.workers) {
+            for tasks in distinct(&options.tasks) {
+                for (label, variant) in [("threads", Variant::Tasks), ("goroutines", Variant::Goroutines)] {
+                    jobs.push(PlannedJob {
+                        name: format!("BenchmarkDocsearch/{label}/tasks={tasks}/workers={workers}/{suffix}"),
+                        job: job(variant, workers, tasks),
+                    });
+                }
+            }
+        }
+        Plan::checked(jobs)
+    }
+
     /// The plan if every job is within the engine's limits, else the first reason it is not.
     fn checked(jobs: Vec<PlannedJob>) -> Result<Plan, String> {
         for planned in &jobs {
@@ -108,6 +141,26 @@ mod tests {
         let last = &plan.jobs[2].job;
         assert_eq!((last.variant, last.workers, last.tasks, last.repetitions), (Variant::Tasks, 2, 8, 5));
         assert_eq!(last.workload, Workload::Sum { numbers: 10_000_000, seed: DEFAULT_SEED });
+    }
+
+    #[test]
+    fn docsearch_measures_both_kinds_for_every_worker_and_task_count() {
+        let options = DocsearchOptions { workers: vec![1, 2], tasks: vec![8], docs: 100, latency_ms: 1, reps: 1 };
+        let plan = Plan::docsearch(&options).unwrap();
+        let names: Vec<&str> = plan.jobs.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "BenchmarkDocsearch/sequential/docs=100/latency=1ms",
+                "BenchmarkDocsearch/threads/tasks=8/workers=1/docs=100/latency=1ms",
+                "BenchmarkDocsearch/goroutines/tasks=8/workers=1/docs=100/latency=1ms",
+                "BenchmarkDocsearch/threads/tasks=8/workers=2/docs=100/latency=1ms",
+                "BenchmarkDocsearch/goroutines/tasks=8/workers=2/docs=100/latency=1ms",
+            ]
+        );
+        assert_eq!(plan.jobs[2].job.variant, Variant::Goroutines);
+        let too_slow = DocsearchOptions { latency_ms: 1_000, ..options };
+        assert!(Plan::docsearch(&too_slow).unwrap_err().contains("latency"));
     }
 
     #[test]

@@ -161,8 +161,9 @@ pub fn align_columns(rows: &[Vec<String>], right_aligned: &[bool]) -> Vec<String
         .collect()
 }
 
-/// The articles' own `go test -bench` figures for summing 10 million integers, clearly labelled.
-pub fn published_table(comparisons: &[PublishedComparison]) -> String {
+/// The articles' own `go test -bench` figures for `what` (e.g. "summing 10,000,000 integers"),
+/// clearly labelled as not measured here.
+pub fn published_table(what: &str, comparisons: &[PublishedComparison]) -> String {
     let mut rows = vec![["source", "machine", "-cpu", "goroutines", "sequential ns/op", "concurrent ns/op", "speedup"]
         .map(String::from)
         .to_vec()];
@@ -178,9 +179,7 @@ pub fn published_table(comparisons: &[PublishedComparison]) -> String {
         ]
     }));
     let right = [false, false, true, true, true, true, true];
-    let mut text = String::from(
-        "published, not measured here: summing 10,000,000 integers, one loop vs goroutines (go test -bench)\n",
-    );
+    let mut text = format!("published, not measured here: {what}, one loop vs goroutines (go test -bench)\n");
     for line in align_columns(&rows, &right) {
         text.push_str("  ");
         text.push_str(&line);
@@ -295,7 +294,7 @@ mod tests {
 
     #[test]
     fn published_figures_are_labelled_and_aligned() {
-        let table = published_table(&SUM_10M);
+        let table = published_table("summing 10,000,000 integers", &SUM_10M);
         assert!(table.starts_with("published, not measured here"));
         assert!(table.contains("Apple M1 Max, 10 cores"));
         assert!(table.contains(SUM_10M[0].source.label));
