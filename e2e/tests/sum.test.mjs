@@ -98,6 +98,19 @@ test('the trace of a run names exactly min(workers, tasks) workers', async () =>
   }
 });
 
+test('a second run replaces the timeline and its tables, nothing stale is left', async () => {
+  const { page, panel } = await openSum('?workers=2&tasks=2&n=20000000&reps=1');
+  assert.equal(await clickAndWait(panel, 'Run'), 'finished');
+  assert.equal((await workersInTimeline(panel)).length, 2);
+  await panel.getByLabel('Workers', { exact: true }).fill('1');
+  assert.equal(await clickAndWait(panel, 'Run'), 'finished');
+  assert.deepEqual(await workersInTimeline(panel), [0]);
+  const cells = panel.getByTestId('sum-timeline').locator('table.timeline-workers tbody tr td');
+  assert.equal(number(await cells.first().innerText()), 2, 'both tasks ran on the one worker');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('a sweep draws speedup against 1, 2, 4, … workers with its data table', async () => {
   const { page, panel } = await openSum('?tasks=4&n=200000&reps=2');
   assert.equal(await clickAndWait(panel, 'Sweep workers'), 'finished');

@@ -6,6 +6,8 @@
 
 pub mod data;
 pub mod docsearch;
+pub mod os_scheduler;
+pub mod sort;
 pub mod spin;
 pub mod split;
 pub mod sum;

@@ -40,25 +40,29 @@ pub struct ChartSpec {
 
 fn draw(canvas: &web_sys::HtmlCanvasElement, series: &[Series], spec: &ChartSpec) {
     let all = || series.iter().flat_map(|s| s.points.iter());
+    // The x axis is log2(x): 1, 2, 4, 8, … are evenly spaced and every measured value gets a label.
+    let to_axis = |x: f64| x.max(1.0).log2();
     let max_x = all().map(|p| p.x).max().unwrap_or(1).max(2) as f64;
     let max_measured = all().map(|p| p.speedup).filter(|s| s.is_finite()).fold(1.0, f64::max);
     let marker_x = spec.marker.as_ref().map_or(1.0, |(x, _)| *x);
     // Show the ideal line far enough to make the point without flattening the measured curves.
     let ideal_reach = if spec.ideal { (marker_x * 1.25).min(max_x) } else { 0.0 };
     let y_max = (max_measured * 1.25).max(ideal_reach).max(2.0);
-    let ticks: Vec<f64> = {
+    let measured_xs: Vec<u32> = {
         let mut xs: Vec<u32> = all().map(|p| p.x).collect();
         xs.sort_unstable();
         xs.dedup();
-        xs.into_iter().map(f64::from).collect()
+        xs
     };
     paint(canvas, HEIGHT, |root, ink| {
         let text = ink.font(12.0).into_font().color(&ink.text);
+        let x_end = to_axis(max_x);
         let mut chart = ChartBuilder::on(&root)
             .margin(ink.px(12.0))
+            .margin_right(ink.px(24.0))
             .x_label_area_size(ink.px(44.0))
             .y_label_area_size(ink.px(52.0))
-            .build_cartesian_2d((1f64..max_x).log_scale(), 0f64..y_max)
+            .build_cartesian_2d(-0.05 * x_end..x_end * 1.03, 0f64..y_max)
             .map_err(err)?;
         chart
             .configure_mesh()
@@ -66,51 +70,50 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, series: &[Series], spec: &ChartSpec
             .y_desc(ui().axis_speedup)
             .axis_desc_style(text.clone())
             .label_style(text.clone())
-            .light_line_style(ink.grid)
+            .light_line_style(TRANSPARENT)
             .bold_line_style(ink.grid)
             .axis_style(ink.muted)
-            .x_labels(ticks.len().max(2))
-            .x_label_formatter(&|x| {
-                // Only label the values that were measured (1, 2, 4, …).
-                let nearest = ticks.iter().copied().min_by(|a, b| (a - x).abs().total_cmp(&(b - x).abs()));
-                match nearest {
-                    Some(n) if (n - x).abs() / n < 0.05 => format!("{n}"),
-                    _ => String::new(),
-                }
+            .x_labels(x_end.round() as usize * 4 + 1)
+            .y_labels(6)
+            .x_label_formatter(&|v| {
+                // Label only the measured values (1, 2, 4, …, and a last one that is not a power of 2).
+                measured_xs
+                    .iter()
+                    .find(|&&x| (to_axis(x as f64) - v).abs() < 0.13)
+                    .map_or(String::new(), |x| format::int(*x as u64))
             })
             .y_label_formatter(&|y| format!("{}×", format::fixed(*y, 1)))
             .draw()
             .map_err(err)?;
 
         if spec.ideal {
+            // Speedup = x, clipped at the top of the chart.
             let end = max_x.min(y_max);
-            let dashes: Vec<(f64, f64)> =
-                (0..=40).map(|i| 1.0 + (end - 1.0) * i as f64 / 40.0).map(|x| (x, x)).collect();
-            for pair in dashes.chunks(2) {
+            let points: Vec<(f64, f64)> =
+                (0..=60).map(|i| 1.0 + (end - 1.0) * i as f64 / 60.0).map(|x| (to_axis(x), x)).collect();
+            for pair in points.chunks(2) {
                 chart
                     .draw_series(LineSeries::new(pair.to_vec(), ink.muted.stroke_width(ink.px(2.0) as u32)))
                     .map_err(err)?;
             }
-            chart
-                .draw_series(std::iter::once(Text::new(ui().ideal.to_string(), (end * 0.92, end * 0.97), text.clone())))
+            let (px, py) = chart.backend_coord(&(to_axis(end), end));
+            root.draw(&Text::new(ui().ideal.to_string(), (px - ink.px(34.0), py + ink.px(2.0)), text.clone()))
                 .map_err(err)?;
         }
         if let Some((x, label)) = &spec.marker {
-            if *x < max_x {
+            if *x <= max_x {
+                let at = to_axis(*x);
                 chart
-                    .draw_series(LineSeries::new(
-                        vec![(*x, 0.0), (*x, y_max)],
-                        ink.grid.stroke_width(ink.px(3.0) as u32),
-                    ))
+                    .draw_series(LineSeries::new(vec![(at, 0.0), (at, y_max)], ink.grid.stroke_width(ink.px(3.0) as u32)))
                     .map_err(err)?;
-                chart
-                    .draw_series(std::iter::once(Text::new(label.clone(), (*x * 1.04, y_max * 0.95), text.clone())))
+                let (px, py) = chart.backend_coord(&(at, 0.0));
+                root.draw(&Text::new(label.clone(), (px + ink.px(6.0), py - ink.px(18.0)), text.clone()))
                     .map_err(err)?;
             }
         }
         for (index, line) in series.iter().enumerate() {
             let colour = TASK_COLOURS[index % TASK_COLOURS.len()];
-            let points: Vec<(f64, f64)> = line.points.iter().map(|p| (p.x as f64, p.speedup)).collect();
+            let points: Vec<(f64, f64)> = line.points.iter().map(|p| (to_axis(p.x as f64), p.speedup)).collect();
             chart
                 .draw_series(LineSeries::new(points.clone(), colour.stroke_width(ink.px(3.0) as u32)))
                 .map_err(err)?
@@ -195,7 +198,9 @@ pub fn SpeedupChart(
                                 </tr>
                             </thead>
                             <tbody>
-                                <For each=rows key=|(name, p)| (name.clone(), p.x) let:row>
+                                // Re-rendered whole on every change: a keyed list would keep stale cells
+                                // when a new sweep measures the same series and x again.
+                                {move || rows().into_iter().map(|row| view! {
                                     <tr data-series=row.0.clone() data-x=row.1.x>
                                         <td>{row.0.clone()}</td>
                                         <th scope="row">{row.1.x}</th>
@@ -204,7 +209,7 @@ pub fn SpeedupChart(
                                         <td class="num">{format::ms(row.1.summary.max_ms)}</td>
                                         <td class="num">{format::times(row.1.speedup)}</td>
                                     </tr>
-                                </For>
+                                }).collect_view()}
                             </tbody>
                         </table>
                     </div>

@@ -221,7 +221,8 @@ pub fn Timeline(
                             </tr>
                         </thead>
                         <tbody>
-                            <For each=rows key=|r| r.worker let:row>
+                            // Re-rendered whole for every new trace (a keyed list would keep stale cells).
+                            {move || rows().into_iter().map(|row| view! {
                                 <tr data-worker=row.worker>
                                     <th scope="row">{fill(t.worker_lane, &[("n", &row.worker.to_string())])}</th>
                                     <td class="num">{row.tasks}</td>
@@ -235,7 +236,7 @@ pub fn Timeline(
                                         <td class="num">{format::ms(row.parked_ms)}</td>
                                     </Show>
                                 </tr>
-                            </For>
+                            }).collect_view()}
                         </tbody>
                     </table>
                 </div>
