@@ -5,6 +5,7 @@ use experiments::Workload;
 use std::sync::{Arc, Mutex};
 use workloads::data::random_number_stream;
 use workloads::docsearch::{generate_corpus, DEFAULT_TOPIC};
+use workloads::sort::random_values;
 use workloads::spin::spin;
 use workloads::sum::sum;
 
@@ -26,6 +27,16 @@ pub enum Input {
         documents: Vec<String>,
         expected: u64,
     },
+    /// Values to sort (each run sorts a fresh copy) and the digest of the correctly sorted list.
+    Sort {
+        values: Vec<i32>,
+        expected: u64,
+    },
+}
+
+/// An order-sensitive digest of a list: equal for two lists only if (almost surely) they are equal.
+pub fn digest(values: &[i32]) -> u64 {
+    values.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &v| (hash ^ v as u32 as u64).wrapping_mul(0x0100_0000_01b3))
 }
 
 impl Input {
@@ -33,7 +44,7 @@ impl Input {
     pub fn expected(&self) -> u64 {
         match *self {
             Input::Sum { expected, .. } => expected as u64,
-            Input::Spin { expected } | Input::DocSearch { expected, .. } => expected,
+            Input::Spin { expected } | Input::DocSearch { expected, .. } | Input::Sort { expected, .. } => expected,
         }
     }
 }
@@ -88,6 +99,13 @@ pub fn prepare(workload: &Workload, tasks: u32, cancel: &Cancel) -> Result<Arc<I
                 expected = expected.wrapping_add(spin(units, spin_seed(task)));
             }
             Input::Spin { expected }
+        }
+        Workload::Sort { numbers, seed, .. } => {
+            cancel.check()?;
+            let values = random_values(numbers as usize, seed);
+            let mut sorted = values.clone();
+            sorted.sort_unstable();
+            Input::Sort { expected: digest(&sorted), values }
         }
         Workload::DocSearch { documents, seed, .. } => {
             cancel.check()?;

@@ -11,6 +11,7 @@ pub mod executors;
 pub mod inputs;
 pub mod measure;
 pub mod runtime;
+pub mod sorting;
 pub mod threads;
 
 #[cfg(not(target_arch = "wasm32"))]

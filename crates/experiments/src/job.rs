@@ -16,6 +16,22 @@ pub enum Workload {
     /// Search `documents` generated RSS documents for a topic; reading each one first waits
     /// `latency_us` microseconds, like a blocking read from disk or network.
     DocSearch { documents: u32, latency_us: u32, seed: u64 },
+    /// Sort `numbers` random integers with `algorithm`.
+    Sort { numbers: u32, seed: u64, algorithm: SortAlgorithm },
+}
+
+/// The sorting algorithms of the bubble sort chapter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SortAlgorithm {
+    /// Bubble sort with early exit.
+    Bubble,
+    /// The articles' version: chunks bubble-sorted in parallel, then the whole list bubble-sorted again.
+    ChunkedBubble,
+    /// Odd-even transposition sort: n phases of independent compare-exchanges, a barrier between phases.
+    OddEven,
+    /// Merge sort: t runs sorted in parallel, then merged pairwise, level by level (fork-join).
+    Merge,
 }
 
 /// How the workload is run.
@@ -64,6 +80,7 @@ pub mod limits {
     pub const MAX_SPIN_UNITS: u32 = 10_000_000;
     pub const MAX_DOCUMENTS: u32 = 100_000;
     pub const MAX_LATENCY_US: u32 = 100_000;
+    pub const MAX_SORT_NUMBERS: u32 = 200_000;
 }
 
 impl Job {
@@ -86,6 +103,12 @@ impl Job {
             Workload::DocSearch { documents, latency_us, .. } => {
                 within("documents", documents.into(), 1, MAX_DOCUMENTS.into())?;
                 within("read latency (µs)", latency_us.into(), 0, MAX_LATENCY_US.into())
+            }
+            Workload::Sort { numbers, .. } => {
+                if self.variant == Variant::Goroutines {
+                    return Err("sorting runs on thread pools, not on the task runtime".into());
+                }
+                within("numbers to sort", numbers.into(), 1, MAX_SORT_NUMBERS.into())
             }
         }
     }

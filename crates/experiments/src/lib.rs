@@ -10,5 +10,5 @@ pub mod published;
 pub mod results;
 pub mod stats;
 
-pub use job::{Job, Variant, Workload, DEFAULT_SEED};
+pub use job::{Job, SortAlgorithm, Variant, Workload, DEFAULT_SEED};
 pub use results::{Check, Measurement, SchedulerEvent, SchedulerEventKind, Span, Summary, Trace};

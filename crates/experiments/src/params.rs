@@ -142,6 +142,21 @@ pub mod docsearch {
     }
 }
 
+/// The knobs of the bubble sort chapter.
+pub mod sort {
+    use super::*;
+
+    pub const TASKS: ParamRange = ParamRange::new("tasks", 1, 64, 8);
+    pub const NUMBERS: ParamRange = ParamRange::new("n", 1_000, 50_000, 10_000);
+    pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 20, 3);
+    /// Above this many numbers the page warns that bubble sort will be slow.
+    pub const SLOW_ABOVE: u64 = 20_000;
+
+    pub fn workers(hardware_concurrency: u32) -> ParamRange {
+        ParamRange::new("workers", 1, max_workers(hardware_concurrency), 2)
+    }
+}
+
 /// The knobs of the CPU-bound versus IO-bound chapter.
 pub mod cpu_vs_io {
     use super::*;

@@ -56,6 +56,9 @@ pub struct Trace {
     pub events: Vec<SchedulerEvent>,
     /// Wall time of the traced repetition.
     pub wall_ms: f64,
+    /// Set when a run had too many spans to keep: spans after this time were not recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown_until_ms: Option<f64>,
 }
 
 impl Trace {

@@ -31,6 +31,32 @@ pub fn speedup(baseline: &Summary, other: &Summary) -> f64 {
     }
 }
 
+/// Amdahl's law: the speedup on `workers` workers of work whose fraction `serial` cannot be split.
+pub fn amdahl_speedup(serial: f64, workers: f64) -> f64 {
+    1.0 / (serial + (1.0 - serial) / workers)
+}
+
+/// The serial fraction s (0 to 1) that best explains measured `(workers, speedup)` points under
+/// Amdahl's law, each speedup taken against the same work on one worker.
+///
+/// From 1/speedup = s + (1 − s)/k follows 1/speedup − 1/k = s · (1 − 1/k): a line through the origin,
+/// fitted by least squares. Points with one worker carry no information and are skipped. A slowdown
+/// fits as s = 1 (no gain at all) rather than an impossible s above 1. `None` without any point at
+/// more than one worker.
+pub fn amdahl_serial_fraction(points: &[(f64, f64)]) -> Option<f64> {
+    let (mut xy, mut xx) = (0.0, 0.0);
+    for &(workers, speedup) in points {
+        if workers <= 1.0 || !(speedup.is_finite() && speedup > 0.0) {
+            continue;
+        }
+        let x = 1.0 - 1.0 / workers;
+        let y = 1.0 / speedup - 1.0 / workers;
+        xy += x * y;
+        xx += x * x;
+    }
+    (xx > 0.0).then(|| (xy / xx).clamp(0.0, 1.0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,6 +76,29 @@ mod tests {
         assert_eq!(median_index(&s), Some(0)); // 5.0 is the middle value
         assert_eq!(median_index(&[]), None);
         assert!(summarize(&[]).median_ms.is_nan());
+    }
+
+    #[test]
+    fn amdahl_fit_recovers_the_serial_fraction_of_ideal_data() {
+        for serial in [0.0, 0.1, 0.3, 0.5, 0.9, 1.0] {
+            let points: Vec<(f64, f64)> = [1.0, 2.0, 4.0, 8.0, 16.0].map(|k| (k, amdahl_speedup(serial, k))).to_vec();
+            let fitted = amdahl_serial_fraction(&points).unwrap();
+            assert!((fitted - serial).abs() < 1e-9, "{serial} fitted as {fitted}");
+        }
+        // s = 0.5 caps the speedup at 2, whatever the worker count.
+        assert!(amdahl_speedup(0.5, 1e9) < 2.0);
+    }
+
+    #[test]
+    fn amdahl_fit_handles_slowdowns_noise_and_missing_points() {
+        assert_eq!(amdahl_serial_fraction(&[(2.0, 0.8), (4.0, 0.7)]), Some(1.0), "slower with more workers: no gain");
+        assert_eq!(amdahl_serial_fraction(&[(1.0, 1.0)]), None);
+        assert_eq!(amdahl_serial_fraction(&[]), None);
+        let noisy = [(2.0, 1.9), (4.0, 3.1), (8.0, 4.2)];
+        let fitted = amdahl_serial_fraction(&noisy).unwrap();
+        assert!((0.05..0.15).contains(&fitted), "{fitted}");
+        // Superlinear points fit as s = 0, never below.
+        assert_eq!(amdahl_serial_fraction(&[(2.0, 2.5)]), Some(0.0));
     }
 
     #[test]

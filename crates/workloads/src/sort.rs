@@ -281,7 +281,8 @@ pub fn merge_sort_with<J: Join>(values: &mut [i32], scratch: &mut [i32], sequent
 }
 
 /// Merge two sorted slices into `merged`, which is exactly as long as both; equal values keep left first.
-fn merge(left: &[i32], right: &[i32], merged: &mut [i32]) {
+/// Merge two sorted runs into `merged` (whose length must be the sum of theirs), stably.
+pub fn merge(left: &[i32], right: &[i32], merged: &mut [i32]) {
     let (mut from_left, mut from_right, mut out) = (0, 0, 0);
     while from_left < left.len() && from_right < right.len() {
         if right[from_right] < left[from_left] {

@@ -19,8 +19,6 @@ pub struct Ink {
     pub text: RGBColor,
     pub grid: RGBColor,
     pub muted: RGBColor,
-    /// The page background, for legends drawn over lines.
-    pub background: RGBColor,
 }
 
 impl Ink {
@@ -58,21 +56,9 @@ pub fn text_on(background: RGBColor) -> RGBColor {
 fn ink() -> Ink {
     let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
     if crate::environment::prefers_dark() {
-        Ink {
-            dpr,
-            text: RGBColor(225, 225, 225),
-            grid: RGBColor(70, 70, 75),
-            muted: RGBColor(160, 160, 160),
-            background: RGBColor(20, 20, 22),
-        }
+        Ink { dpr, text: RGBColor(225, 225, 225), grid: RGBColor(70, 70, 75), muted: RGBColor(160, 160, 160) }
     } else {
-        Ink {
-            dpr,
-            text: RGBColor(30, 30, 30),
-            grid: RGBColor(225, 225, 228),
-            muted: RGBColor(110, 110, 110),
-            background: RGBColor(253, 253, 252),
-        }
+        Ink { dpr, text: RGBColor(30, 30, 30), grid: RGBColor(225, 225, 228), muted: RGBColor(110, 110, 110) }
     }
 }
 

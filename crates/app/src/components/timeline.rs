@@ -203,6 +203,10 @@ pub fn Timeline(
                 <figcaption>{move || fill(t.timeline_caption, &[("what", &what.get())])}</figcaption>
                 <canvas node_ref=canvas role="img" aria-label=summary></canvas>
                 <p class="timeline-summary">{summary}</p>
+                {move || measurement.with(|m| m.as_ref().and_then(|m| m.trace.shown_until_ms.map(|until| {
+                    let note = fill(t.timeline_truncated, &[("until", &format::ms(until)), ("wall", &format::ms(m.trace.wall_ms))]);
+                    view! { <p class="timeline-note" data-testid="timeline-truncated">{note}</p> }
+                })))}
                 <div class="table-scroll">
                     <table class="timeline-workers">
                         <thead>

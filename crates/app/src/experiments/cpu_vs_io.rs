@@ -217,7 +217,7 @@ fn CpuVsIoControls(cores: u32) -> impl IntoView {
             view! {
                 <SpeedupChart
                     series
-                    spec=ChartSpec { x_label: t.axis_tasks, ideal: false, marker: Some((k as f64, fill(t.workers_marker, &[("workers", &i18n::workers(k))]))) }
+                    spec=ChartSpec { ideal: false, marker: Some((k as f64, fill(t.workers_marker, &[("workers", &i18n::workers(k))]))) , ..ChartSpec::speedup(t.axis_tasks) }
                     caption=Signal::derive(move || fill(t.cpu_io_sweep_caption, &[("workers", &i18n::workers(sweep_workers.get()))]))
                     empty_text=t.cpu_io_sweep_empty
                     test_id="cpu-io-sweep"

@@ -214,7 +214,7 @@ fn DocumentSearchControls(cores: u32) -> impl IntoView {
             view! {
                 <SpeedupChart
                     series
-                    spec=ChartSpec { x_label: t.axis_tasks, ideal: true, marker: Some((k as f64, fill(t.workers_marker, &[("workers", &i18n::workers(k))]))) }
+                    spec=ChartSpec { ideal: true, marker: Some((k as f64, fill(t.workers_marker, &[("workers", &i18n::workers(k))]))) , ..ChartSpec::speedup(t.axis_tasks) }
                     caption=Signal::derive(move || t.docs_sweep_caption.to_string())
                     empty_text=t.docs_sweep_empty
                     test_id="docs-sweep"

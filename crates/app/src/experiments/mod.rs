@@ -1,5 +1,6 @@
 //! The live experiment panels that chapters embed, by the name used in `<!-- experiment: NAME -->`.
 
+mod bubble_sort;
 mod cpu_vs_io;
 mod demo;
 mod document_search;
@@ -13,6 +14,7 @@ pub fn panel(name: &str) -> AnyView {
     match name {
         "demo" => view! { <demo::DemoExperiment /> }.into_any(),
         "sum" => view! { <sum::SumExperiment /> }.into_any(),
+        "bubble-sort" => view! { <bubble_sort::BubbleSortExperiment /> }.into_any(),
         "cpu-vs-io" => view! { <cpu_vs_io::CpuVsIoExperiment /> }.into_any(),
         "document-search" => view! { <document_search::DocumentSearchExperiment /> }.into_any(),
         other => view! { <p class="notice">{format!("Unknown experiment “{other}”.")}</p> }.into_any(),

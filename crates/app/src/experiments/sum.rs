@@ -172,7 +172,7 @@ fn SumControls(cores: u32) -> impl IntoView {
         <Timeline measurement=traced what=traced_label lanes test_id="sum-timeline" />
         <SpeedupChart
             series
-            spec=ChartSpec { x_label: t.axis_workers, ideal: true, marker: Some((cores as f64, t.your_cores.to_string())) }
+            spec=ChartSpec { ideal: true, marker: Some((cores as f64, t.your_cores.to_string())) , ..ChartSpec::speedup(t.axis_workers) }
             caption=Signal::derive(move || format!("{}. {}", t.sweep_title, fill(t.sweep_caption, &[("tasks", &i18n::tasks(sweep_tasks.get()))])))
             empty_text=t.sweep_empty
             test_id="sweep"

@@ -1,0 +1,277 @@
+//! The bubble sort chapter: sequential bubble sort against three parallel sorts (the articles'
+//! chunked version, odd-even transposition, merge sort), a sweep over workers, and Amdahl's law
+//! fitted to each parallel sort's own speedups.
+
+use super::panel::{ResultLog, RunStatus};
+use super::sum::sweep_counts;
+use crate::components::controls::{unique_id, NumberField, Slider};
+use crate::components::machine::MachineLine;
+use crate::components::notes::ClampNotes;
+use crate::components::results::ResultsTable;
+use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint, YAxis};
+use crate::components::timeline::Timeline;
+use crate::components::unavailable::UnavailableNotice;
+use crate::engine_client;
+use crate::environment::machine;
+use crate::format;
+use crate::i18n::{self, fill, ui};
+use crate::presets::{write_to_url, Preset};
+use crate::runner::Runner;
+use experiments::params::sort::{workers as workers_range, NUMBERS, REPETITIONS, SLOW_ABOVE, TASKS};
+use experiments::stats::speedup;
+use experiments::{Job, Measurement, SortAlgorithm, Summary, Variant, Workload, DEFAULT_SEED};
+use leptos::prelude::*;
+
+/// The parallel sorts, in the order the page shows them.
+const PARALLEL: [SortAlgorithm; 3] = [SortAlgorithm::ChunkedBubble, SortAlgorithm::OddEven, SortAlgorithm::Merge];
+
+fn algorithm_of(job: &Job) -> SortAlgorithm {
+    match job.workload {
+        Workload::Sort { algorithm, .. } => algorithm,
+        _ => SortAlgorithm::Bubble,
+    }
+}
+
+/// A stable id per algorithm, for `data-variant` and the URL.
+fn algorithm_id(algorithm: SortAlgorithm) -> &'static str {
+    match algorithm {
+        SortAlgorithm::Bubble => "bubble",
+        SortAlgorithm::ChunkedBubble => "chunked",
+        SortAlgorithm::OddEven => "odd-even",
+        SortAlgorithm::Merge => "merge",
+    }
+}
+
+fn short_name(algorithm: SortAlgorithm) -> &'static str {
+    let t = ui();
+    match algorithm {
+        SortAlgorithm::Bubble => t.sort_bubble,
+        SortAlgorithm::ChunkedBubble => t.sort_chunked_short,
+        SortAlgorithm::OddEven => t.sort_odd_even_short,
+        SortAlgorithm::Merge => t.sort_merge_short,
+    }
+}
+
+fn describe(job: &Job) -> String {
+    let t = ui();
+    let template = match algorithm_of(job) {
+        SortAlgorithm::Bubble => return t.sort_bubble.to_string(),
+        SortAlgorithm::ChunkedBubble => t.sort_chunked,
+        SortAlgorithm::OddEven => t.sort_odd_even,
+        SortAlgorithm::Merge => t.sort_merge,
+    };
+    fill(template, &[("tasks", &i18n::tasks(job.tasks)), ("workers", &i18n::workers(job.workers))])
+}
+
+fn job(algorithm: SortAlgorithm, workers: u32, tasks: u32, numbers: u32, repetitions: u32) -> Job {
+    let variant = if algorithm == SortAlgorithm::Bubble { Variant::Sequential } else { Variant::Tasks };
+    Job { workload: Workload::Sort { numbers, seed: DEFAULT_SEED, algorithm }, variant, workers, tasks, repetitions }
+}
+
+#[component]
+pub fn BubbleSortExperiment() -> impl IntoView {
+    let t = ui();
+    let machine = machine();
+    let body = match engine_client::availability() {
+        Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
+        Ok(()) => view! { <BubbleSortControls cores=machine.logical_processors /> }.into_any(),
+    };
+    view! {
+        <section class="experiment" aria-labelledby="sort-title" data-experiment="bubble-sort">
+            <h2 id="sort-title">{t.sort_title}</h2>
+            {body}
+            <MachineLine machine />
+        </section>
+    }
+}
+
+#[component]
+fn BubbleSortControls(cores: u32) -> impl IntoView {
+    let t = ui();
+    let workers_limits = workers_range(cores);
+    let mut preset = Preset::from_url();
+    let workers = RwSignal::new(preset.value(&workers_limits));
+    let tasks = RwSignal::new(preset.value(&TASKS));
+    let numbers = RwSignal::new(preset.value(&NUMBERS));
+    let repetitions = RwSignal::new(preset.value(&REPETITIONS));
+    let autorun = preset.flag("autorun");
+    let notes = preset.notes;
+
+    let runner = Runner::new();
+    let log = ResultLog::new();
+    let traces = RwSignal::new(Vec::<Measurement>::new());
+    let shown = RwSignal::new(SortAlgorithm::ChunkedBubble);
+    let sweep = RwSignal::new(Vec::<(SortAlgorithm, Vec<(u32, Summary)>)>::new());
+    let sequential_ms = RwSignal::new(f64::NAN);
+    let jobs_of_run = RwSignal::new(Vec::<Job>::new());
+
+    let settings = move || {
+        (
+            workers.get_untracked() as u32,
+            tasks.get_untracked() as u32,
+            numbers.get_untracked() as u32,
+            repetitions.get_untracked() as u32,
+        )
+    };
+    let remember_settings = move || {
+        let (k, n, size, r) = settings();
+        write_to_url(&[("workers", k as u64), ("tasks", n as u64), ("n", size as u64), ("reps", r as u64)]);
+    };
+    let keep_trace = move |m: Measurement| {
+        traces.update(|all| {
+            all.retain(|old| algorithm_of(&old.job) != algorithm_of(&m.job));
+            all.push(m);
+        })
+    };
+
+    let run = move || {
+        remember_settings();
+        let (k, n, size, r) = settings();
+        let mut jobs = vec![job(SortAlgorithm::Bubble, 1, 1, size, r)];
+        jobs.extend(PARALLEL.iter().map(|&a| job(a, k, n, size, r)));
+        jobs_of_run.set(jobs.clone());
+        let run_log = log.start_run();
+        runner.run(jobs, move |_, m| {
+            let algorithm = algorithm_of(&m.job);
+            run_log.add(&m, algorithm_id(algorithm), describe(&m.job), algorithm == SortAlgorithm::Bubble);
+            keep_trace(m);
+        });
+    };
+
+    let run_sweep = move || {
+        remember_settings();
+        let (_, n, size, r) = settings();
+        let counts = sweep_counts(workers_limits.max as u32);
+        let mut jobs = vec![job(SortAlgorithm::Bubble, 1, 1, size, r)];
+        for &algorithm in &PARALLEL {
+            jobs.extend(counts.iter().map(|&k| job(algorithm, k, n, size, r)));
+        }
+        jobs_of_run.set(jobs.clone());
+        sweep.set(PARALLEL.iter().map(|&a| (a, Vec::new())).collect());
+        runner.run(jobs, move |_, m| {
+            let algorithm = algorithm_of(&m.job);
+            if algorithm == SortAlgorithm::Bubble {
+                sequential_ms.set(m.summary.median_ms);
+                return;
+            }
+            sweep.update(|lines| {
+                if let Some((_, points)) = lines.iter_mut().find(|(a, _)| *a == algorithm) {
+                    points.push((m.job.workers, m.summary));
+                }
+            });
+            keep_trace(m);
+        });
+    };
+
+    if autorun {
+        Effect::new(move |already: Option<()>| {
+            if already.is_none() {
+                run();
+            }
+        });
+    }
+
+    let running = Signal::derive(move || runner.running.get());
+    let describe_job =
+        move |index: usize| jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default());
+    let numbers_help = Signal::derive(move || fill(t.sort_numbers_help, &[("value", &format::compact(numbers.get()))]));
+    let slow = move || numbers.get() > SLOW_ABOVE;
+    // Time against workers (each point's speedup over the sequential bubble sort), and each sort's
+    // speedup over itself on one worker (what Amdahl's law describes).
+    let time_series = Signal::derive(move || {
+        let base = sequential_ms.get();
+        sweep.with(|lines| {
+            lines
+                .iter()
+                .map(|(algorithm, points)| Series {
+                    name: short_name(*algorithm).to_string(),
+                    points: points
+                        .iter()
+                        .map(|&(x, summary)| SweepPoint { x, summary, speedup: base / summary.median_ms })
+                        .collect(),
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let self_series = Signal::derive(move || {
+        sweep.with(|lines| {
+            lines
+                .iter()
+                .map(|(algorithm, points)| {
+                    let one = points.iter().find(|(x, _)| *x == 1).map(|(_, s)| *s);
+                    Series {
+                        name: short_name(*algorithm).to_string(),
+                        points: points
+                            .iter()
+                            .filter_map(|&(x, summary)| {
+                                one.map(|one| SweepPoint { x, summary, speedup: speedup(&one, &summary) })
+                            })
+                            .collect(),
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let shown_trace =
+        Signal::derive(move || traces.with(|all| all.iter().find(|m| algorithm_of(&m.job) == shown.get()).cloned()));
+    let shown_label =
+        Signal::derive(move || shown_trace.with(|m| m.as_ref().map(|m| describe(&m.job)).unwrap_or_default()));
+    let lanes = Signal::derive(move || shown_trace.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
+    let select_id = unique_id("timeline-of");
+
+    view! {
+        <ClampNotes notes />
+        <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); run(); }>
+            <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
+            <Slider label=t.tasks help=t.sort_chunks_help.to_string() value=tasks range=Signal::stored(TASKS) disabled=running />
+            <NumberField label=t.numbers help=numbers_help value=numbers range=NUMBERS disabled=running />
+            <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
+            <Show when=slow>
+                <p class="notice notice-warning warning-inline" role="note" data-testid="slow-warning">
+                    {move || fill(t.sort_slow_warning, &[("value", &format::int(numbers.get()))])}
+                </p>
+            </Show>
+            <div class="actions">
+                <button type="submit" class="primary" disabled=move || running.get()>{t.run}</button>
+                <button type="button" disabled=move || running.get() on:click=move |_| run_sweep()>{t.sweep}</button>
+                <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
+                <button type="button" disabled=move || running.get() || log.rows.with(Vec::is_empty) on:click=move |_| log.rows.set(Vec::new())>{t.clear}</button>
+            </div>
+        </form>
+        <RunStatus runner describe=describe_job />
+        <ResultsTable rows=log.rows.into() />
+        <Show when=move || traces.with(|t| !t.is_empty())>
+            <div class="control timeline-choice">
+                <label for=select_id.clone()>{t.timeline_of}</label>
+                <select
+                    id=select_id.clone()
+                    on:change=move |ev| {
+                        let chosen = event_target_value(&ev);
+                        if let Some(&a) = PARALLEL.iter().find(|a| algorithm_id(**a) == chosen) {
+                            shown.set(a);
+                        }
+                    }
+                >
+                    {PARALLEL.iter().map(|&a| view! {
+                        <option value=algorithm_id(a) selected=move || shown.get() == a>{short_name(a)}</option>
+                    }).collect_view()}
+                </select>
+            </div>
+        </Show>
+        <Timeline measurement=shown_trace what=shown_label lanes test_id="sort-timeline" />
+        <SpeedupChart
+            series=time_series
+            spec=ChartSpec { y_axis: YAxis::Milliseconds, ..ChartSpec::speedup(t.axis_workers) }
+            caption=Signal::derive(move || fill(t.sort_time_caption, &[("ms", &format::ms(sequential_ms.get()))]))
+            empty_text=t.sort_sweep_empty
+            test_id="sort-time"
+        />
+        <SpeedupChart
+            series=self_series
+            spec=ChartSpec { ideal: true, fit_amdahl: true, marker: Some((cores as f64, t.your_cores.to_string())), ..ChartSpec::speedup(t.axis_workers) }
+            caption=Signal::derive(move || t.sort_speedup_caption.to_string())
+            empty_text=t.sort_sweep_empty
+            test_id="sort-amdahl"
+        />
+    }
+}

@@ -1,0 +1,73 @@
+// The bubble sort chapter: four sorts from a preset, each checked sorted by the engine; Stop ends a
+// long bubble sort; a sweep fits Amdahl's law to each parallel sort.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { clickAndWait, launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+
+let browser;
+let server;
+before(async () => {
+  server = await serve('isolated');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(query) {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/chapters/bubble-sort${query}`);
+  const panel = page.locator('section[data-experiment="bubble-sort"]');
+  await panel.waitFor();
+  return { page, panel };
+}
+
+test('all four sorts run from a preset and every result is checked sorted', async () => {
+  const { page, panel } = await open('?workers=2&tasks=4&n=3000&reps=2&autorun=1');
+  assert.equal(await waitForOutcome(panel), 'finished');
+  const rows = panel.locator('table.results tbody tr[data-variant]');
+  assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.variant)), ['bubble', 'chunked', 'odd-even', 'merge']);
+  assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.result)), ['sorted', 'sorted', 'sorted', 'sorted']);
+  for (const text of await rows.locator('td:last-child').allInnerTexts()) assert.match(text, /sorted correct/);
+  // The chunked sort's timeline: 4 chunk tasks, then the final pass over everything (task 4).
+  const timeline = panel.getByTestId('sort-timeline');
+  const tasks = await timeline.locator('table.timeline-tasks tbody tr th').allTextContents();
+
+  assert.deepEqual(tasks.slice().sort(), ['T0', 'T1', 'T2', 'T3', 'T4']);
+  // Odd-even's timeline has many more slices: one per phase per task, capped with a visible note.
+  await panel.getByLabel('Show the timeline of').selectOption('odd-even');
+  await timeline.getByTestId('timeline-truncated').waitFor();
+  assert.equal(await panel.locator('[data-testid="slow-warning"]').count(), 0);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('Stop ends a long bubble sort, and large sizes carry a warning', async () => {
+  const { page, panel } = await open('?workers=2&n=50000&reps=20');
+  await panel.getByTestId('slow-warning').waitFor();
+  await panel.getByRole('button', { name: 'Run', exact: true }).click();
+  await panel.locator('.progress-text', { hasText: 'Bubble sort' }).waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(500);
+  const started = Date.now();
+  await panel.getByRole('button', { name: 'Stop' }).click();
+  assert.equal(await waitForOutcome(panel, 10_000), 'stopped');
+  console.log(`# stopping a 50,000-number bubble sort took ${Date.now() - started} ms`);
+  assert.ok(Date.now() - started < 3_000);
+  assert.equal(await panel.locator('table.results tbody tr[data-variant]').count(), 0, 'nothing half-measured is shown');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a sweep over workers fits a serial fraction to each parallel sort', async () => {
+  const { page, panel } = await open('?tasks=4&n=1500&reps=1');
+  assert.equal(await clickAndWait(panel, 'Sweep workers'), 'finished');
+  const fits = panel.getByTestId('sort-amdahl').getByTestId('amdahl-fit').locator('tbody tr');
+  const serial = await fits.evaluateAll((trs) => trs.map((tr) => [tr.dataset.series, Number(tr.dataset.serial)]));
+  assert.deepEqual(serial.map(([name]) => name), ['Chunked bubble sort', 'Odd–even transposition', 'Merge sort']);
+  for (const [name, s] of serial) assert.ok(s >= 0 && s <= 1, `${name}: s = ${s}`);
+  const timeRows = await panel.getByTestId('sort-time').locator('table.chart-data tbody tr').count();
+  assert.ok(timeRows >= 3 * 5, `${timeRows} measured points`);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
