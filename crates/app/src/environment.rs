@@ -68,6 +68,13 @@ pub fn machine() -> Machine {
     }
 }
 
+/// Whether the reader asked the operating system for less motion (replays then only step).
+pub fn prefers_reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
 /// Whether the reader uses a dark colour scheme (charts pick their ink from it).
 pub fn prefers_dark() -> bool {
     web_sys::window()

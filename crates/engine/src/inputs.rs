@@ -32,6 +32,10 @@ pub enum Input {
         values: Vec<i32>,
         expected: u64,
     },
+    /// A scheduler scenario: every task reports 1, so the expected value is the task count.
+    Scenario {
+        expected: u64,
+    },
 }
 
 /// An order-sensitive digest of a list: equal for two lists only if (almost surely) they are equal.
@@ -44,7 +48,10 @@ impl Input {
     pub fn expected(&self) -> u64 {
         match *self {
             Input::Sum { expected, .. } => expected as u64,
-            Input::Spin { expected } | Input::DocSearch { expected, .. } | Input::Sort { expected, .. } => expected,
+            Input::Spin { expected }
+            | Input::DocSearch { expected, .. }
+            | Input::Sort { expected, .. }
+            | Input::Scenario { expected } => expected,
         }
     }
 }
@@ -69,7 +76,7 @@ pub fn spin_seed(task: u32) -> u64 {
 pub fn prepare(workload: &Workload, tasks: u32, cancel: &Cancel) -> Result<Arc<Input>, Stopped> {
     let key = InputKey {
         workload: workload.clone(),
-        tasks: if matches!(workload, Workload::Spin { .. }) { tasks } else { 0 },
+        tasks: if matches!(workload, Workload::Spin { .. } | Workload::Scenario { .. }) { tasks } else { 0 },
     };
     let mut cache = CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some((cached_key, input)) = cache.as_ref() {
@@ -100,6 +107,7 @@ pub fn prepare(workload: &Workload, tasks: u32, cancel: &Cancel) -> Result<Arc<I
             }
             Input::Spin { expected }
         }
+        Workload::Scenario { .. } => Input::Scenario { expected: tasks as u64 },
         Workload::Sort { numbers, seed, .. } => {
             cancel.check()?;
             let values = random_values(numbers as usize, seed);

@@ -10,7 +10,8 @@ use crate::inputs::{self, digest, spin_seed, Input};
 use crate::runtime::{self, Handle, WaitGroup};
 use crate::sorting::{sort_parallel, sort_sequential};
 use experiments::{
-    Check, Job, Measurement, SchedulerEvent, SchedulerEventKind, SortAlgorithm, Span, Trace, Variant, Workload,
+    Check, Job, Measurement, ScenarioKind, SchedulerEvent, SchedulerEventKind, SortAlgorithm, Span, Trace, Variant,
+    Workload,
 };
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -131,7 +132,10 @@ fn search(document: &str) -> u64 {
 fn run_once(job: &Job, input: &Input, cancel: &Cancel) -> Result<(u64, Trace), Stopped> {
     let keep_going = || !cancel.is_stopped();
     let (values, trace) = match (input, job.variant) {
-        (_, Variant::Goroutines) => unreachable!("goroutine jobs run on the task runtime"),
+        (_, Variant::Goroutines) | (Input::Scenario { .. }, _) => {
+            unreachable!("goroutine jobs and scenarios run on the task runtime (Job::validate)")
+        }
+
         (Input::Sort { values, .. }, variant) => {
             let mut copy = values.clone();
             let algorithm = sort_algorithm(job);
@@ -333,6 +337,10 @@ async fn run_once_on_runtime(job: &Job, input: &Arc<Input>, cancel: &Cancel) -> 
                     }
                     Some(found)
                 }
+                (Input::Scenario { .. }, Workload::Scenario { scenario }) => {
+                    run_scenario_task(scenario, task, &cancel).await;
+                    Some(1)
+                }
                 _ => Some(0),
             };
             sum.fetch_add(value.unwrap_or(0), Ordering::Relaxed);
@@ -344,7 +352,32 @@ async fn run_once_on_runtime(job: &Job, input: &Arc<Input>, cancel: &Cancel) -> 
     Ok(sum.load(Ordering::Relaxed))
 }
 
+/// Spin units of about a millisecond natively (a few percent more in the browser).
+const UNITS_PER_MS: u32 = 1_000;
+
+/// The body of task `task` of a scheduler scenario (see [`ScenarioKind`]).
+async fn run_scenario_task(kind: ScenarioKind, task: u32, cancel: &Cancel) {
+    let compute = |ms_tenths: u32| {
+        if !cancel.is_stopped() {
+            std::hint::black_box(spin(ms_tenths * UNITS_PER_MS / 10, spin_seed(task)));
+        }
+    };
+    match kind {
+        ScenarioKind::SpawnOnOne => compute(15),
+        ScenarioKind::ManyTasks => compute(3),
+        ScenarioKind::LongTask => compute(if task == 0 { 250 } else { 15 }),
+        ScenarioKind::IoMix => {
+            for round in 0..3u32 {
+                let wait_ms = 1 + (task + round) % 3;
+                runtime::sleep(Duration::from_millis(wait_ms as u64)).await;
+                compute(2);
+            }
+        }
+    }
+}
+
 /// Turn scheduler events into running spans (task on worker) and parked spans (task waiting,
+
 /// shown on the worker it left), relative to `t0`.
 pub fn trace_from_events(events: Vec<SchedulerEvent>, t0: f64, wall_ms: f64) -> Trace {
     let mut trace = Trace { wall_ms, ..Trace::default() };

@@ -184,3 +184,43 @@ fn invalid_jobs_are_refused_with_a_reason() {
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
+
+#[test]
+fn every_scheduler_scenario_records_a_consistent_replay() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut engine = NativeEngine::new();
+    for scenario in experiments::ScenarioKind::ALL {
+        let (workers, tasks) = scenario.default_workers_and_tasks();
+        let job = Job {
+            workload: Workload::Scenario { scenario },
+            variant: Variant::Goroutines,
+            workers,
+            tasks,
+            repetitions: 1,
+        };
+        let m = engine.run(&job, &Cancel::new()).unwrap();
+        assert!(m.check.ok, "{scenario:?}: {:?}", m.check);
+        let events = &m.trace.events;
+        let snapshots = experiments::replay::replay(events, workers).unwrap_or_else(|e| panic!("{scenario:?}: {e}"));
+        experiments::replay::all_finished(&snapshots, tasks as usize).unwrap();
+        let count = |f: fn(&experiments::SchedulerEventKind) -> bool| events.iter().filter(|e| f(&e.kind)).count();
+        match scenario {
+            experiments::ScenarioKind::SpawnOnOne => {
+                assert!(count(|k| matches!(k, experiments::SchedulerEventKind::Steal { .. })) > 0, "no steal")
+            }
+            experiments::ScenarioKind::IoMix => {
+                assert_eq!(count(|k| *k == experiments::SchedulerEventKind::Park), 3 * tasks as usize)
+            }
+            _ => {}
+        }
+    }
+    // Scenarios need the task runtime.
+    let on_a_pool = Job {
+        workload: Workload::Scenario { scenario: experiments::ScenarioKind::IoMix },
+        variant: Variant::Tasks,
+        workers: 2,
+        tasks: 4,
+        repetitions: 1,
+    };
+    assert!(matches!(engine.run(&on_a_pool, &Cancel::new()), Err(RunError::Failed(_))));
+}

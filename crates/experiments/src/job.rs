@@ -18,6 +18,48 @@ pub enum Workload {
     DocSearch { documents: u32, latency_us: u32, seed: u64 },
     /// Sort `numbers` random integers with `algorithm`.
     Sort { numbers: u32, seed: u64, algorithm: SortAlgorithm },
+    /// A scheduling scenario of the Go scheduler chapter, on the task runtime.
+    Scenario { scenario: ScenarioKind },
+}
+
+/// The scheduling scenarios of the Go scheduler chapter. Every task is spawned by one root task,
+/// so all start in the root's worker's local queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScenarioKind {
+    /// Equal CPU tasks (about 1.5 ms each natively): watch the other workers steal them.
+    SpawnOnOne,
+    /// Tasks that wait (1–3 ms) and compute (0.2 ms) three times: watch them park and wake.
+    IoMix,
+    /// Many short CPU tasks (0.3 ms): queues build up and drain.
+    ManyTasks,
+    /// Task 0 computes about 17 times longer than the others: without preemption it holds its worker.
+    LongTask,
+}
+
+impl ScenarioKind {
+    pub const ALL: [ScenarioKind; 4] =
+        [ScenarioKind::SpawnOnOne, ScenarioKind::IoMix, ScenarioKind::ManyTasks, ScenarioKind::LongTask];
+
+    /// The scenario's id in URLs.
+    pub fn id(self) -> &'static str {
+        match self {
+            ScenarioKind::SpawnOnOne => "spawn-on-one",
+            ScenarioKind::IoMix => "io-mix",
+            ScenarioKind::ManyTasks => "many-tasks",
+            ScenarioKind::LongTask => "long-task",
+        }
+    }
+
+    /// Workers and tasks the scenario is shown with unless the reader changes them.
+    pub fn default_workers_and_tasks(self) -> (u32, u32) {
+        match self {
+            ScenarioKind::SpawnOnOne => (4, 16),
+            ScenarioKind::IoMix => (2, 10),
+            ScenarioKind::ManyTasks => (2, 32),
+            ScenarioKind::LongTask => (2, 9),
+        }
+    }
 }
 
 /// The sorting algorithms of the bubble sort chapter.
@@ -103,6 +145,12 @@ impl Job {
             Workload::DocSearch { documents, latency_us, .. } => {
                 within("documents", documents.into(), 1, MAX_DOCUMENTS.into())?;
                 within("read latency (µs)", latency_us.into(), 0, MAX_LATENCY_US.into())
+            }
+            Workload::Scenario { .. } => {
+                if self.variant != Variant::Goroutines {
+                    return Err("scheduler scenarios run on the task runtime".into());
+                }
+                within("scenario tasks", self.tasks.into(), 1, 200)
             }
             Workload::Sort { numbers, .. } => {
                 if self.variant == Variant::Goroutines {

@@ -4,11 +4,15 @@
 //! pure functions (clamping, statistics); nothing runs an experiment.
 
 pub mod job;
+pub mod latency;
 pub mod params;
 pub mod protocol;
 pub mod published;
+pub mod replay;
+
 pub mod results;
 pub mod stats;
 
-pub use job::{Job, SortAlgorithm, Variant, Workload, DEFAULT_SEED};
+pub use job::{Job, ScenarioKind, SortAlgorithm, Variant, Workload, DEFAULT_SEED};
+
 pub use results::{Check, Measurement, SchedulerEvent, SchedulerEventKind, Span, Summary, Trace};

@@ -142,8 +142,37 @@ pub mod docsearch {
     }
 }
 
+/// The knobs of the OS scheduler simulation.
+pub mod os_scheduler {
+    use super::*;
+
+    pub const THREADS: ParamRange = ParamRange::new("threads", 1, 24, 6);
+    pub const CORES: ParamRange = ParamRange::new("cores", 1, 8, 2);
+    /// Time slice in milliseconds.
+    pub const QUANTUM_MS: ParamRange = ParamRange::new("quantum", 1, 50, 4);
+    /// Context-switch cost in microseconds.
+    pub const SWITCH_US: ParamRange = ParamRange::new("switch", 0, 1_000, 0);
+    pub const SEED: ParamRange = ParamRange::new("seed", 1, 9_999, 1);
+    /// `mix=cpu`, `mix=io` or `mix=mixed`.
+    pub const MIXES: [&str; 3] = ["cpu", "io", "mixed"];
+}
+
+/// The knobs of the Go scheduler chapter (defaults depend on the scenario).
+pub mod go_scheduler {
+    use super::*;
+
+    pub const TASKS: ParamRange = ParamRange::new("tasks", 1, 64, 16);
+    /// The replay step to open at.
+    pub const STEP: ParamRange = ParamRange::new("step", 0, 100_000, 0);
+
+    pub fn workers(hardware_concurrency: u32) -> ParamRange {
+        ParamRange::new("workers", 1, max_workers(hardware_concurrency).min(16), 4)
+    }
+}
+
 /// The knobs of the bubble sort chapter.
 pub mod sort {
+
     use super::*;
 
     pub const TASKS: ParamRange = ParamRange::new("tasks", 1, 64, 8);

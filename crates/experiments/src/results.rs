@@ -27,8 +27,10 @@ pub enum SchedulerEventKind {
     Park,
     /// A timer or another task made the parked task runnable again.
     Wake,
-    /// The event's worker took `count` tasks from `victim`'s local queue (the event's task first).
+    /// The event's worker took the event's task from `victim`'s local queue, as one of `count` tasks
+    /// stolen together (one event per task; the first one taken runs next).
     Steal { victim: u32, count: u32 },
+
     /// The task completed.
     Finish,
 }

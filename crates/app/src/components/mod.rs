@@ -2,10 +2,13 @@
 
 pub mod canvas;
 pub mod controls;
+pub mod lane_chart;
 pub mod layout;
 pub mod machine;
 pub mod notes;
 pub mod published;
+pub mod replay;
+
 pub mod results;
 pub mod speedup_chart;
 pub mod timeline;

@@ -4,6 +4,8 @@ mod bubble_sort;
 mod cpu_vs_io;
 mod demo;
 mod document_search;
+mod go_scheduler;
+mod os_scheduler;
 mod panel;
 mod sum;
 
@@ -15,6 +17,8 @@ pub fn panel(name: &str) -> AnyView {
         "demo" => view! { <demo::DemoExperiment /> }.into_any(),
         "sum" => view! { <sum::SumExperiment /> }.into_any(),
         "bubble-sort" => view! { <bubble_sort::BubbleSortExperiment /> }.into_any(),
+        "os-scheduler" => view! { <os_scheduler::OsSchedulerExperiment /> }.into_any(),
+        "go-scheduler" => view! { <go_scheduler::GoSchedulerExperiment /> }.into_any(),
         "cpu-vs-io" => view! { <cpu_vs_io::CpuVsIoExperiment /> }.into_any(),
         "document-search" => view! { <document_search::DocumentSearchExperiment /> }.into_any(),
         other => view! { <p class="notice">{format!("Unknown experiment “{other}”.")}</p> }.into_any(),

@@ -1,6 +1,7 @@
 //! The scheduler: k workers with local run queues, a global queue, work stealing, timers, sleeping.
 
-use super::task::{BoxFuture, Polled, Task};
+use super::task::{BoxFuture, Task};
+
 use super::timer::TimerEntry;
 use crate::clock::now_ms;
 use crate::threads::spawn_worker;
@@ -50,8 +51,11 @@ pub(crate) struct Shared {
     built_at_ms: f64,
     all_started_at_ms: Mutex<Option<f64>>,
     tracing: AtomicBool,
-    /// One event buffer per worker, plus one for events outside any worker.
-    events: Vec<Mutex<Vec<SchedulerEvent>>>,
+    /// Traced tasks being polled right now: their Finish or Park is not recorded yet.
+    polling_traced: AtomicUsize,
+    /// One event buffer per worker, plus one for events outside any worker, with sequence numbers.
+    events: Vec<Mutex<Vec<(u64, SchedulerEvent)>>>,
+    event_seq: AtomicU64,
 }
 
 impl Shared {
@@ -67,12 +71,15 @@ impl Shared {
         })
     }
 
-    fn record(&self, worker: Option<u32>, task: u32, kind: SchedulerEventKind) {
+    /// Record an event. A global sequence number orders events exactly, even when the clock
+    /// cannot tell them apart (browsers give 5 µs resolution).
+    pub(crate) fn record(&self, worker: Option<u32>, task: u32, kind: SchedulerEventKind) {
         if !self.tracing.load(SeqCst) {
             return;
         }
+        let seq = self.event_seq.fetch_add(1, SeqCst);
         let buffer = worker.map_or(self.workers as usize, |w| w as usize);
-        lock(&self.events[buffer]).push(SchedulerEvent { at_ms: now_ms(), worker, task, kind });
+        lock(&self.events[buffer]).push((seq, SchedulerEvent { at_ms: now_ms(), worker, task, kind }));
     }
 
     pub fn record_wake(self: &Arc<Self>, task: u32) {
@@ -170,11 +177,12 @@ impl Shared {
                 let count = queue.len().div_ceil(2);
                 queue.drain(..count).collect()
             };
-            let Some(first) = taken.pop_front() else { continue };
-            let count = taken.len() as u32 + 1;
-            if first.traced {
-                self.record(Some(thief), first.id, SchedulerEventKind::Steal { victim, count });
+            let count = taken.len() as u32;
+            // One event per stolen task, so a replay knows exactly which tasks moved.
+            for task in taken.iter().filter(|t| t.traced) {
+                self.record(Some(thief), task.id, SchedulerEventKind::Steal { victim, count });
             }
+            let Some(first) = taken.pop_front() else { continue };
             lock(&self.locals[thief as usize]).extend(taken);
             return Some(first);
         }
@@ -184,19 +192,13 @@ impl Shared {
     fn run(self: &Arc<Self>, task: Arc<Task>, index: u32) {
         let traced = task.traced;
         if traced {
+            self.polling_traced.fetch_add(1, SeqCst);
             self.record(Some(index), task.id, SchedulerEventKind::Run);
         }
-        let outcome = task.poll();
+        // The task records how its poll ended (Finish, Park, or Park and Wake) itself.
+        let _ = task.poll(index);
         if traced {
-            let here = Some(index);
-            match outcome {
-                Polled::Finished => self.record(here, task.id, SchedulerEventKind::Finish),
-                Polled::Parked => self.record(here, task.id, SchedulerEventKind::Park),
-                Polled::Requeued => {
-                    self.record(here, task.id, SchedulerEventKind::Park);
-                    self.record(here, task.id, SchedulerEventKind::Wake);
-                }
-            }
+            self.polling_traced.fetch_sub(1, SeqCst);
         }
     }
 
@@ -273,6 +275,9 @@ impl Runtime {
             built_at_ms: now_ms(),
             all_started_at_ms: Mutex::new(None),
             tracing: AtomicBool::new(false),
+            polling_traced: AtomicUsize::new(0),
+            event_seq: AtomicU64::new(0),
+
             events: (0..=workers).map(|_| Mutex::new(Vec::new())).collect(),
         });
         let runtime = Runtime { shared };
@@ -349,13 +354,17 @@ impl Handle {
         self.shared.tracing.store(true, SeqCst);
     }
 
-    /// Stop recording and return the events, in time order.
+    /// Stop recording and return the events in the order they happened. Waits (briefly) for traced
+    /// tasks still inside a poll to record how it ended, so no Finish or Park is lost.
     pub fn take_events(&self) -> Vec<SchedulerEvent> {
+        while self.shared.polling_traced.load(SeqCst) > 0 {
+            std::hint::spin_loop();
+        }
         self.shared.tracing.store(false, SeqCst);
-        let mut events: Vec<SchedulerEvent> =
+        let mut events: Vec<(u64, SchedulerEvent)> =
             self.shared.events.iter().flat_map(|buffer| std::mem::take(&mut *lock(buffer))).collect();
-        events.sort_by(|a, b| a.at_ms.total_cmp(&b.at_ms));
-        events
+        events.sort_by_key(|(seq, _)| *seq);
+        events.into_iter().map(|(_, event)| event).collect()
     }
 }
 

@@ -1,6 +1,8 @@
 //! A task: a boxed future plus a small state machine that guarantees it is queued at most once.
 
 use super::scheduler::Shared;
+use experiments::SchedulerEventKind;
+
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -43,8 +45,9 @@ impl Task {
         Arc::new(Task { id, traced, state: AtomicU8::new(SCHEDULED), future: Mutex::new(Some(future)), runtime })
     }
 
-    /// Poll once. Must only be called by the worker that took the task out of a queue.
-    pub fn poll(self: &Arc<Self>) -> Polled {
+    /// Poll once on `worker`, recording how the poll ended. Must only be called by the worker that
+    /// took the task out of a queue.
+    pub fn poll(self: &Arc<Self>, worker: u32) -> Polled {
         let claimed = self.state.compare_exchange(SCHEDULED, RUNNING, Ordering::AcqRel, Ordering::Acquire);
         if claimed.is_err() {
             // Only DONE can be found here (a task dropped at shutdown); nothing to run.
@@ -59,18 +62,28 @@ impl Task {
         };
         if ready {
             *slot = None;
+            self.record(worker, SchedulerEventKind::Finish);
             self.state.store(DONE, Ordering::Release);
             return Polled::Finished;
         }
         drop(slot);
+        // Recorded before the task becomes wakeable, so no Wake can be recorded ahead of its Park.
+        self.record(worker, SchedulerEventKind::Park);
         match self.state.compare_exchange(RUNNING, IDLE, Ordering::AcqRel, Ordering::Acquire) {
             Ok(_) => Polled::Parked,
             Err(_) => {
                 // NOTIFIED: someone woke us while we ran. Queue again.
+                self.record(worker, SchedulerEventKind::Wake);
                 self.state.store(SCHEDULED, Ordering::Release);
                 self.runtime.schedule(self.clone());
                 Polled::Requeued
             }
+        }
+    }
+
+    fn record(&self, worker: u32, kind: SchedulerEventKind) {
+        if self.traced {
+            self.runtime.record(Some(worker), self.id, kind);
         }
     }
 

@@ -75,11 +75,41 @@ fn tasks_spawned_on_one_worker_are_stolen_by_the_others() {
     assert!(events.iter().any(|e| matches!(e.kind, EventKind::Steal { .. })), "no steal happened");
     let ran_on: HashSet<_> = events.iter().filter(|e| e.kind == EventKind::Run).map(|e| e.worker).collect();
     assert!(ran_on.len() >= 2, "stealing spread the work: ran on {ran_on:?}");
-    // Every task ran and finished exactly once, and never on two workers at the same time.
+    // Every task ran and finished exactly once, and never on two workers at the same time: the
+    // replay checks every step against the ones before it.
     for id in 0..64 {
         let mine: Vec<_> = events.iter().filter(|e| e.task == id).collect();
         assert_eq!(mine.iter().filter(|e| e.kind == EventKind::Finish).count(), 1, "task {id}");
         assert_eq!(mine.iter().filter(|e| e.kind == EventKind::Run).count(), 1, "task {id}");
+    }
+    let snapshots = experiments::replay::replay(&events, 4).expect("a consistent recording");
+    experiments::replay::all_finished(&snapshots, 64).unwrap();
+}
+
+#[test]
+fn recordings_of_parking_and_stealing_replay_consistently_under_stress() {
+    for workers in [1, 2, 4] {
+        let runtime = Runtime::new(workers).unwrap();
+        runtime.start_tracing();
+        run_within(&runtime, Duration::from_secs(60), async {
+            let group = WaitGroup::new(200);
+            for id in 0..200u32 {
+                let group = group.clone();
+                spawn(id, async move {
+                    for step in 0..5u32 {
+                        sleep(Duration::from_micros(((id + step) % 4) as u64 * 100)).await;
+                        busy_for(20);
+                    }
+                    group.done();
+                });
+            }
+            group.wait().await;
+        });
+        let events = runtime.take_events();
+        let snapshots =
+            experiments::replay::replay(&events, workers).unwrap_or_else(|e| panic!("{workers} workers: {e}"));
+        experiments::replay::all_finished(&snapshots, 200).unwrap();
+        assert!(snapshots.iter().all(|s| s.running.len() == workers as usize));
     }
 }
 

@@ -1,0 +1,185 @@
+//! The Go scheduler chapter: run a scheduling scenario on the engine's M:N task runtime, record
+//! every step, and replay it: local queues, the global queue, parked tasks, steals.
+
+use super::panel::{ResultLog, RunStatus};
+use crate::components::controls::Slider;
+use crate::components::machine::MachineLine;
+use crate::components::notes::ClampNotes;
+use crate::components::replay::Replay;
+use crate::components::timeline::Timeline;
+use crate::components::unavailable::UnavailableNotice;
+use crate::engine_client;
+use crate::environment::{machine, prefers_reduced_motion};
+use crate::i18n::{fill, ui};
+use crate::presets::{write_words_to_url, Preset};
+use crate::runner::Runner;
+use experiments::params::{go_scheduler as limits, ParamRange};
+use experiments::replay::{replay, Snapshot};
+use experiments::{Job, Measurement, ScenarioKind, SchedulerEvent, Variant, Workload};
+use leptos::prelude::*;
+
+fn name(kind: ScenarioKind) -> &'static str {
+    let t = ui();
+    match kind {
+        ScenarioKind::SpawnOnOne => t.scenario_spawn_on_one,
+        ScenarioKind::IoMix => t.scenario_io_mix,
+        ScenarioKind::ManyTasks => t.scenario_many_tasks,
+        ScenarioKind::LongTask => t.scenario_long_task,
+    }
+}
+
+fn help(kind: ScenarioKind) -> &'static str {
+    let t = ui();
+    match kind {
+        ScenarioKind::SpawnOnOne => t.scenario_spawn_on_one_help,
+        ScenarioKind::IoMix => t.scenario_io_mix_help,
+        ScenarioKind::ManyTasks => t.scenario_many_tasks_help,
+        ScenarioKind::LongTask => t.scenario_long_task_help,
+    }
+}
+
+#[component]
+pub fn GoSchedulerExperiment() -> impl IntoView {
+    let t = ui();
+    let machine = machine();
+    let body = match engine_client::availability() {
+        Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
+        Ok(()) => view! { <GoSchedulerControls cores=machine.logical_processors /> }.into_any(),
+    };
+    view! {
+        <section class="experiment" aria-labelledby="go-title" data-experiment="go-scheduler">
+            <h2 id="go-title">{t.go_title}</h2>
+            {body}
+            <MachineLine machine />
+        </section>
+    }
+}
+
+#[component]
+fn GoSchedulerControls(cores: u32) -> impl IntoView {
+    let t = ui();
+    let ids: Vec<&'static str> = ScenarioKind::ALL.iter().map(|k| k.id()).collect();
+    let mut preset = Preset::from_url();
+    let chosen = preset.choice("scenario", &ids, ScenarioKind::SpawnOnOne.id());
+    let initial = ScenarioKind::ALL.into_iter().find(|k| k.id() == chosen).unwrap_or(ScenarioKind::SpawnOnOne);
+    let (default_workers, default_tasks) = initial.default_workers_and_tasks();
+    let workers_limits = ParamRange { default: default_workers as u64, ..limits::workers(cores) };
+    let tasks_limits = ParamRange { default: default_tasks as u64, ..limits::TASKS };
+    let scenario = RwSignal::new(initial);
+    let workers = RwSignal::new(preset.value(&workers_limits));
+    let tasks = RwSignal::new(preset.value(&tasks_limits));
+    let start_step = preset.value(&limits::STEP) as usize;
+    let autorun = preset.flag("autorun");
+    let notes = preset.notes;
+
+    let runner = Runner::new();
+    let log = ResultLog::new();
+    let recorded = RwSignal::new(None::<Measurement>);
+    let step = RwSignal::new(start_step);
+    let replay_error = RwSignal::new(None::<String>);
+
+    let record = move || {
+        let (kind, k, n) = (scenario.get_untracked(), workers.get_untracked() as u32, tasks.get_untracked() as u32);
+        write_words_to_url(&[
+            ("scenario", kind.id().to_string()),
+            ("workers", k.to_string()),
+            ("tasks", n.to_string()),
+        ]);
+        let job = Job {
+            workload: Workload::Scenario { scenario: kind },
+            variant: Variant::Goroutines,
+            workers: k,
+            tasks: n,
+            repetitions: 1,
+        };
+        let run_log = log.start_run();
+        runner.run(vec![job], move |_, m| {
+            run_log.add(&m, "goroutines", name(kind).to_string(), false);
+            recorded.set(Some(m));
+        });
+    };
+    if autorun {
+        Effect::new(move |already: Option<()>| {
+            if already.is_none() {
+                record();
+            }
+        });
+    }
+
+    let events =
+        Signal::derive(move || recorded.with(|m| m.as_ref().map(|m| m.trace.events.clone()).unwrap_or_default()));
+    let snapshots = Memo::new(move |_| {
+        recorded.with(|m| {
+            let Some(m) = m else { return Vec::<Snapshot>::new() };
+            match replay(&m.trace.events, m.job.workers) {
+                Ok(snapshots) => {
+                    replay_error.set(None);
+                    snapshots
+                }
+                Err(message) => {
+                    replay_error.set(Some(message));
+                    Vec::new()
+                }
+            }
+        })
+    });
+    let total_tasks = Signal::derive(move || recorded.with(|m| m.as_ref().map_or(0, |m| m.job.tasks)));
+    let running = Signal::derive(move || runner.running.get());
+    let traced_label = Signal::derive(move || {
+        recorded.with(|m| {
+            m.as_ref()
+                .map(|m| {
+                    name(match m.job.workload {
+                        Workload::Scenario { scenario } => scenario,
+                        _ => ScenarioKind::SpawnOnOne,
+                    })
+                    .to_string()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let lanes = Signal::derive(move || recorded.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
+    let has_events = move || events.with(|e: &Vec<SchedulerEvent>| !e.is_empty());
+    let reduced_motion = prefers_reduced_motion();
+
+    view! {
+        <ClampNotes notes />
+        <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); record(); }>
+            <fieldset class="control choice scenario-choice">
+                <legend>{t.scenario}</legend>
+                {ScenarioKind::ALL.into_iter().map(|kind| view! {
+                    <label>
+                        <input
+                            type="radio"
+                            name="go-scenario"
+                            value=kind.id()
+                            prop:checked=move || scenario.get() == kind
+                            disabled=move || running.get()
+                            on:change=move |_| {
+                                scenario.set(kind);
+                                let (k, n) = kind.default_workers_and_tasks();
+                                workers.set(k as u64);
+                                tasks.set(n as u64);
+                            }
+                        />
+                        {name(kind)}
+                    </label>
+                }).collect_view()}
+                <p class="help">{move || help(scenario.get())}</p>
+            </fieldset>
+            <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(limits::workers(cores)) disabled=running />
+            <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(limits::TASKS) disabled=running />
+            <div class="actions">
+                <button type="submit" class="primary" disabled=move || running.get()>{t.record_run}</button>
+            </div>
+        </form>
+        <RunStatus runner describe=move |_| name(scenario.get_untracked()).to_string() />
+        {move || replay_error.get().map(|message| view! {
+            <p class="notice notice-warning" role="alert">{fill(t.replay_invalid, &[("message", &message)])}</p>
+        })}
+        <Show when=has_events fallback=move || view! { <p class="empty">{t.replay_empty}</p> }>
+            <Replay events snapshots=Signal::from(snapshots) tasks=total_tasks step reduced_motion />
+        </Show>
+        <Timeline measurement=recorded what=traced_label lanes test_id="go-timeline" />
+    }
+}

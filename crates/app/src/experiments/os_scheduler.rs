@@ -1,0 +1,225 @@
+//! The OS scheduler chapter: a seeded round-robin simulation (`workloads::os_scheduler`), recomputed
+//! live as the reader moves the controls, drawn as a Gantt chart and as thread states.
+//!
+//! It is a model, not a measurement: it runs in the page itself (bounded, a few milliseconds at the
+//! largest settings) and needs no engine, so it works on pages without threads too.
+
+use crate::components::controls::{unique_id, NumberField, Slider};
+use crate::components::lane_chart::{Bar, Fill, Lane, LaneChart};
+use crate::components::notes::ClampNotes;
+use crate::format;
+use crate::i18n::{fill, ui};
+use crate::presets::{write_words_to_url, Preset};
+use experiments::params::os_scheduler::{CORES, MIXES, QUANTUM_MS, SEED, SWITCH_US, THREADS};
+use leptos::prelude::*;
+use workloads::os_scheduler::{generate_threads, simulate, CoreActivity, Mix, Schedule, ThreadState};
+
+fn mix_of(id: &str) -> Mix {
+    match id {
+        "cpu" => Mix::CpuBound,
+        "io" => Mix::IoBound,
+        _ => Mix::Mixed,
+    }
+}
+
+fn mix_name(id: &str) -> &'static str {
+    let t = ui();
+    match id {
+        "cpu" => t.mix_cpu,
+        "io" => t.mix_io,
+        _ => t.mix_mixed,
+    }
+}
+
+fn ms(us: u64) -> f64 {
+    us as f64 / 1000.0
+}
+
+fn gantt_lanes(schedule: &Schedule) -> Vec<Lane> {
+    let t = ui();
+    schedule
+        .gantt
+        .iter()
+        .enumerate()
+        .map(|(core, segments)| Lane {
+            label: fill(t.core_lane, &[("n", &core.to_string())]),
+            bars: segments
+                .iter()
+                .map(|s| match s.activity {
+                    CoreActivity::Run { thread } => Bar {
+                        start: ms(s.start_us),
+                        end: ms(s.end_us),
+                        fill: Fill::Item(thread as u32),
+                        label: Some(fill(t.thread_lane, &[("n", &thread.to_string())])),
+                    },
+                    CoreActivity::Switch { .. } => {
+                        Bar { start: ms(s.start_us), end: ms(s.end_us), fill: Fill::Muted, label: None }
+                    }
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+fn state_lanes(schedule: &Schedule) -> Vec<Lane> {
+    let t = ui();
+    schedule
+        .threads
+        .iter()
+        .enumerate()
+        .map(|(thread, report)| Lane {
+            label: fill(t.thread_lane, &[("n", &thread.to_string())]),
+            bars: report
+                .timeline
+                .iter()
+                .map(|interval| Bar {
+                    start: ms(interval.start_us),
+                    end: ms(interval.end_us),
+                    fill: match interval.state {
+                        ThreadState::Running => Fill::Item(thread as u32),
+                        ThreadState::Runnable => Fill::Muted,
+                        ThreadState::Waiting => Fill::Outline,
+                    },
+                    label: None,
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+#[component]
+pub fn OsSchedulerExperiment() -> impl IntoView {
+    let t = ui();
+    let mut preset = Preset::from_url();
+    let threads = RwSignal::new(preset.value(&THREADS));
+    let cores = RwSignal::new(preset.value(&CORES));
+    let quantum = RwSignal::new(preset.value(&QUANTUM_MS));
+    let switch_cost = RwSignal::new(preset.value(&SWITCH_US));
+    let seed = RwSignal::new(preset.value(&SEED));
+    let mix = RwSignal::new(preset.choice("mix", &MIXES, "mixed"));
+    let notes = preset.notes;
+
+    let schedule = Memo::new(move |_| {
+        let specs = generate_threads(threads.get() as usize, seed.get(), mix_of(mix.get()));
+        simulate(&specs, cores.get() as u32, quantum.get() * 1000, switch_cost.get()).map_err(|e| e.to_string())
+    });
+    // The URL always holds the settings shown, so the page can be shared as it is.
+    Effect::new(move |_| {
+        write_words_to_url(&[
+            ("threads", threads.get().to_string()),
+            ("cores", cores.get().to_string()),
+            ("quantum", quantum.get().to_string()),
+            ("switch", switch_cost.get().to_string()),
+            ("seed", seed.get().to_string()),
+            ("mix", mix.get().to_string()),
+        ]);
+    });
+
+    let never = Signal::stored(false);
+    let gantt = Signal::derive(move || schedule.with(|s| s.as_ref().map(gantt_lanes).unwrap_or_default()));
+    let states = Signal::derive(move || schedule.with(|s| s.as_ref().map(state_lanes).unwrap_or_default()));
+    let summary = Signal::derive(move || {
+        schedule.with(|s| match s {
+            Ok(s) => fill(
+                t.gantt_summary,
+                &[
+                    ("cores", &cores.get().to_string()),
+                    ("threads", &threads.get().to_string()),
+                    ("ms", &format::ms(ms(s.totals.makespan_us))),
+                    ("switches", &s.totals.context_switches.to_string()),
+                    ("utilisation", &format::percent(s.totals.cpu_utilisation)),
+                ],
+            ),
+            Err(_) => String::new(),
+        })
+    });
+    let group = unique_id("mix");
+
+    view! {
+        <section class="experiment" aria-labelledby="os-title" data-experiment="os-scheduler">
+            <h2 id="os-title">{t.os_title}</h2>
+            <p class="help">{t.os_simulation_note}</p>
+            <ClampNotes notes />
+            <form class="controls" aria-label=t.controls_label on:submit=|ev| ev.prevent_default()>
+                <fieldset class="control choice">
+                    <legend>{t.mix}</legend>
+                    {MIXES.iter().map(|&option| view! {
+                        <label>
+                            <input
+                                type="radio"
+                                name=group.clone()
+                                value=option
+                                prop:checked=move || mix.get() == option
+                                on:change=move |_| mix.set(option)
+                            />
+                            {mix_name(option)}
+                        </label>
+                    }).collect_view()}
+                </fieldset>
+                <Slider label=t.threads help=t.threads_help.to_string() value=threads range=Signal::stored(THREADS) disabled=never />
+                <Slider label=t.cores help=t.cores_help.to_string() value=cores range=Signal::stored(CORES) disabled=never />
+                <Slider label=t.quantum help=t.quantum_help.to_string() value=quantum range=Signal::stored(QUANTUM_MS) disabled=never />
+                <Slider label=t.switch_cost help=t.switch_cost_help.to_string() value=switch_cost range=Signal::stored(SWITCH_US) disabled=never />
+                <NumberField label=t.seed help=t.seed_help.to_string() value=seed range=SEED disabled=never />
+            </form>
+            {move || schedule.with(|s| s.as_ref().err().map(|message| view! {
+                <p class="notice notice-warning" role="alert">{fill(t.simulation_refused, &[("message", message)])}</p>
+            }))}
+            <figure class="timeline">
+                <figcaption>{t.gantt_caption}</figcaption>
+                <LaneChart lanes=gantt x_label=t.axis_time_sim summary test_id="os-gantt" />
+                <p class="timeline-summary" data-testid="os-summary">{summary}</p>
+            </figure>
+            <figure class="timeline">
+                <figcaption>{t.states_caption}</figcaption>
+                <LaneChart lanes=states x_label=t.axis_time_sim summary=Signal::derive(move || t.states_caption.to_string()) test_id="os-states" />
+            </figure>
+            {move || schedule.get().ok().map(|s| view! {
+                <div class="table-scroll">
+                    <table class="os-totals" data-testid="os-totals">
+                        <caption>{t.totals_caption}</caption>
+                        <tbody>
+                            <tr><th scope="row">{t.total_avg_waiting}</th><td class="num">{format!("{} ms", format::ms(s.totals.average_waiting_us / 1000.0))}</td></tr>
+                            <tr><th scope="row">{t.total_avg_turnaround}</th><td class="num">{format!("{} ms", format::ms(s.totals.average_turnaround_us / 1000.0))}</td></tr>
+                            <tr><th scope="row">{t.total_makespan}</th><td class="num">{format!("{} ms", format::ms(ms(s.totals.makespan_us)))}</td></tr>
+                            <tr><th scope="row">{t.total_utilisation}</th><td class="num" data-value=s.totals.cpu_utilisation>{format::percent(s.totals.cpu_utilisation)}</td></tr>
+                            <tr><th scope="row">{t.total_switches}</th><td class="num" data-value=s.totals.context_switches>{s.totals.context_switches}</td></tr>
+                            <tr><th scope="row">{t.total_preemptions}</th><td class="num">{s.totals.preemptions}</td></tr>
+                        </tbody>
+                    </table>
+                </div>
+                <div class="table-scroll">
+                    <table class="os-threads" data-testid="os-threads">
+                        <caption>{t.threads_caption}</caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">{t.col_thread}</th>
+                                <th scope="col">{t.col_arrival}</th>
+                                <th scope="col">{t.col_cpu_ms}</th>
+                                <th scope="col">{t.col_io_ms}</th>
+                                <th scope="col">{t.col_waiting_ms}</th>
+                                <th scope="col">{t.col_turnaround_ms}</th>
+                                <th scope="col">{t.col_preemptions}</th>
+                                <th scope="col">{t.col_switches}</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {s.threads.iter().enumerate().map(|(i, r)| view! {
+                                <tr>
+                                    <th scope="row">{fill(t.thread_lane, &[("n", &i.to_string())])}</th>
+                                    <td class="num">{format::ms(ms(r.arrival_us))}</td>
+                                    <td class="num">{format::ms(ms(r.cpu_us))}</td>
+                                    <td class="num">{format::ms(ms(r.io_us))}</td>
+                                    <td class="num">{format::ms(ms(r.waiting_us))}</td>
+                                    <td class="num">{format::ms(ms(r.turnaround_us))}</td>
+                                    <td class="num">{r.preemptions}</td>
+                                    <td class="num">{r.context_switches}</td>
+                                </tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                </div>
+            })}
+        </section>
+    }
+}
