@@ -53,9 +53,12 @@ export async function runsEnded(panel) {
 export async function waitForOutcome(panel, timeout = 120_000, before = 0) {
   const outcome = panel.getByTestId('outcome');
   await outcome.waitFor({ state: 'attached', timeout });
-  await panel.page().waitForFunction(
-    ([element, count]) => Number(element.dataset.runsEnded) > count,
-    [await outcome.elementHandle(), before],
+  // Evaluate in the panel's own frame (it may be inside an iframe).
+  const element = await outcome.elementHandle();
+  const frame = await element.ownerFrame();
+  await frame.waitForFunction(
+    ([el, count]) => Number(el.dataset.runsEnded) > count,
+    [element, before],
     { timeout, polling: 50 },
   );
   return outcome.getAttribute('data-outcome');

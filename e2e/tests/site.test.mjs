@@ -2,7 +2,7 @@
 // phone width, and a page served without cross-origin isolation.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, serve } from '../lib.mjs';
+import { launch, newPage, serve, waitForOutcome } from '../lib.mjs';
 
 let browser;
 before(async () => {
@@ -47,19 +47,54 @@ test('an unknown chapter shows a not-found page, not a blank one', async () => {
   await server.close();
 });
 
-test('without cross-origin isolation the prose renders and the experiment explains why it cannot run', async () => {
+test('without cross-origin isolation experiments run on one worker, with a banner that says so', async () => {
   const server = await serve('none');
   const page = await newPage(browser);
-  await page.goto(server.url + '/chapters/sum?autorun=1');
+  await page.goto(server.url + '/chapters/sum?workers=4&n=200000&reps=2&autorun=1');
   assert.equal(await page.evaluate(() => crossOriginIsolated), false);
   await page.getByRole('heading', { level: 1, name: 'Adding up ten million numbers' }).waitFor();
-  const notice = page.getByTestId('unavailable');
-  await notice.waitFor();
-  assert.match(await notice.innerText(), /not cross-origin isolated/);
-  assert.ok(await notice.getByRole('link', { name: /own tab/ }).isVisible());
+  const banner = page.getByTestId('single-worker-banner');
+  await banner.waitFor();
+  assert.match(await banner.innerText(), /not cross-origin isolated.*single worker/s);
+  const link = banner.getByRole('link', { name: /own tab/ });
+  assert.equal(await link.getAttribute('href'), `${server.url}/chapters/sum?workers=4&n=200000&reps=2&autorun=1`);
+  // The preset asked for 4 workers: the page says it uses 1, and measures with 1.
+  const panel = page.locator('section[data-experiment="sum"]');
+  assert.match(await panel.getByTestId('preset-notes').innerText(), /workers.*4/);
+  assert.equal(await panel.getByLabel('Workers', { exact: true }).inputValue(), '1');
+  assert.equal(await panel.getByRole('button', { name: 'Sweep workers' }).isDisabled(), true);
+  assert.equal(await waitForOutcome(panel), 'finished');
+  const rows = panel.locator('table.results tbody tr[data-variant]');
+  assert.equal(await rows.count(), 2);
+  for (const text of await rows.locator('td:last-child').allInnerTexts()) assert.match(text, /correct/);
+  // The single-worker engine was loaded, not the threaded one (which cannot even start here).
+  assert.ok(server.requests.some((url) => url.startsWith('/engine-single/')));
+  assert.ok(!server.requests.some((url) => url.startsWith('/engine/')));
   // Prose after the experiment is there too, and the published figures still show.
   await page.getByRole('heading', { name: 'Reading your results' }).waitFor();
   assert.equal(await page.getByTestId('published').locator('tbody tr').count(), 4);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+  await server.close();
+});
+
+test('without isolation, goroutines still beat blocked threads on one worker, and Stop works', async () => {
+  const server = await serve('none');
+  const page = await newPage(browser);
+  await page.goto(server.url + '/chapters/document-search?workers=1&tasks=8&docs=100&latency=1&reps=1&autorun=1');
+  const panel = page.locator('section[data-experiment="document-search"]');
+  assert.equal(await waitForOutcome(panel), 'finished');
+  const median = async (variant) => Number((await panel.locator(`tr[data-variant="${variant}"] td`).nth(3).innerText()).replace(/[^0-9.]/g, ''));
+  const threads = await median('tasks');
+  const goroutines = await median('goroutines');
+  assert.ok(goroutines * 3 <= threads, `goroutines ${goroutines} ms vs threads ${threads} ms`);
+  // Stop during a long run: the single worker is ended and the page says stopped.
+  await panel.getByLabel('Documents', { exact: true }).fill('10000');
+  await panel.getByLabel('Documents', { exact: true }).press('Tab');
+  await panel.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForTimeout(500);
+  await panel.getByRole('button', { name: 'Stop' }).click();
+  assert.equal(await waitForOutcome(panel, 10_000, 1), 'stopped');
   assert.deepEqual(page.problems, []);
   await page.context().close();
   await server.close();

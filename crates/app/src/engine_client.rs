@@ -23,27 +23,31 @@ pub enum EngineEvent {
     Failed(String),
 }
 
-/// Why experiments cannot run with threads on this page.
+/// Why experiments cannot run at all on this page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unavailable {
-    /// The page is not cross-origin isolated, so memory cannot be shared between workers.
-    NotIsolated,
     /// The browser has no Web Workers or no WebAssembly.
     NoWorkers,
 }
 
-/// Can the threaded engine run here?
-pub fn availability() -> Result<(), Unavailable> {
+/// Which engine this page runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Cross-origin isolated: the threaded engine, with real pools of k workers.
+    Threads,
+    /// Not isolated (e.g. inside a course page): the engine without shared memory, one worker.
+    SingleWorker,
+}
+
+/// Which engine can run here, if any.
+pub fn availability() -> Result<Mode, Unavailable> {
     let global = js_sys::global();
     let has = |name: &str| js_sys::Reflect::has(&global, &name.into()).unwrap_or(false);
     if !has("Worker") || !has("WebAssembly") {
         return Err(Unavailable::NoWorkers);
     }
     let machine = crate::environment::machine();
-    if !machine.isolated || !machine.shared_memory {
-        return Err(Unavailable::NotIsolated);
-    }
-    Ok(())
+    Ok(if machine.isolated && machine.shared_memory { Mode::Threads } else { Mode::SingleWorker })
 }
 
 type Handlers = (Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(ErrorEvent)>);
@@ -63,13 +67,17 @@ thread_local! {
     static CLIENT: RefCell<Client> = RefCell::new(Client::default());
 }
 
-fn coordinator_url() -> String {
+fn coordinator_url(mode: Mode) -> String {
     let base = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.base_uri().ok().flatten())
         .unwrap_or_else(|| "/".into());
     let base = if base.ends_with('/') { base } else { format!("{}/", base.rsplit_once('/').map_or("", |(b, _)| b)) };
-    format!("{base}engine/coordinator.js")
+    let folder = match mode {
+        Mode::Threads => "engine",
+        Mode::SingleWorker => "engine-single",
+    };
+    format!("{base}{folder}/coordinator.js")
 }
 
 fn start_worker(client: &mut Client) -> Result<(), String> {
@@ -79,7 +87,8 @@ fn start_worker(client: &mut Client) -> Result<(), String> {
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
     options.set_name("lab-engine");
-    let worker = Worker::new_with_options(&coordinator_url(), &options)
+    let mode = availability().map_err(|_| "this browser cannot run Web Workers with WebAssembly".to_string())?;
+    let worker = Worker::new_with_options(&coordinator_url(mode), &options)
         .map_err(|e| format!("the browser refused to start the engine: {e:?}"))?;
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
@@ -200,8 +209,17 @@ pub fn run(jobs: Vec<Job>) -> Result<(RunId, mpsc::UnboundedReceiver<EngineEvent
     Ok((run_id, receiver))
 }
 
-/// Ask the engine to stop `run_id`.
+/// Ask the engine to stop `run_id`. The single-worker engine measures on the very thread that would
+/// read the request, so there the worker is ended instead (the next run starts a fresh one).
 pub fn stop(run_id: RunId) {
+    if availability() == Ok(Mode::SingleWorker) {
+        let listener = CLIENT.with(|c| c.borrow_mut().runs.remove(&run_id));
+        crash(String::new());
+        if let Some(listener) = listener {
+            let _ = listener.unbounded_send(EngineEvent::Stopped);
+        }
+        return;
+    }
     let _ = send(&Request::Stop { run_id });
 }
 

@@ -21,15 +21,41 @@ struct Current {
 }
 
 /// Keeps the most recent executor alive between jobs so repeated runs with the same k start at once.
+///
+/// Without shared memory (see [`crate::threads::SHARED_MEMORY`]) both executors are the calling
+/// thread itself, made once and kept: a one-thread rayon pool that uses the current thread, and a
+/// runtime whose only worker is the current thread while a job runs.
 #[derive(Default)]
 pub struct Executors {
     current: Option<Current>,
+    inline_pool: Option<Arc<ThreadPool>>,
+    inline_runtime: Option<Runtime>,
+}
+
+fn one_worker_only(workers: u32) -> Result<(), String> {
+    if workers == 1 {
+        Ok(())
+    } else {
+        Err(format!("this page cannot share memory between threads, so it runs one worker, not {workers}"))
+    }
 }
 
 impl Executors {
     /// A rayon pool of exactly `workers` threads, and when it was built if no job ran on it yet.
     pub fn pool(&mut self, workers: u32) -> Result<(Arc<ThreadPool>, Option<f64>), String> {
         let workers = workers.max(1);
+        if !crate::threads::SHARED_MEMORY {
+            one_worker_only(workers)?;
+            if self.inline_pool.is_none() {
+                let pool = ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .use_current_thread()
+                    .build()
+                    .map_err(|e| format!("could not set up the single worker: {e}"))?;
+                self.inline_pool = Some(Arc::new(pool));
+            }
+            return Ok((self.inline_pool.clone().expect("just set"), None));
+        }
         if !matches!(&self.current, Some(Current { executor: Executor::Pool(_), workers: w, .. }) if *w == workers) {
             // End the old executor first so the two never hold workers at the same time.
             self.current = None;
@@ -57,6 +83,10 @@ impl Executors {
     /// An M:N task runtime of exactly `workers` workers, and whether no job ran on it yet.
     pub fn runtime(&mut self, workers: u32) -> Result<(&Runtime, bool), String> {
         let workers = workers.max(1);
+        if !crate::threads::SHARED_MEMORY {
+            one_worker_only(workers)?;
+            return Ok((self.inline_runtime.get_or_insert_with(Runtime::new_inline), false));
+        }
         if !matches!(&self.current, Some(Current { executor: Executor::Tasks(_), workers: w, .. }) if *w == workers) {
             self.current = None;
             let built_at_ms = now_ms();

@@ -87,6 +87,8 @@ pub fn run_job(
     cancel: &Cancel,
     progress: &Progress,
 ) -> Result<Measurement, Stopped> {
+    // Without shared memory the "pool" is this very thread: nothing to wait for.
+    let fresh_pool_built_at = fresh_pool_built_at.filter(|_| crate::threads::SHARED_MEMORY);
     let pool_start_ms = fresh_pool_built_at.map(|built_at| {
         // Returns once every worker of the pool has run it, i.e. once all of them are up.
         rayon::broadcast(|_| ());
@@ -119,7 +121,7 @@ fn needs_warm_up(job: &Job) -> bool {
 /// A blocking wait that holds the current thread, like a read system call.
 fn blocking_read(latency_us: u32) {
     if latency_us > 0 {
-        std::thread::sleep(Duration::from_micros(latency_us as u64));
+        crate::threads::block_for(Duration::from_micros(latency_us as u64));
     }
 }
 

@@ -12,10 +12,12 @@ pub fn live_workers() -> u32 {
     LIVE.load(Ordering::SeqCst)
 }
 
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
 pub(crate) fn worker_started() {
     LIVE.fetch_add(1, Ordering::SeqCst);
 }
 
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
 pub(crate) fn worker_finished() {
     LIVE.fetch_sub(1, Ordering::SeqCst);
 }
@@ -39,7 +41,31 @@ pub fn spawn_worker(name: String, main: WorkerMain) -> std::io::Result<()> {
 
 /// Start a worker running `main`. In the browser a module Web Worker that shares this module's
 /// memory; it counts as finished when it reports back that it has exited (see `web::workers`).
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
 pub fn spawn_worker(name: String, main: WorkerMain) -> std::io::Result<()> {
     crate::web::workers::spawn(&name, main).map_err(std::io::Error::other)
+}
+
+/// Without shared memory there is no second worker to start.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+pub fn spawn_worker(_name: String, _main: WorkerMain) -> std::io::Result<()> {
+    Err(std::io::Error::new(std::io::ErrorKind::Unsupported, "this page has no shared memory: one worker only"))
+}
+
+/// Whether this build can run more than one worker. False only for the browser build without
+/// shared memory (pages that are not cross-origin isolated), where everything runs on one worker.
+pub const SHARED_MEMORY: bool = cfg!(any(not(target_arch = "wasm32"), target_feature = "atomics"));
+
+/// Hold the current worker for `duration`, like a blocking system call. Without shared memory the
+/// browser offers no way to block, so the worker spins on the clock instead (same effect: the
+/// worker can do nothing else meanwhile).
+pub fn block_for(duration: std::time::Duration) {
+    if SHARED_MEMORY {
+        std::thread::sleep(duration);
+    } else {
+        let until = crate::clock::now_ms() + duration.as_secs_f64() * 1000.0;
+        while crate::clock::now_ms() < until {
+            std::hint::spin_loop();
+        }
+    }
 }

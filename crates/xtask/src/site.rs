@@ -2,12 +2,16 @@
 
 use crate::shell::{cargo, root, run, tool_path};
 use crate::tools::setup;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Threads in wasm: atomics need nightly's build-std, and since rust-lang/rust#147225 shared memory
 /// must be asked for explicitly at link time (the TLS exports let wasm-bindgen start threads).
 const ENGINE_RUSTFLAGS: &[&str] = &[
+    // Real warnings in our code fail the build. (rustc still prints one notice per crate that
+    // `atomics` is an unstable target feature: that is a nightly notice, not about our code.)
+    "-D",
+    "warnings",
     "-C",
     "target-feature=+atomics,+bulk-memory,+mutable-globals,+simd128",
     "-C",
@@ -50,6 +54,27 @@ pub fn build_engine(out: Option<&str>) -> Result<(), String> {
         let from = root().join("crates/engine/js").join(script);
         std::fs::copy(&from, out_dir.join(script)).map_err(|e| format!("{}: {e}", from.display()))?;
     }
+    build_single_engine(&out_dir.with_file_name("engine-single"))
+}
+
+/// The engine without threads, for pages that are not cross-origin isolated (a module with shared
+/// memory cannot even be instantiated there): stable Rust, no atomics, one worker.
+fn build_single_engine(out_dir: &Path) -> Result<(), String> {
+    let target_dir = root().join("target/engine-single");
+    run(cargo()
+        .args(["build", "--package", "engine", "--lib", "--target", "wasm32-unknown-unknown", "--release"])
+        .env("RUSTUP_TOOLCHAIN", "stable")
+        .env_remove("CARGO_UNSTABLE_BUILD_STD")
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS", "-D warnings -C target-feature=+simd128"))?;
+    std::fs::create_dir_all(out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
+    run(Command::new("wasm-bindgen")
+        .env("PATH", tool_path())
+        .args(["--target", "web", "--no-typescript", "--out-name", "engine", "--out-dir"])
+        .arg(out_dir)
+        .arg(target_dir.join("wasm32-unknown-unknown/release/engine.wasm")))?;
+    let from = root().join("crates/engine/js/coordinator.js");
+    std::fs::copy(&from, out_dir.join("coordinator.js")).map_err(|e| format!("{}: {e}", from.display()))?;
     Ok(())
 }
 

@@ -1,12 +1,20 @@
-//! The page frame: skip link, header with the chapter menu, main area, footer.
+//! The page frame: skip link, header with the chapter menu, main area, footer. Embed views get only
+//! the main area, and report their height to the page that frames them.
 
 use crate::content;
 use crate::i18n::{lang, ui};
 use leptos::prelude::*;
 use leptos_router::components::A;
+use send_wrapper::SendWrapper;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[component]
 pub fn Layout(children: Children) -> impl IntoView {
+    if crate::pages::is_embed() {
+        report_height_to_parent();
+        return view! { <main id="main" class="embed" tabindex="-1">{children()}</main> }.into_any();
+    }
     let t = ui();
     let chapters = content::chapters(lang().tag())
         .map(|c| {
@@ -30,4 +38,35 @@ pub fn Layout(children: Children) -> impl IntoView {
             <p>{t.footer}</p>
         </footer>
     }
+    .into_any()
+}
+
+/// Tell the framing page our height whenever it changes, in two forms: `{type: "resize", height}`
+/// for any page, and `{subject: "lti.frameResize", height}` for Canvas. Only the height is sent,
+/// and nothing is ever received.
+fn report_height_to_parent() {
+    let Some(window) = web_sys::window() else { return };
+    let Ok(Some(parent)) = window.parent() else { return };
+    if parent == window {
+        return;
+    }
+    let Some(root) = window.document().and_then(|d| d.document_element()) else { return };
+    let measured = root.clone();
+    let send = Closure::<dyn FnMut()>::new(move || {
+        let height = measured.scroll_height();
+        for message in [
+            js_sys::JSON::parse(&format!("{{\"type\":\"resize\",\"height\":{height}}}")),
+            js_sys::JSON::parse(&format!("{{\"subject\":\"lti.frameResize\",\"height\":{height}}}")),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            let _ = parent.post_message(&message, "*");
+        }
+    });
+    let Ok(observer) = web_sys::ResizeObserver::new(send.as_ref().unchecked_ref()) else { return };
+    observer.observe(&root);
+    // Lives as long as the page.
+    let held = SendWrapper::new((observer, send));
+    on_cleanup(move || held.0.disconnect());
 }

@@ -10,6 +10,7 @@ pub mod published;
 pub mod replay;
 
 pub mod results;
+pub mod share;
 pub mod speedup_chart;
 pub mod timeline;
 pub mod unavailable;

@@ -7,17 +7,47 @@ use leptos::prelude::*;
 #[component]
 pub fn UnavailableNotice(reason: Unavailable) -> impl IntoView {
     let t = ui();
-    let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
     view! {
         <div class="notice notice-warning" role="note" data-testid="unavailable">
             <h3>{t.unavailable_title}</h3>
             {match reason {
-                Unavailable::NotIsolated => view! {
-                    <p>{t.not_isolated_body}</p>
-                    <p><a href=href target="_blank" rel="noopener">{t.open_isolated}</a></p>
-                }.into_any(),
                 Unavailable::NoWorkers => view! { <p>{t.no_workers_body}</p> }.into_any(),
             }}
         </div>
     }
+}
+
+/// The honest banner of the single-worker mode: what is different here, and where the full lab is.
+#[component]
+pub fn ModeBanner(mode: crate::engine_client::Mode) -> impl IntoView {
+    let t = ui();
+    (mode == crate::engine_client::Mode::SingleWorker).then(|| {
+        view! {
+            <div class="notice notice-warning" role="note" data-testid="single-worker-banner">
+                <h3>{t.single_worker_title}</h3>
+                <p>{t.single_worker_body}</p>
+                <p><a href=full_lesson_url() target="_blank" rel="noopener">{t.open_isolated}</a></p>
+            </div>
+        }
+    })
+}
+
+/// This page's address as a full lesson in its own tab: embed views point to their chapter.
+pub fn full_lesson_url() -> String {
+    let Some(location) = web_sys::window().map(|w| w.location()) else { return String::new() };
+    let origin = location.origin().unwrap_or_default();
+    let path = location.pathname().unwrap_or_default();
+    let search = location.search().unwrap_or_default();
+    // An embedded chapter opens as that chapter; an embedded experiment opens as its chapter.
+    let path = match path.split_once("/embed/") {
+        Some((base, rest)) => match rest.strip_prefix("experiments/") {
+            Some(name) => {
+                let slug = crate::components::share::chapter_of(name).map_or("", |c| c.slug);
+                format!("{base}/chapters/{slug}")
+            }
+            None => format!("{base}/{rest}"),
+        },
+        None => path,
+    };
+    format!("{origin}{path}{search}")
 }

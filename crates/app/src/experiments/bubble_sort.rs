@@ -2,16 +2,17 @@
 //! chunked version, odd-even transposition, merge sort), a sweep over workers, and Amdahl's law
 //! fitted to each parallel sort's own speedups.
 
-use super::panel::{ResultLog, RunStatus};
+use super::panel::{workers_for, ResultLog, RunStatus};
 use super::sum::sweep_counts;
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
 use crate::components::results::ResultsTable;
+use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint, YAxis};
 use crate::components::timeline::Timeline;
-use crate::components::unavailable::UnavailableNotice;
-use crate::engine_client;
+use crate::components::unavailable::{ModeBanner, UnavailableNotice};
+use crate::engine_client::{self, Mode};
 use crate::environment::machine;
 use crate::format;
 use crate::i18n::{self, fill, ui};
@@ -74,7 +75,9 @@ pub fn BubbleSortExperiment() -> impl IntoView {
     let machine = machine();
     let body = match engine_client::availability() {
         Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
-        Ok(()) => view! { <BubbleSortControls cores=machine.logical_processors /> }.into_any(),
+        Ok(mode) => {
+            view! { <ModeBanner mode /> <BubbleSortControls cores=machine.logical_processors mode /> }.into_any()
+        }
     };
     view! {
         <section class="experiment" aria-labelledby="sort-title" data-experiment="bubble-sort">
@@ -86,9 +89,9 @@ pub fn BubbleSortExperiment() -> impl IntoView {
 }
 
 #[component]
-fn BubbleSortControls(cores: u32) -> impl IntoView {
+fn BubbleSortControls(cores: u32, mode: Mode) -> impl IntoView {
     let t = ui();
-    let workers_limits = workers_range(cores);
+    let workers_limits = workers_for(workers_range(cores), mode);
     let mut preset = Preset::from_url();
     let workers = RwSignal::new(preset.value(&workers_limits));
     let tasks = RwSignal::new(preset.value(&TASKS));
@@ -233,11 +236,12 @@ fn BubbleSortControls(cores: u32) -> impl IntoView {
             </Show>
             <div class="actions">
                 <button type="submit" class="primary" disabled=move || running.get()>{t.run}</button>
-                <button type="button" disabled=move || running.get() on:click=move |_| run_sweep()>{t.sweep}</button>
+                <button type="button" disabled=move || running.get() || mode == Mode::SingleWorker on:click=move |_| run_sweep()>{t.sweep}</button>
                 <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
                 <button type="button" disabled=move || running.get() || log.rows.with(Vec::is_empty) on:click=move |_| log.rows.set(Vec::new())>{t.clear}</button>
             </div>
         </form>
+        <ShareBar experiment="bubble-sort" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />
         <Show when=move || traces.with(|t| !t.is_empty())>

@@ -2,16 +2,17 @@
 //! or reads that do not (CPU-bound: parsing only), run as goroutines with the same knobs, and a
 //! sweep over the task count that draws one line per kind.
 
-use super::panel::{variant_id, ResultLog, RunStatus};
+use super::panel::{variant_id, workers_for, ResultLog, RunStatus};
 use super::sum::sweep_counts;
 use crate::components::controls::{unique_id, Slider};
 use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
 use crate::components::results::ResultsTable;
+use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
 use crate::components::timeline::Timeline;
-use crate::components::unavailable::UnavailableNotice;
-use crate::engine_client;
+use crate::components::unavailable::{ModeBanner, UnavailableNotice};
+use crate::engine_client::{self, Mode};
 use crate::environment::machine;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_words_to_url, Preset};
@@ -59,7 +60,7 @@ pub fn CpuVsIoExperiment() -> impl IntoView {
     let machine = machine();
     let body = match engine_client::availability() {
         Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
-        Ok(()) => view! { <CpuVsIoControls cores=machine.logical_processors /> }.into_any(),
+        Ok(mode) => view! { <ModeBanner mode /> <CpuVsIoControls cores=machine.logical_processors mode /> }.into_any(),
     };
     view! {
         <section class="experiment" aria-labelledby="cpu-io-title" data-experiment="cpu-vs-io">
@@ -71,9 +72,9 @@ pub fn CpuVsIoExperiment() -> impl IntoView {
 }
 
 #[component]
-fn CpuVsIoControls(cores: u32) -> impl IntoView {
+fn CpuVsIoControls(cores: u32, mode: Mode) -> impl IntoView {
     let t = ui();
-    let workers_limits = workers_range(cores);
+    let workers_limits = workers_for(workers_range(cores), mode);
     let mut preset = Preset::from_url();
     let kind = RwSignal::new(preset.choice("kind", &KINDS, "io"));
     let workers = RwSignal::new(preset.value(&workers_limits));
@@ -209,6 +210,7 @@ fn CpuVsIoControls(cores: u32) -> impl IntoView {
                 <button type="button" disabled=move || running.get() || log.rows.with(Vec::is_empty) on:click=move |_| log.rows.set(Vec::new())>{t.clear}</button>
             </div>
         </form>
+        <ShareBar experiment="cpu-vs-io" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />
         <Timeline measurement=traced what=traced_label lanes test_id="cpu-io-timeline" />

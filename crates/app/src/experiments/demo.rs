@@ -1,14 +1,15 @@
 //! Chapter 1's demo: the same t tasks on one worker (concurrency) and on k workers (parallelism),
 //! drawn as two timelines.
 
-use super::panel::{ResultLog, RunStatus};
+use super::panel::{workers_for, ResultLog, RunStatus};
 use crate::components::controls::Slider;
 use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
 use crate::components::results::ResultsTable;
+use crate::components::share::ShareBar;
 use crate::components::timeline::Timeline;
-use crate::components::unavailable::UnavailableNotice;
-use crate::engine_client;
+use crate::components::unavailable::{ModeBanner, UnavailableNotice};
+use crate::engine_client::{self, Mode};
 use crate::environment::machine;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
@@ -29,7 +30,7 @@ pub fn DemoExperiment() -> impl IntoView {
     let machine = machine();
     let body = match engine_client::availability() {
         Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
-        Ok(()) => view! { <DemoControls cores=machine.logical_processors /> }.into_any(),
+        Ok(mode) => view! { <ModeBanner mode /> <DemoControls cores=machine.logical_processors mode /> }.into_any(),
     };
     view! {
         <section class="experiment" aria-labelledby="demo-title" data-experiment="demo">
@@ -41,9 +42,9 @@ pub fn DemoExperiment() -> impl IntoView {
 }
 
 #[component]
-fn DemoControls(cores: u32) -> impl IntoView {
+fn DemoControls(cores: u32, mode: Mode) -> impl IntoView {
     let t = ui();
-    let workers_limits = workers_range(cores);
+    let workers_limits = workers_for(workers_range(cores), mode);
     let mut preset = Preset::from_url();
     let workers = RwSignal::new(preset.value(&workers_limits));
     let tasks = RwSignal::new(preset.value(&TASKS));
@@ -107,6 +108,7 @@ fn DemoControls(cores: u32) -> impl IntoView {
                 <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
             </div>
         </form>
+        <ShareBar experiment="demo" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />
         <div class="timeline-pair">

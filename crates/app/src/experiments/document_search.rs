@@ -1,17 +1,18 @@
 //! The document search chapter: sequential reads, threads that block on each read, and
 //! goroutines that park; plus a sweep over the task count for both kinds of concurrency.
 
-use super::panel::{variant_id, ResultLog, RunStatus};
+use super::panel::{variant_id, workers_for, ResultLog, RunStatus};
 use super::sum::sweep_counts;
 use crate::components::controls::{NumberField, Slider};
 use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
 use crate::components::published::PublishedTable;
 use crate::components::results::ResultsTable;
+use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
 use crate::components::timeline::Timeline;
-use crate::components::unavailable::UnavailableNotice;
-use crate::engine_client;
+use crate::components::unavailable::{ModeBanner, UnavailableNotice};
+use crate::engine_client::{self, Mode};
 use crate::environment::machine;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
@@ -52,7 +53,9 @@ pub fn DocumentSearchExperiment() -> impl IntoView {
     let machine = machine();
     let body = match engine_client::availability() {
         Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
-        Ok(()) => view! { <DocumentSearchControls cores=machine.logical_processors /> }.into_any(),
+        Ok(mode) => {
+            view! { <ModeBanner mode /> <DocumentSearchControls cores=machine.logical_processors mode /> }.into_any()
+        }
     };
     view! {
         <section class="experiment" aria-labelledby="docs-title" data-experiment="document-search">
@@ -65,9 +68,9 @@ pub fn DocumentSearchExperiment() -> impl IntoView {
 }
 
 #[component]
-fn DocumentSearchControls(cores: u32) -> impl IntoView {
+fn DocumentSearchControls(cores: u32, mode: Mode) -> impl IntoView {
     let t = ui();
-    let workers_limits = workers_range(cores);
+    let workers_limits = workers_for(workers_range(cores), mode);
     let mut preset = Preset::from_url();
     let workers = RwSignal::new(preset.value(&workers_limits));
     let tasks = RwSignal::new(preset.value(&TASKS));
@@ -203,6 +206,7 @@ fn DocumentSearchControls(cores: u32) -> impl IntoView {
                 <button type="button" disabled=move || running.get() || log.rows.with(Vec::is_empty) on:click=move |_| log.rows.set(Vec::new())>{t.clear}</button>
             </div>
         </form>
+        <ShareBar experiment="document-search" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />
         <div class="timeline-pair">

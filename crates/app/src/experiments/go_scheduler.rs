@@ -1,14 +1,15 @@
 //! The Go scheduler chapter: run a scheduling scenario on the engine's M:N task runtime, record
 //! every step, and replay it: local queues, the global queue, parked tasks, steals.
 
-use super::panel::{ResultLog, RunStatus};
+use super::panel::{workers_for, ResultLog, RunStatus};
 use crate::components::controls::Slider;
 use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
 use crate::components::replay::Replay;
+use crate::components::share::ShareBar;
 use crate::components::timeline::Timeline;
-use crate::components::unavailable::UnavailableNotice;
-use crate::engine_client;
+use crate::components::unavailable::{ModeBanner, UnavailableNotice};
+use crate::engine_client::{self, Mode};
 use crate::environment::{machine, prefers_reduced_motion};
 use crate::i18n::{fill, ui};
 use crate::presets::{write_words_to_url, Preset};
@@ -44,7 +45,9 @@ pub fn GoSchedulerExperiment() -> impl IntoView {
     let machine = machine();
     let body = match engine_client::availability() {
         Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
-        Ok(()) => view! { <GoSchedulerControls cores=machine.logical_processors /> }.into_any(),
+        Ok(mode) => {
+            view! { <ModeBanner mode /> <GoSchedulerControls cores=machine.logical_processors mode /> }.into_any()
+        }
     };
     view! {
         <section class="experiment" aria-labelledby="go-title" data-experiment="go-scheduler">
@@ -56,14 +59,14 @@ pub fn GoSchedulerExperiment() -> impl IntoView {
 }
 
 #[component]
-fn GoSchedulerControls(cores: u32) -> impl IntoView {
+fn GoSchedulerControls(cores: u32, mode: Mode) -> impl IntoView {
     let t = ui();
     let ids: Vec<&'static str> = ScenarioKind::ALL.iter().map(|k| k.id()).collect();
     let mut preset = Preset::from_url();
     let chosen = preset.choice("scenario", &ids, ScenarioKind::SpawnOnOne.id());
     let initial = ScenarioKind::ALL.into_iter().find(|k| k.id() == chosen).unwrap_or(ScenarioKind::SpawnOnOne);
     let (default_workers, default_tasks) = initial.default_workers_and_tasks();
-    let workers_limits = ParamRange { default: default_workers as u64, ..limits::workers(cores) };
+    let workers_limits = workers_for(ParamRange { default: default_workers as u64, ..limits::workers(cores) }, mode);
     let tasks_limits = ParamRange { default: default_tasks as u64, ..limits::TASKS };
     let scenario = RwSignal::new(initial);
     let workers = RwSignal::new(preset.value(&workers_limits));
@@ -158,7 +161,7 @@ fn GoSchedulerControls(cores: u32) -> impl IntoView {
                             on:change=move |_| {
                                 scenario.set(kind);
                                 let (k, n) = kind.default_workers_and_tasks();
-                                workers.set(k as u64);
+                                workers.set(workers_limits.clamp(k as u64));
                                 tasks.set(n as u64);
                             }
                         />
@@ -167,12 +170,13 @@ fn GoSchedulerControls(cores: u32) -> impl IntoView {
                 }).collect_view()}
                 <p class="help">{move || help(scenario.get())}</p>
             </fieldset>
-            <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(limits::workers(cores)) disabled=running />
+            <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(limits::TASKS) disabled=running />
             <div class="actions">
                 <button type="submit" class="primary" disabled=move || running.get()>{t.record_run}</button>
             </div>
         </form>
+        <ShareBar experiment="go-scheduler" rows=log.rows.into() />
         <RunStatus runner describe=move |_| name(scenario.get_untracked()).to_string() />
         {move || replay_error.get().map(|message| view! {
             <p class="notice notice-warning" role="alert">{fill(t.replay_invalid, &[("message", &message)])}</p>

@@ -7,6 +7,7 @@
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::lane_chart::{Bar, Fill, Lane, LaneChart};
 use crate::components::notes::ClampNotes;
+use crate::components::share::ShareBar;
 use crate::format;
 use crate::i18n::{fill, ui};
 use crate::presets::{write_words_to_url, Preset};
@@ -139,6 +140,7 @@ pub fn OsSchedulerExperiment() -> impl IntoView {
         <section class="experiment" aria-labelledby="os-title" data-experiment="os-scheduler">
             <h2 id="os-title">{t.os_title}</h2>
             <p class="help">{t.os_simulation_note}</p>
+            <ShareBar experiment="os-scheduler" />
             <ClampNotes notes />
             <form class="controls" aria-label=t.controls_label on:submit=|ev| ev.prevent_default()>
                 <fieldset class="control choice">

@@ -52,10 +52,17 @@ fn Chapter(chapter: &'static ChapterText) -> impl IntoView {
                 <h1>{chapter.title}</h1>
             </header>
             {sections}
-            <nav class="chapter-nav" aria-label=t.nav_label>
-                <div>{previous}</div>
-                <div>{next}</div>
-            </nav>
+            {if super::is_embed() {
+                view! { <super::embed::FromLesson title=chapter.title /> }.into_any()
+            } else {
+                view! {
+                    <nav class="chapter-nav" aria-label=t.nav_label>
+                        <div>{previous}</div>
+                        <div>{next}</div>
+                    </nav>
+                }
+                .into_any()
+            }}
         </article>
     }
 }

@@ -1,8 +1,14 @@
 //! Routed pages: the landing page, a chapter, and "not found".
 
 pub mod chapter;
+pub mod embed;
 pub mod landing;
 pub mod not_found;
+
+/// Whether this page is an embed view (no site chrome, reports its height to the parent frame).
+pub fn is_embed() -> bool {
+    web_sys::window().and_then(|w| w.location().pathname().ok()).is_some_and(|p| p.contains("/embed/"))
+}
 
 /// Set the document title to "`title` · Concurrency Lab".
 pub fn set_title(title: &str) {

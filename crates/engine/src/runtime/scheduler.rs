@@ -205,6 +205,14 @@ impl Shared {
     /// Sleep until new work, the next timer deadline, or shutdown, unless something changed
     /// since `seen` (then return at once and look again).
     fn sleep(&self, seen: u64) {
+        if !crate::threads::SHARED_MEMORY {
+            // One worker and no way to block: nothing but a timer can bring new work, so spin to it.
+            let deadline = self.earliest_deadline().min(now_ms() + MAX_SLEEP_MS);
+            while now_ms() < deadline {
+                std::hint::spin_loop();
+            }
+            return;
+        }
         let guard = lock(&self.sleep_lock);
         self.sleepers.fetch_add(1, SeqCst);
         if self.epoch.load(SeqCst) == seen && !self.shutdown.load(SeqCst) {
@@ -226,10 +234,18 @@ impl Shared {
 
     /// A worker's whole life: look for work in Go's order, run it, or sleep.
     fn worker_main(self: Arc<Self>, index: u32) {
-        CURRENT.with(|c| *c.borrow_mut() = Some((self.clone(), index)));
         self.mark_started();
+        self.work(index, || false);
+        for task in lock(&self.locals[index as usize]).drain(..) {
+            task.cancel();
+        }
+    }
+
+    /// Be worker `index` until shutdown or until `done()` says so.
+    fn work(self: &Arc<Self>, index: u32, done: impl Fn() -> bool) {
+        let previous = CURRENT.with(|c| c.borrow_mut().replace((self.clone(), index)));
         let mut tick: u32 = 0;
-        while !self.shutdown.load(SeqCst) {
+        while !self.shutdown.load(SeqCst) && !done() {
             let seen = self.epoch.load(SeqCst);
             self.fire_due_timers();
             tick = tick.wrapping_add(1);
@@ -243,10 +259,7 @@ impl Shared {
                 None => self.sleep(seen),
             }
         }
-        for task in lock(&self.locals[index as usize]).drain(..) {
-            task.cancel();
-        }
-        CURRENT.with(|c| *c.borrow_mut() = None);
+        CURRENT.with(|c| *c.borrow_mut() = previous);
     }
 }
 
@@ -258,7 +271,35 @@ pub struct Runtime {
 impl Runtime {
     /// Start `workers` workers (at least one).
     pub fn new(workers: u32) -> Result<Runtime, String> {
-        let workers = workers.max(1);
+        let runtime = Runtime::unstarted(workers.max(1));
+        for index in 0..runtime.shared.workers {
+            let shared = runtime.shared.clone();
+            spawn_worker(format!("lab-task-worker-{index}"), Box::new(move || shared.worker_main(index)))
+                .map_err(|e| format!("could not start {} task workers: {e}", runtime.shared.workers))?;
+        }
+        Ok(runtime)
+    }
+
+    /// A runtime of one worker that is the calling thread itself, working only inside
+    /// [`Runtime::run_inline`]. For builds without shared memory, where no other worker can start.
+    pub fn new_inline() -> Runtime {
+        let runtime = Runtime::unstarted(1);
+        runtime.shared.mark_started();
+        runtime
+    }
+
+    /// Run `future` as an untraced root task, with the calling thread as worker 0, until it
+    /// completes. Only for runtimes made by [`Runtime::new_inline`].
+    pub fn run_inline<T: Send + 'static>(&self, future: impl Future<Output = T> + Send + 'static) -> T {
+        let output = Arc::new(Mutex::new(None));
+        let slot = output.clone();
+        self.spawn_root(future, move |value| *lock(&slot) = Some(value));
+        self.shared.work(0, || lock(&output).is_some());
+        let value = lock(&output).take();
+        value.expect("the root task completed")
+    }
+
+    fn unstarted(workers: u32) -> Runtime {
         let shared = Arc::new(Shared {
             workers,
             locals: (0..workers).map(|_| Mutex::new(VecDeque::new())).collect(),
@@ -277,16 +318,9 @@ impl Runtime {
             tracing: AtomicBool::new(false),
             polling_traced: AtomicUsize::new(0),
             event_seq: AtomicU64::new(0),
-
             events: (0..=workers).map(|_| Mutex::new(Vec::new())).collect(),
         });
-        let runtime = Runtime { shared };
-        for index in 0..workers {
-            let shared = runtime.shared.clone();
-            spawn_worker(format!("lab-task-worker-{index}"), Box::new(move || shared.worker_main(index)))
-                .map_err(|e| format!("could not start {workers} task workers: {e}"))?;
-        }
-        Ok(runtime)
+        Runtime { shared }
     }
 
     pub fn workers(&self) -> u32 {

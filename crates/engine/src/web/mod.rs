@@ -5,6 +5,7 @@
 //! the coordinator. The coordinator never blocks: it hands each job to the pool and awaits a
 //! oneshot channel, so its event loop stays free to start workers and to receive "stop".
 
+#[cfg(target_feature = "atomics")]
 pub mod workers;
 
 use crate::cancel::{Cancel, Stopped};
@@ -90,7 +91,7 @@ pub fn coordinator_start() {
     // The handler lives as long as the worker.
     on_message.forget();
     wasm_bindgen_futures::spawn_local(run_loop(runs));
-    post(&Response::Ready { threads: true });
+    post(&Response::Ready { threads: crate::threads::SHARED_MEMORY });
 }
 
 /// Runs requests one at a time, in arrival order (a newer request has already stopped older ones).
@@ -140,7 +141,18 @@ fn start_job(job: &Job, cancel: &Cancel, progress: &Arc<Progress>) -> Result<one
     let (job, cancel, progress) = (job.clone(), cancel.clone(), progress.clone());
     EXECUTORS.with(|executors| {
         let mut executors = executors.borrow_mut();
-        if job.variant == Variant::Goroutines {
+        if !crate::threads::SHARED_MEMORY {
+            // One worker, and it is this thread: measure right here. The UI stops such a run by
+            // ending this worker, since it cannot read "stop" messages meanwhile.
+            let measured = if job.variant == Variant::Goroutines {
+                let (runtime, fresh) = executors.runtime(job.workers)?;
+                runtime.run_inline(run_job_on_runtime(job, runtime.handle(), fresh, cancel, progress))
+            } else {
+                let (pool, fresh) = executors.pool(job.workers)?;
+                pool.install(|| run_job(&job, fresh, &cancel, &progress))
+            };
+            let _ = done.send(measured);
+        } else if job.variant == Variant::Goroutines {
             let (runtime, fresh) = executors.runtime(job.workers)?;
             let measuring = run_job_on_runtime(job, runtime.handle(), fresh, cancel, progress);
             runtime.spawn_root(measuring, move |measured| {

@@ -1,0 +1,136 @@
+// Embedding in a course page: a parent page on another origin WITHOUT isolation headers frames an
+// embed URL. With Document-Isolation-Policy (Chromium) the experiment gets threads; without it the
+// single-worker engine runs and says so. The parent receives both kinds of resize message, and the
+// snippet from the Embed dialog works when pasted into a page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { clickAndWait, launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** A course page on its own origin, with no isolation headers, holding `body`. */
+async function coursePage(body) {
+  const html = `<!doctype html><meta charset=utf-8><title>Course page</title><link rel="icon" href="data:,">
+<script>window.__messages = []; addEventListener('message', (e) => window.__messages.push(e.data));</script>
+<h1>Week 3: concurrency</h1>${body}`;
+  return serve('none', { overrides: { '/course.html': html } });
+}
+
+async function frameOf(page) {
+  const handle = await page.locator('iframe').elementHandle();
+  const frame = await handle.contentFrame();
+  await frame.waitForLoadState();
+  return frame;
+}
+
+test('inside a non-isolated course page, Chromium runs the embed with threads via Document-Isolation-Policy', async () => {
+  const app = await serve('dip');
+  const src = `${app.url}/embed/experiments/sum?workers=2&tasks=2&n=20000000&reps=1&autorun=1`;
+  const course = await coursePage(`<iframe src="${src}" title="Sum" width="100%" height="900"></iframe>`);
+  const page = await newPage(browser);
+  await page.goto(`${course.url}/course.html`);
+  assert.equal(await page.evaluate(() => crossOriginIsolated), false, 'the course page itself is not isolated');
+  const frame = await frameOf(page);
+  assert.equal(await frame.evaluate(() => crossOriginIsolated), true, 'the embed is isolated on its own');
+  const panel = frame.locator('section[data-experiment="sum"]');
+  assert.equal(await waitForOutcome(panel), 'finished');
+  assert.equal(await frame.getByTestId('single-worker-banner').count(), 0);
+  const workers = await panel.getByTestId('sum-timeline').locator('table.timeline-workers tbody tr').count();
+  assert.equal(workers, 2, 'two real workers ran the two tasks');
+  // No site chrome in the embed, and a way out to the full lesson.
+  assert.equal(await frame.locator('header.site-header').count(), 0);
+  assert.ok(await frame.getByRole('link', { name: 'Open the full lesson' }).isVisible());
+  // The course page heard the height, in both forms.
+  await page.waitForFunction(() => window.__messages.some((m) => m && m.type === 'resize')
+    && window.__messages.some((m) => m && m.subject === 'lti.frameResize'));
+  const messages = await page.evaluate(() => window.__messages);
+  const resize = messages.find((m) => m.type === 'resize');
+  assert.ok(resize.height > 500, `height ${resize.height}`);
+  for (const m of messages) assert.deepEqual(Object.keys(m).sort(), m.type ? ['height', 'type'] : ['height', 'subject']);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+  await app.close();
+  await course.close();
+});
+
+test('without the isolation policy the embed runs on one worker and says so', async () => {
+  const app = await serve('none');
+  const src = `${app.url}/embed/experiments/document-search?workers=1&tasks=8&docs=100&latency=1&reps=1&autorun=1`;
+  const course = await coursePage(`<iframe src="${src}" title="Search" width="100%" height="900"></iframe>`);
+  const page = await newPage(browser);
+  await page.goto(`${course.url}/course.html`);
+  const frame = await frameOf(page);
+  assert.equal(await frame.evaluate(() => crossOriginIsolated), false);
+  const banner = frame.getByTestId('single-worker-banner');
+  await banner.waitFor();
+  assert.match(await banner.getByRole('link', { name: /own tab/ }).getAttribute('href'), /\/chapters\/document-search\?/);
+  const panel = frame.locator('section[data-experiment="document-search"]');
+  assert.equal(await waitForOutcome(panel), 'finished');
+  assert.equal(await panel.locator('table.results tbody tr[data-variant]').count(), 3);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+  await app.close();
+  await course.close();
+});
+
+test('the Embed dialog gives a snippet that works when pasted into a course page', async () => {
+  const app = await serve('dip');
+  const page = await newPage(browser);
+  await page.goto(`${app.url}/chapters/sum?workers=2&tasks=4&n=100000&reps=1`);
+  const panel = page.locator('section[data-experiment="sum"]');
+  assert.equal(await clickAndWait(panel, 'Run'), 'finished');
+  await panel.getByRole('button', { name: 'Embed…' }).click();
+  const snippet = await panel.getByTestId('embed-snippet').inputValue();
+  assert.match(snippet, /^<iframe src="[^"]+\/embed\/experiments\/sum\?workers=2&amp;tasks=4&amp;n=100000&amp;reps=1" title="Adding up ten million numbers" loading="lazy" width="100%" height="\d+"/);
+  assert.match(await panel.getByTestId('plain-link').getAttribute('href'), /\/chapters\/sum\?workers=2/);
+  await panel.getByRole('button', { name: 'Close' }).click();
+  // Paste it into a course page: it loads, with the same settings.
+  const course = await coursePage(snippet);
+  const parent = await newPage(browser);
+  await parent.goto(`${course.url}/course.html`);
+  await parent.locator('iframe').scrollIntoViewIfNeeded();
+  const frame = await frameOf(parent);
+  const embedded = frame.locator('section[data-experiment="sum"]');
+  await embedded.waitFor();
+  assert.equal(await embedded.getByLabel('Tasks', { exact: true }).inputValue(), '4');
+  assert.equal(await clickAndWait(embedded, 'Run'), 'finished');
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(parent.problems, []);
+  await page.context().close();
+  await parent.context().close();
+  await app.close();
+  await course.close();
+});
+
+test('results download as CSV and JSON, with the machine and the settings', async () => {
+  const app = await serve('isolated');
+  const page = await newPage(browser);
+  await page.goto(`${app.url}/chapters/sum?workers=2&tasks=4&n=100000&reps=2&autorun=1`);
+  const panel = page.locator('section[data-experiment="sum"]');
+  assert.equal(await waitForOutcome(panel), 'finished');
+  const [csvDownload] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download CSV' }).click()]);
+  assert.equal(csvDownload.suggestedFilename(), 'sum-results.csv');
+  const csv = await (await csvDownload.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString());
+  const lines = csv.trim().split('\n');
+  assert.equal(lines.length, 3, 'a header and one line per variant');
+  assert.match(lines[0], /^experiment,run,variant,workers,tasks,median_ms/);
+  assert.match(lines[2], /^sum,1,Concurrent: 4 tasks on 2 workers,2,4,[0-9.]+,/);
+  assert.match(lines[2], /,true,\d+,[^,]+,true,http/);
+  const [jsonDownload] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download JSON' }).click()]);
+  const json = JSON.parse(await (await jsonDownload.createReadStream()).toArray().then((c) => Buffer.concat(c).toString()));
+  assert.equal(json.experiment, 'sum');
+  assert.deepEqual(json.settings, { workers: '2', tasks: '4', n: '100000', reps: '2' });
+  assert.equal(json.machine.cross_origin_isolated, true);
+  assert.ok(json.machine.logical_processors >= 1);
+  assert.equal(json.results.length, 2);
+  assert.ok(json.results.every((r) => r.correct && r.median_ms > 0));
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+  await app.close();
+});
