@@ -5,6 +5,7 @@
 //! npm packages) and skip whatever is already installed at the right version.
 
 mod bench;
+mod dist;
 mod shell;
 mod site;
 mod tools;
@@ -19,6 +20,7 @@ cargo xtask <command>
                 the site build and the end-to-end tests in headless Chromium
   bench         measure the kernels natively and in headless Chromium; print ratios, write bench-report.*
   build         install what is missing and build the site into dist/
+  dist          build, then make it deployable in target/site ([--out DIR] [--public-url /REPO/])
   setup         only install what is missing
   build-engine  build the threaded engine module (Trunk runs this as a pre-build hook)
 ";
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
         Some("test") => site::test(),
         Some("bench") => bench::run(),
         Some("build") => tools::setup().and_then(|_| site::build()),
+        Some("dist") => dist::command(&args[1..]),
         Some("setup") => tools::setup(),
         Some("build-engine") => site::build_engine(args.get(1).map(String::as_str)),
         Some("help" | "--help" | "-h") | None => {
