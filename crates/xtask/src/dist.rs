@@ -1,0 +1,645 @@
+//! `cargo xtask dist`: the built site made deployable on any static host.
+//!
+//! It copies Trunk's `dist/` to an output folder (default `target/site`) and there adds what a plain
+//! static host needs: a copy of `index.html` at every route so deep links load without server
+//! rewrites (and `404.html` for the rest), a strict Content-Security-Policy with Trunk's inline
+//! start-up script moved into a file, `_headers` for Netlify and Cloudflare Pages, and the service
+//! worker that isolates pages on hosts that cannot send headers (GitHub Pages) and keeps the whole
+//! site working offline, with its precache list and version written in.
+
+use crate::shell::{cargo, root, run, tool_path};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The policy every deployed page carries in a `<meta>`. `frame-ancestors` is not here: browsers
+/// ignore it in a `<meta>` (Chromium logs a console error), so it is only sent in `_headers`.
+pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; \
+                       img-src 'self' data:; connect-src 'self'; worker-src 'self'; base-uri 'self'; \
+                       form-action 'none'; object-src 'none'";
+
+/// Any site may embed the lab (course pages do); only a header can say so.
+const FRAME_ANCESTORS: &str = "frame-ancestors *";
+
+/// Written into the output folder; only a folder holding it is ever emptied by this command.
+const MARKER: &str = ".xtask-dist";
+
+const HELP: &str = "usage: cargo xtask dist [--out DIR] [--public-url /REPO/]";
+
+/// `cargo xtask dist [--out DIR] [--public-url URL]`: set up, build, package.
+pub fn command(args: &[String]) -> Result<(), String> {
+    let mut out = root().join("target/site");
+    let mut public_url = "/".to_string();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let (name, inline) = match arg.split_once('=') {
+            Some((name, value)) => (name, Some(value.to_string())),
+            None => (arg.as_str(), None),
+        };
+        let mut value =
+            || inline.clone().or_else(|| args.next().cloned()).ok_or(format!("{name} needs a value\n{HELP}"));
+        match name {
+            "--out" => out = std::env::current_dir().map_err(|e| e.to_string())?.join(value()?),
+            "--public-url" => public_url = normalise_public_url(&value()?)?,
+            _ => return Err(format!("unknown argument `{arg}`\n{HELP}")),
+        }
+    }
+    crate::tools::setup()?;
+    build_site(&out, &public_url)?;
+    eprintln!("xtask: deployable site in {} (public URL {public_url})", out.display());
+    Ok(())
+}
+
+/// `/repo`, `repo/` and `/repo/` all mean `/repo/`: Trunk's `<base href>` and the service worker's
+/// scope must end in a slash.
+fn normalise_public_url(url: &str) -> Result<String, String> {
+    let trimmed = url.trim_matches('/');
+    if trimmed.contains(['"', '<', '>', ' ', '?', '#']) || trimmed.contains("://") {
+        return Err(format!("--public-url takes a path such as /repo/, not `{url}`"));
+    }
+    Ok(if trimmed.is_empty() { "/".into() } else { format!("/{trimmed}/") })
+}
+
+/// Build the site for `public_url` and package it into `out`.
+pub fn build_site(out: &Path, public_url: &str) -> Result<(), String> {
+    let built = if public_url == "/" {
+        crate::site::build()?;
+        root().join("dist")
+    } else {
+        // Its own Trunk output, so `dist/` (which `cargo xtask serve` and the tests use) keeps `/`.
+        let staging = root().join("target/dist-public-url");
+        run(cargo().arg("fetch"))?;
+        run(Command::new("trunk")
+            .current_dir(root())
+            .env("PATH", tool_path())
+            .args(["build", "--release", "--offline", "--public-url", public_url, "--dist"])
+            .arg(&staging))?;
+        staging
+    };
+    package(&built, out)
+}
+
+/// Make the Trunk output in `built` deployable in `out` (replaced if it holds an earlier output).
+/// Needs no tools: `cargo xtask test` can call it right after its own build.
+pub fn package(built: &Path, out: &Path) -> Result<(), String> {
+    let template = read(&built.join("index.html"))?;
+    let base = base_href(&template).ok_or("dist/index.html has no <base href>; is it Trunk's output?")?;
+    prepare_output(built, out)?;
+    copy_tree(built, out)?;
+    write(&out.join(MARKER), "Written by `cargo xtask dist`; the next run replaces this whole folder.\n")?;
+    // GitHub Pages: serve the files as they are, without Jekyll.
+    write(&out.join(".nojekyll"), "")?;
+
+    let index = out.join("index.html");
+    write(&index, &service_worker_meta(&read(&index)?, true))?;
+    externalise_inline_scripts(out)?;
+    add_csp(out)?;
+    let page = read(&index)?;
+    check_strict_page(&page).map_err(|e| format!("{}: {e}", index.display()))?;
+    for route in routes(&root().join("content/en"))? {
+        let file = out.join(&route).join("index.html");
+        std::fs::create_dir_all(file.parent().expect("a route has a folder")).map_err(|e| e.to_string())?;
+        write(&file, &page)?;
+    }
+    // Static hosts answer unknown paths with 404.html: the app then shows its own not-found page.
+    write(&out.join("404.html"), &page)?;
+    extend_headers(&out.join("_headers"), &base)?;
+    write_service_worker(out)
+}
+
+/// The routes that get their own copy of `index.html`: `chapters/<slug>` and `embed/chapters/<slug>`
+/// for every chapter in `content` (but `index.md`), and `embed/experiments/<name>` for every
+/// `<!-- experiment: NAME -->` in them.
+pub fn routes(content: &Path) -> Result<Vec<String>, String> {
+    let mut chapters = Vec::new();
+    let mut experiments = Vec::new();
+    for entry in std::fs::read_dir(content).map_err(|e| format!("{}: {e}", content.display()))? {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        if path.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        let text = read(&path)?;
+        for line in text.lines() {
+            if let Some(name) = line.trim().strip_prefix("<!-- experiment:").and_then(|l| l.strip_suffix("-->")) {
+                experiments.push(url_segment(name.trim())?);
+            }
+        }
+        let slug = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        if slug != "index" {
+            chapters.push(url_segment(&slug)?);
+        }
+    }
+    chapters.sort();
+    experiments.sort();
+    experiments.dedup();
+    let mut routes: Vec<String> = chapters.iter().map(|s| format!("chapters/{s}")).collect();
+    routes.extend(chapters.iter().map(|s| format!("embed/chapters/{s}")));
+    routes.extend(experiments.iter().map(|e| format!("embed/experiments/{e}")));
+    Ok(routes)
+}
+
+fn url_segment(name: &str) -> Result<String, String> {
+    let ok = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    ok.then(|| name.to_string()).ok_or_else(|| format!("`{name}` cannot be a URL path segment"))
+}
+
+/// Move every inline script of every HTML file under `dir` into a file `init-<hash>.js` at the
+/// top of `dir`, referenced by `src`, so `script-src 'self'` allows it. Trunk writes one: the module
+/// script that imports the app and starts it. Attributes (`type="module"`) are kept; running it
+/// again changes nothing.
+pub fn externalise_inline_scripts(dir: &Path) -> Result<(), String> {
+    for file in html_files(dir)? {
+        let html = read(&file)?;
+        let mut result = String::with_capacity(html.len());
+        let mut copied = 0;
+        for tag in tags(&html) {
+            let Some(body) = tag.body.clone() else { continue };
+            if tag.name != "script" || tag.attr("src").is_some() || !is_javascript(tag.attr("type")) {
+                continue;
+            }
+            let code = &html[body.clone()];
+            let name = format!("init-{:016x}.js", fnv1a(code.as_bytes()));
+            write(&dir.join(&name), code)?;
+            let src = match base_href(&html) {
+                Some(base) => format!("{base}{name}"),
+                None => relative_to_top(dir, &file)? + &name,
+            };
+            let open = &html[tag.start..body.start];
+            let open = open.strip_suffix('>').unwrap_or(open).trim_end().trim_end_matches('/');
+            result.push_str(&html[copied..tag.start]);
+            result.push_str(&format!("{open} src=\"{src}\"></script>"));
+            copied = tag.end;
+        }
+        if copied > 0 {
+            result.push_str(&html[copied..]);
+            write(&file, &result)?;
+        }
+    }
+    Ok(())
+}
+
+/// Add [`CSP`] as a `<meta http-equiv>` to every HTML file under `dir`, right after
+/// `<meta charset>` so it covers `<base>` and every script. Files that have one keep theirs.
+pub fn add_csp(dir: &Path) -> Result<(), String> {
+    for file in html_files(dir)? {
+        let html = read(&file)?;
+        let all = tags(&html);
+        let has_csp = all.iter().any(|t| {
+            t.name == "meta" && t.attr("http-equiv").is_some_and(|v| v.eq_ignore_ascii_case("content-security-policy"))
+        });
+        if has_csp {
+            continue;
+        }
+        let after = all
+            .iter()
+            .find(|t| t.name == "meta" && t.attr("charset").is_some())
+            .or_else(|| all.iter().find(|t| t.name == "head"))
+            .ok_or_else(|| format!("{}: no <head> to put the Content-Security-Policy in", file.display()))?;
+        let meta = format!("\n    <meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\" />");
+        write(&file, &format!("{}{meta}{}", &html[..after.end], &html[after.end..]))?;
+    }
+    Ok(())
+}
+
+/// What the strict policy would block in a page: inline scripts, `<style>` elements, `style` and
+/// `on…` attributes, `javascript:` URLs.
+pub fn check_strict_page(html: &str) -> Result<(), String> {
+    for tag in tags(html) {
+        if tag.name == "script" && tag.attr("src").is_none() && is_javascript(tag.attr("type")) {
+            return Err("an inline <script> is left".into());
+        }
+        if tag.name == "style" {
+            return Err("an inline <style> element".into());
+        }
+        for (name, value) in &tag.attrs {
+            if name == "style" || name.starts_with("on") {
+                return Err(format!("a `{name}` attribute on <{}>", tag.name));
+            }
+            if value.as_deref().is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("javascript:")) {
+                return Err(format!("a javascript: URL on <{}>", tag.name));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `index.html` with `<meta name="lab-service-worker">` set to on or off (added if missing).
+fn service_worker_meta(html: &str, on: bool) -> String {
+    let value = if on { "on" } else { "off" };
+    let all = tags(html);
+    match all.iter().find(|t| t.name == "meta" && t.attr("name") == Some("lab-service-worker")) {
+        Some(tag) => {
+            format!(
+                "{}<meta name=\"lab-service-worker\" content=\"{value}\" />{}",
+                &html[..tag.start],
+                &html[tag.end..]
+            )
+        }
+        None => match all.iter().find(|t| t.name == "head") {
+            Some(head) => format!(
+                "{}\n    <meta name=\"lab-service-worker\" content=\"{value}\" />{}",
+                &html[..head.end],
+                &html[head.end..]
+            ),
+            None => html.to_string(),
+        },
+    }
+}
+
+/// `_headers` for Netlify and Cloudflare Pages: Trunk copied `www/_headers` (isolation for every
+/// path); add whatever of it is missing, the policy with `frame-ancestors`, and per-document
+/// isolation for embeds, which Chromium grants even inside a course page that is not isolated.
+fn extend_headers(file: &Path, base: &str) -> Result<(), String> {
+    let mut text = std::fs::read_to_string(file).unwrap_or_default();
+    let has = |text: &str, name: &str| text.lines().any(|l| l.trim_start().starts_with(&format!("{name}:")));
+    let mut every = String::new();
+    for (name, value) in [
+        ("Cross-Origin-Opener-Policy", "same-origin"),
+        ("Cross-Origin-Embedder-Policy", "require-corp"),
+        ("Cross-Origin-Resource-Policy", "same-origin"),
+        ("Content-Security-Policy", &format!("{CSP}; {FRAME_ANCESTORS}")),
+    ] {
+        if !has(&text, name) {
+            every.push_str(&format!("  {name}: {value}\n"));
+        }
+    }
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    if !every.is_empty() {
+        text.push_str(&format!(
+            "# Added by `cargo xtask dist`. The pages carry the same policy in a <meta>, where browsers ignore\n\
+             # frame-ancestors: as a header it says that any site may embed the lab.\n{base}*\n{every}"
+        ));
+    }
+    if !has(&text, "Document-Isolation-Policy") {
+        text.push_str(&format!(
+            "# Embeds run inside course pages that are not isolated: Chromium isolates these documents on their own.\n\
+             {base}embed/*\n  Document-Isolation-Policy: isolate-and-require-corp\n"
+        ));
+    }
+    write(file, &text)
+}
+
+/// Write the precache list and version into the `sw.js` Trunk copied from `www/sw.js`: every file
+/// of the output but `sw.js`, `_headers`, `404.html` and dotfiles; the version hashes their names
+/// and contents (and the worker's own code), so any change to the site installs a new version.
+fn write_service_worker(out: &Path) -> Result<(), String> {
+    let sw = out.join("sw.js");
+    let code = read(&sw)?;
+    let files = precache_list(out)?;
+    let mut hash = Fnv::new();
+    hash.add(code.as_bytes());
+    for file in &files {
+        let bytes = std::fs::read(out.join(file)).map_err(|e| format!("{file}: {e}"))?;
+        hash.add(file.as_bytes());
+        hash.add(&(bytes.len() as u64).to_le_bytes());
+        hash.add(&bytes);
+    }
+    let list: Vec<String> = files.iter().map(|f| format!("  {}", js_string(f))).collect();
+    let list = format!("self.__PRECACHE = [\n{},\n];", list.join(",\n"));
+    let version = format!("self.__VERSION = '{:016x}';", hash.0);
+    let (list_placeholder, version_placeholder) = ("self.__PRECACHE = [];", "self.__VERSION = 'dev';");
+    if !code.contains(list_placeholder) || !code.contains(version_placeholder) {
+        return Err(format!("{}: no `{list_placeholder}` or `{version_placeholder}` to fill in", sw.display()));
+    }
+    write(&sw, &code.replacen(list_placeholder, &list, 1).replacen(version_placeholder, &version, 1))
+}
+
+/// Paths relative to `out` with `/`, sorted.
+pub fn precache_list(out: &Path) -> Result<Vec<String>, String> {
+    let mut files = Vec::new();
+    walk(out, &mut files)?;
+    let mut list: Vec<String> = files
+        .iter()
+        .filter_map(|f| f.strip_prefix(out).ok())
+        .map(|f| f.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"))
+        .filter(|f| !f.split('/').any(|part| part.starts_with('.')))
+        .filter(|f| !["sw.js", "_headers", "404.html"].contains(&f.as_str()))
+        .collect();
+    list.sort();
+    Ok(list)
+}
+
+fn js_string(text: &str) -> String {
+    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
+}
+
+/// Empty `out` if an earlier run wrote it; refuse folders this command did not make.
+fn prepare_output(built: &Path, out: &Path) -> Result<(), String> {
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let (built_c, out_c) = (canonical(built), canonical(out));
+    if out_c.starts_with(&built_c) || built_c.starts_with(&out_c) {
+        return Err(format!("--out {} overlaps the build in {}", out.display(), built.display()));
+    }
+    if out.exists() {
+        let empty = std::fs::read_dir(out).map_err(|e| format!("{}: {e}", out.display()))?.next().is_none();
+        if !empty && !out.join(MARKER).exists() {
+            return Err(format!(
+                "{} is not empty and was not written by `cargo xtask dist`; not touching it",
+                out.display()
+            ));
+        }
+        std::fs::remove_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))
+}
+
+/// Copy `from` into `to`, leaving out dotfiles (Trunk's `.trunk-lock`).
+fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    for entry in std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))? {
+        let entry = entry.map_err(|e| e.to_string())?;
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
+        if entry.file_type().map_err(|e| e.to_string())?.is_dir() {
+            copy_tree(&source, &target)?;
+        } else {
+            std::fs::copy(&source, &target).map_err(|e| format!("{}: {e}", source.display()))?;
+        }
+    }
+    Ok(())
+}
+
+fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
+    for entry in std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+        let entry = entry.map_err(|e| e.to_string())?;
+        if entry.file_type().map_err(|e| e.to_string())?.is_dir() {
+            walk(&entry.path(), files)?;
+        } else {
+            files.push(entry.path());
+        }
+    }
+    Ok(())
+}
+
+fn html_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    walk(dir, &mut files)?;
+    files.retain(|f| f.extension().is_some_and(|e| e == "html"));
+    files.sort();
+    Ok(files)
+}
+
+/// `../../` from the folder of `file` up to `top`.
+fn relative_to_top(top: &Path, file: &Path) -> Result<String, String> {
+    let folder = file.parent().and_then(|p| p.strip_prefix(top).ok()).ok_or("an HTML file outside the site")?;
+    Ok("../".repeat(folder.components().count()))
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The `href` of the first `<base>`, e.g. `/` or `/repo/`.
+fn base_href(html: &str) -> Option<String> {
+    tags(html).into_iter().find(|t| t.name == "base").and_then(|t| t.attr("href").map(str::to_string))
+}
+
+/// Whether a `<script type=…>` runs as JavaScript (data blocks such as JSON do not).
+fn is_javascript(kind: Option<&str>) -> bool {
+    match kind.map(|k| k.trim().to_ascii_lowercase()) {
+        None => true,
+        Some(k) => ["", "module", "text/javascript", "application/javascript"].contains(&k.as_str()),
+    }
+}
+
+/// One start tag: lowercase name, attributes (names lowercase), its byte range, and for `<script>`
+/// and `<style>` the range of their text up to the end tag (then `end` is after `</script>`).
+#[derive(Debug)]
+struct Tag {
+    name: String,
+    attrs: Vec<(String, Option<String>)>,
+    start: usize,
+    end: usize,
+    body: Option<std::ops::Range<usize>>,
+}
+
+impl Tag {
+    fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_deref().unwrap_or(""))
+    }
+}
+
+/// The start tags of `html`, enough of HTML's tokeniser for pages Trunk writes: comments, quoted
+/// attribute values, and the raw text of scripts and styles are skipped correctly.
+fn tags(html: &str) -> Vec<Tag> {
+    let bytes = html.as_bytes();
+    let lower = html.to_ascii_lowercase();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while let Some(offset) = html[i..].find('<') {
+        let start = i + offset;
+        if html[start..].starts_with("<!--") {
+            i = html[start..].find("-->").map_or(html.len(), |e| start + e + 3);
+            continue;
+        }
+        if !bytes.get(start + 1).is_some_and(u8::is_ascii_alphabetic) {
+            i = start + 1;
+            continue;
+        }
+        let mut j = start + 1;
+        while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'-') {
+            j += 1;
+        }
+        let name = lower[start + 1..j].to_string();
+        let mut attrs = Vec::new();
+        loop {
+            while j < bytes.len() && (bytes[j].is_ascii_whitespace() || bytes[j] == b'/') {
+                j += 1;
+            }
+            if j >= bytes.len() || bytes[j] == b'>' {
+                break;
+            }
+            let name_start = j;
+            while j < bytes.len() && !bytes[j].is_ascii_whitespace() && !b"=>/".contains(&bytes[j]) {
+                j += 1;
+            }
+            let attr = lower[name_start..j].to_string();
+            while j < bytes.len() && bytes[j].is_ascii_whitespace() {
+                j += 1;
+            }
+            let mut value = None;
+            if bytes.get(j) == Some(&b'=') {
+                j += 1;
+                while j < bytes.len() && bytes[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                let value_start;
+                if let Some(&quote @ (b'"' | b'\'')) = bytes.get(j) {
+                    value_start = j + 1;
+                    j = html[value_start..].find(quote as char).map_or(html.len(), |e| value_start + e);
+                    value = Some(html[value_start..j].to_string());
+                    j = (j + 1).min(html.len());
+                } else {
+                    value_start = j;
+                    while j < bytes.len() && !bytes[j].is_ascii_whitespace() && bytes[j] != b'>' {
+                        j += 1;
+                    }
+                    value = Some(html[value_start..j].to_string());
+                }
+            }
+            attrs.push((attr, value));
+        }
+        let open_end = (j + 1).min(html.len());
+        let (end, body) = if name == "script" || name == "style" {
+            let close = lower[open_end..].find(&format!("</{name}")).map_or(html.len(), |e| open_end + e);
+            let end = html[close..].find('>').map_or(html.len(), |e| close + e + 1);
+            (end, Some(open_end..close))
+        } else {
+            (open_end, None)
+        };
+        found.push(Tag { name, attrs, start, end, body });
+        i = end;
+    }
+    found
+}
+
+/// 64-bit FNV-1a: a stable, dependency-free hash for file names and versions (not for security).
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn add(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash = Fnv::new();
+    hash.add(bytes);
+    hash.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TRUNK_PAGE: &str = r#"<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>Concurrency Lab</title>
+    <base href="/" />
+    <!-- a comment with <script>not a script</script> -->
+    <meta name="lab-service-worker" content="off" />
+    <script src="register-sw.js" defer></script>
+<script type="module">
+import init, * as bindings from '/app-5980f038850f0ae8.js';
+const wasm = await init({ module_or_path: '/app-a94b48db553abf81_bg.wasm' });
+</script>
+  <link rel="modulepreload" href="/app-5980f038850f0ae8.js" crossorigin="anonymous" integrity="sha384-Zc"></head>
+  <body><div id="boot" class="boot">Loading…</div></body>
+</html>"#;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("xtask-dist-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn the_inline_start_script_moves_to_a_file_and_the_page_gets_the_policy() {
+        let dir = temp_dir("inline");
+        std::fs::create_dir_all(dir.join("chapters/sum")).unwrap();
+        for file in ["index.html", "chapters/sum/index.html"] {
+            std::fs::write(dir.join(file), TRUNK_PAGE).unwrap();
+        }
+        externalise_inline_scripts(&dir).unwrap();
+        add_csp(&dir).unwrap();
+        // Twice changes nothing.
+        let once = std::fs::read_to_string(dir.join("index.html")).unwrap();
+        externalise_inline_scripts(&dir).unwrap();
+        add_csp(&dir).unwrap();
+        let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+        assert_eq!(page, once);
+        assert_eq!(page, std::fs::read_to_string(dir.join("chapters/sum/index.html")).unwrap());
+        check_strict_page(&page).unwrap();
+        assert!(check_strict_page(TRUNK_PAGE).is_err());
+        let scripts: Vec<Tag> = tags(&page).into_iter().filter(|t| t.name == "script").collect();
+        assert_eq!(scripts.len(), 2);
+        let init = scripts[1].attr("src").unwrap();
+        assert!(init.starts_with("/init-") && init.ends_with(".js"), "{init}");
+        assert_eq!(scripts[1].attr("type"), Some("module"));
+        let code = std::fs::read_to_string(dir.join(&init[1..])).unwrap();
+        assert!(code.contains("import init, * as bindings from '/app-5980f038850f0ae8.js';"));
+        // The policy comes first, before <base> and every script; the comment is untouched.
+        let csp = page.find("Content-Security-Policy").unwrap();
+        assert!(csp < page.find("<base").unwrap());
+        assert!(page.contains("<script>not a script</script>"));
+        assert!(page.contains(r#"integrity="sha384-Zc""#));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn the_service_worker_switch_flips() {
+        let on = service_worker_meta(TRUNK_PAGE, true);
+        assert!(on.contains(r#"<meta name="lab-service-worker" content="on" />"#));
+        assert!(!on.contains(r#"content="off""#));
+        let added = service_worker_meta("<html><head><title>x</title></head></html>", true);
+        assert!(added.contains(r#"content="on""#));
+    }
+
+    #[test]
+    fn strict_pages_have_no_inline_code_or_styles() {
+        assert!(check_strict_page(r#"<p style="color: red">x</p>"#).is_err());
+        assert!(check_strict_page(r#"<button onclick="go()">x</button>"#).is_err());
+        assert!(check_strict_page(r#"<a href="javascript:go()">x</a>"#).is_err());
+        assert!(check_strict_page("<style>p{}</style>").is_err());
+        assert!(check_strict_page(r#"<script type="application/json">{"a": 1}</script><p class="x">"#).is_ok());
+    }
+
+    #[test]
+    fn routes_cover_chapters_embeds_and_experiments() {
+        let dir = temp_dir("routes");
+        std::fs::write(dir.join("index.md"), "# Lab\n<!-- experiment: demo -->\n").unwrap();
+        std::fs::write(dir.join("sum.md"), "# Sum\n\n<!-- experiment: sum -->\n").unwrap();
+        std::fs::write(dir.join("notes.txt"), "not a chapter").unwrap();
+        assert_eq!(
+            routes(&dir).unwrap(),
+            ["chapters/sum", "embed/chapters/sum", "embed/experiments/demo", "embed/experiments/sum"]
+        );
+        std::fs::write(dir.join("bad name.md"), "").unwrap();
+        assert!(routes(&dir).is_err());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn headers_gain_the_policy_and_embed_isolation_once() {
+        let dir = temp_dir("headers");
+        let file = dir.join("_headers");
+        std::fs::write(
+            &file,
+            "/*\n  Cross-Origin-Opener-Policy: same-origin\n  Cross-Origin-Embedder-Policy: require-corp\n  \
+             Cross-Origin-Resource-Policy: same-origin\n",
+        )
+        .unwrap();
+        extend_headers(&file, "/repo/").unwrap();
+        extend_headers(&file, "/repo/").unwrap();
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert_eq!(text.matches("Content-Security-Policy:").count(), 1);
+        assert!(text.contains("frame-ancestors *"));
+        assert!(text.contains("/repo/embed/*\n  Document-Isolation-Policy: isolate-and-require-corp\n"));
+        assert!(!text.contains("cross-origin\n"), "no Cross-Origin-Resource-Policy: cross-origin");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn public_urls_are_paths_with_slashes() {
+        assert_eq!(normalise_public_url("repo").unwrap(), "/repo/");
+        assert_eq!(normalise_public_url("/repo").unwrap(), "/repo/");
+        assert_eq!(normalise_public_url("/").unwrap(), "/");
+        assert!(normalise_public_url("https://example.com/").is_err());
+    }
+}

@@ -1,0 +1,324 @@
+// The deployable site from `cargo xtask dist` (target/site, or DIST_SITE_DIR) on a static host:
+// isolation through the service worker where the host sends no headers (GitHub Pages), deep links
+// without server rewrites, every chapter offline after one visit, and clean updates.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { clickAndWait, launch, waitForOutcome } from '../lib.mjs';
+import { startServer } from '../server.mjs';
+
+const DIST_SITE_DIR = process.env.DIST_SITE_DIR || path.resolve(import.meta.dirname, '../../target/site');
+
+let browser;
+before(async () => {
+  if (!fs.existsSync(path.join(DIST_SITE_DIR, 'sw.js'))) {
+    throw new Error(`no deployable site in ${DIST_SITE_DIR}: run \`cargo xtask dist\` first (the tests never build)`);
+  }
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** A page in a fresh context (its own service workers and caches) that records errors like lib's newPage. */
+async function openPage(contextOptions = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('pageerror', (error) => page.problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') page.problems.push(`console: ${message.text()}`);
+  });
+  page.loads = 0;
+  page.on('load', () => page.loads++);
+  return page;
+}
+
+/** Wait until the page has loaded `count` times in all (the service worker's reload is one). */
+async function waitForLoads(page, count, timeout = 60_000) {
+  const start = Date.now();
+  while (page.loads < count) {
+    if (Date.now() - start > timeout) throw new Error(`only ${page.loads} of ${count} loads`);
+    await page.waitForTimeout(50);
+  }
+  await page.waitForLoadState('load');
+}
+
+const controlled = (page) => page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60_000 });
+
+/** The chapter slugs the site has a page for. */
+function chapterSlugs(root = DIST_SITE_DIR) {
+  return fs.readdirSync(path.join(root, 'chapters')).sort();
+}
+
+/** A copy of the site in a temporary folder, to change files in. */
+function copySite() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-site-'));
+  fs.cpSync(DIST_SITE_DIR, dir, { recursive: true });
+  return dir;
+}
+
+test('without isolation headers, the first visit registers the service worker, reloads once, and threads run', async (t) => {
+  const server = await startServer({ root: DIST_SITE_DIR, mode: 'none' });
+  t.after(() => server.close());
+  const page = await openPage();
+  t.after(() => page.context().close());
+  await page.goto(`${server.url}/chapters/sum?n=100000&reps=1`);
+  // The first load is not isolated; the service worker takes over and the page reloads, once.
+  await waitForLoads(page, 2);
+  assert.ok(server.requests.includes('/sw.js'), 'sw.js was fetched');
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+  assert.equal(await page.evaluate(() => navigator.serviceWorker.controller !== null), true);
+  const panel = page.locator('section[data-experiment="sum"]');
+  await panel.waitFor();
+  assert.equal(await clickAndWait(panel, 'Run'), 'finished');
+  assert.match(await panel.getByTestId('machine-line').innerText(), /isolated: yes/);
+  // Later pages are isolated from their first load: no more reloads.
+  await page.goto(`${server.url}/chapters/document-search`);
+  await page.locator('main h1').waitFor();
+  await page.waitForTimeout(1000);
+  assert.equal(page.loads, 3, 'one load per navigation from now on');
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+  assert.deepEqual(page.problems, []);
+});
+
+test('a browser that does not isolate through the service worker reloads once, not in a loop', async (t) => {
+  // A service worker that adds no headers stands in for a browser that ignores them.
+  const code = fs.readFileSync(path.join(DIST_SITE_DIR, 'sw.js'), 'utf8');
+  const inert = code.replace(/const ISOLATION = \{[^}]*\};/, 'const ISOLATION = {};');
+  assert.notEqual(inert, code);
+  const server = await startServer({ root: DIST_SITE_DIR, mode: 'none', overrides: { '/sw.js': inert } });
+  t.after(() => server.close());
+  const page = await openPage();
+  t.after(() => page.context().close());
+  await page.goto(`${server.url}/chapters/sum`);
+  await waitForLoads(page, 2);
+  await page.getByTestId('machine-line').or(page.getByTestId('unavailable')).first().waitFor();
+  await page.waitForTimeout(3000);
+  assert.equal(page.loads, 2, 'exactly one reload');
+  assert.equal(await page.evaluate(() => crossOriginIsolated), false);
+  assert.equal(await page.evaluate(() => navigator.serviceWorker.controller !== null), true);
+  assert.deepEqual(page.problems, []);
+});
+
+/**
+ * A static server without any fallback to index.html, answering like GitHub Pages: a file, a
+ * folder without its slash is redirected to it, a folder is its index.html, anything else is
+ * 404.html with status 404.
+ */
+function startPlainServer(root) {
+  const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.svg': 'image/svg+xml' };
+  const log = [];
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    let file = path.join(root, decodeURIComponent(url.pathname));
+    if (!file.startsWith(root)) return res.writeHead(403).end();
+    let stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) {
+      if (!url.pathname.endsWith('/')) {
+        log.push([url.pathname, 301]);
+        return res.writeHead(301, { Location: url.pathname + '/' + url.search }).end();
+      }
+      file = path.join(file, 'index.html');
+      stat = fs.statSync(file, { throwIfNoEntry: false });
+    }
+    let status = 200;
+    if (!stat) {
+      status = 404;
+      file = path.join(root, '404.html');
+    }
+    log.push([url.pathname, status]);
+    res.writeHead(status, { 'Content-Type': types[path.extname(file)] || 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
+    url: `http://127.0.0.1:${server.address().port}`,
+    log,
+    close: () => new Promise((done) => { server.closeAllConnections(); server.close(done); }),
+  })));
+}
+
+test('deep links load on a static server that never falls back to index.html', async (t) => {
+  const server = await startPlainServer(fs.realpathSync(DIST_SITE_DIR));
+  t.after(() => server.close());
+  const page = await openPage({ serviceWorkers: 'block' });
+  t.after(() => page.context().close());
+  const slugs = chapterSlugs();
+  assert.ok(slugs.includes('sum') && slugs.length >= 6, `chapters: ${slugs}`);
+  const experiments = fs.readdirSync(path.join(DIST_SITE_DIR, 'embed/experiments'));
+  assert.ok(experiments.includes('sum'), `embeddable experiments: ${experiments}`);
+  const addresses = [
+    ...slugs.flatMap((slug) => [`/chapters/${slug}`, `/chapters/${slug}/`, `/embed/chapters/${slug}`]),
+    ...experiments.map((name) => `/embed/experiments/${name}`),
+  ];
+  for (const address of addresses) {
+    const response = await page.goto(server.url + address);
+    assert.equal(response.status(), 200, address);
+    await page.locator('h1, [data-experiment], [data-testid="not-found"]').first().waitFor();
+    assert.equal(await page.getByTestId('not-found').count(), 0, `${address} shows its page`);
+  }
+  const response = await page.goto(`${server.url}/chapters/sum?workers=2&tasks=4`);
+  assert.equal(response.status(), 200);
+  assert.equal(await page.locator('section[data-experiment="sum"]').getByLabel('Tasks', { exact: true }).inputValue(), '4');
+  assert.deepEqual(server.log.filter(([, status]) => status === 404), [], 'nothing was missing');
+  assert.deepEqual(page.problems, []);
+  // Any other address gets 404.html: the app, which shows its own not-found page.
+  const missing = await page.goto(`${server.url}/chapters/no-such-chapter`);
+  assert.equal(missing.status(), 404);
+  await page.getByTestId('not-found').waitFor();
+  assert.deepEqual(server.log.filter(([, status]) => status === 404), [['/chapters/no-such-chapter', 404]]);
+  // The browser reports the page's own 404 status, nothing else.
+  assert.deepEqual(page.problems, ['console: Failed to load resource: the server responded with a status of 404 (Not Found)']);
+});
+
+test('after one visit every chapter works offline, experiments included', async (t) => {
+  const server = await startServer({ root: DIST_SITE_DIR, mode: 'none' });
+  t.after(() => server.close());
+  const page = await openPage();
+  t.after(() => page.context().close());
+  await page.goto(`${server.url}/chapters/sum`);
+  await waitForLoads(page, 2);
+  await controlled(page);
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+  // Offline for real: the browser is told so and the server is gone.
+  await page.context().setOffline(true);
+  await server.close();
+  // A chapter never visited, with a run on load: page, app, engine and workers all come from the cache.
+  await page.goto(`${server.url}/chapters/document-search?workers=2&tasks=4&docs=100&latency=1&reps=1&autorun=1`);
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+  const panel = page.locator('section[data-experiment="document-search"]');
+  await panel.waitFor();
+  assert.equal(await waitForOutcome(panel, 60_000), 'finished');
+  for (const text of await panel.locator('table.results tbody tr[data-variant] td:last-child').allInnerTexts()) {
+    assert.match(text, /correct/);
+  }
+  // Every chapter's page is there.
+  for (const slug of chapterSlugs()) {
+    await page.goto(`${server.url}/chapters/${slug}`);
+    await page.locator('main h1').waitFor();
+    assert.equal(await page.getByTestId('not-found').count(), 0, slug);
+  }
+  assert.deepEqual(page.problems, []);
+});
+
+test('a new version installs, takes over, and deletes the old caches', async (t) => {
+  const dir = copySite();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const server = await startServer({ root: dir, mode: 'isolated' });
+  t.after(() => server.close());
+  const page = await openPage();
+  t.after(() => page.context().close());
+  await page.goto(`${server.url}/`);
+  await controlled(page);
+  const swFile = path.join(dir, 'sw.js');
+  const oldCode = fs.readFileSync(swFile, 'utf8');
+  const oldVersion = oldCode.match(/self\.__VERSION = '([^']+)'/)[1];
+  const cacheNames = () => page.evaluate(() => caches.keys());
+  const before = await cacheNames();
+  assert.equal(before.length, 1);
+  assert.ok(before[0].endsWith(oldVersion), `${before} is version ${oldVersion}`);
+
+  // Build B as a deployment would bring it: a page whose start-up script has a new hashed name,
+  // a changed engine file (same name), and the service worker's new version.
+  const newVersion = `${oldVersion}b`;
+  fs.writeFileSync(swFile, oldCode.replace(`self.__VERSION = '${oldVersion}'`, `self.__VERSION = '${newVersion}'`));
+  const indexFile = path.join(dir, 'index.html');
+  const pageA = fs.readFileSync(indexFile, 'utf8');
+  const initA = pageA.match(/src="\/(init-[0-9a-f]{16}\.js)"/)[1];
+  const initB = 'init-0123456789abcdef.js';
+  fs.copyFileSync(path.join(dir, initA), path.join(dir, initB));
+  const pageB = pageA
+    .replace(/<meta name="description" content="[^"]*"/, '<meta name="description" content="version B"')
+    .replace(initA, initB);
+  assert.notEqual(pageB, pageA);
+  fs.writeFileSync(indexFile, pageB);
+  fs.appendFileSync(path.join(dir, 'engine/coordinator.js'), '\n// version B\n');
+
+  // The first reload is answered by version A's worker: the page comes from the network (B), and
+  // so does the engine, not from A's cache (a page of B never meets A's engine).
+  await page.reload();
+  assert.equal(await page.locator('meta[name="description"]').getAttribute('content'), 'version B');
+  assert.match(await page.evaluate(async () => (await fetch('/engine/coordinator.js')).text()), /version B/);
+  // Meanwhile B's worker installs and takes over at once.
+  const start = Date.now();
+  let names = [];
+  while (!(names.length === 1 && names[0].endsWith(newVersion))) {
+    assert.ok(Date.now() - start < 60_000, `caches ${names}: version ${newVersion} did not take over`);
+    await page.waitForTimeout(100);
+    names = await cacheNames();
+  }
+  // The second reload is served by it, from its fresh cache.
+  await page.reload();
+  await controlled(page);
+  assert.deepEqual((await cacheNames()).map((n) => n.endsWith(newVersion)), [true]);
+  assert.equal(await page.locator('meta[name="description"]').getAttribute('content'), 'version B');
+  const stored = await page.evaluate(async () => ({
+    index: await (await caches.match('/index.html')).text(),
+    coordinator: await (await caches.match('/engine/coordinator.js')).text(),
+  }));
+  assert.match(stored.index, /content="version B"/);
+  assert.match(stored.coordinator, /version B/);
+  const registration = await page.evaluate(async () => {
+    const r = await navigator.serviceWorker.getRegistration();
+    return { waiting: r.waiting !== null, installing: r.installing !== null, controlledByActive: r.active === navigator.serviceWorker.controller };
+  });
+  assert.deepEqual(registration, { waiting: false, installing: false, controlledByActive: true });
+  assert.deepEqual(page.problems, []);
+});
+
+/** Every header `_headers` sets, whatever its path (the embed tests serve them all everywhere). */
+function headersFileRules(root = DIST_SITE_DIR) {
+  const headers = {};
+  for (const line of fs.readFileSync(path.join(root, '_headers'), 'utf8').split('\n')) {
+    const header = line.match(/^\s+([A-Za-z-]+):\s*(.*)$/);
+    if (header) headers[header[1]] = header[2];
+  }
+  return headers;
+}
+
+/** A course page on another origin, without isolation headers, framing `src`. */
+async function coursePage(t, src) {
+  const html = `<!doctype html><meta charset=utf-8><link rel=icon href="data:,"><title>Course</title>
+<h1>Week 3</h1><iframe src="${src}" title="Sum" width="100%" height="900"></iframe>`;
+  const course = await startServer({ root: DIST_SITE_DIR, mode: 'none', overrides: { '/course.html': html } });
+  t.after(() => course.close());
+  return course;
+}
+
+/** The embed's frame once its document is cross-origin isolated (after the service worker's reload, if any). */
+async function isolatedFrame(page, timeout = 60_000) {
+  const start = Date.now();
+  for (;;) {
+    const frame = page.frames().find((f) => f.url().includes('/embed/'));
+    const isolated = await frame?.evaluate(() => crossOriginIsolated).catch(() => false);
+    if (isolated) return frame;
+    assert.ok(Date.now() - start < timeout, 'the embed never became cross-origin isolated');
+    await page.waitForTimeout(100);
+  }
+}
+
+for (const host of ['GitHub Pages (no headers: the service worker)', 'Netlify or Cloudflare Pages (_headers)']) {
+  test(`an embed in a course page that is not isolated runs on real workers: ${host}`, async (t) => {
+    const byHeaders = host.includes('_headers');
+    const app = await startServer({ root: DIST_SITE_DIR, mode: 'none', extraHeaders: byHeaders ? headersFileRules() : {} });
+    t.after(() => app.close());
+    const course = await coursePage(t, `${app.url}/embed/experiments/sum?workers=2&tasks=2&n=20000000&reps=1&autorun=1`);
+    const page = await openPage(byHeaders ? { serviceWorkers: 'block' } : {});
+    t.after(() => page.context().close());
+    await page.goto(`${course.url}/course.html`);
+    assert.equal(await page.evaluate(() => crossOriginIsolated), false, 'the course page is not isolated');
+    const frame = await isolatedFrame(page);
+    if (!byHeaders) {
+      assert.equal(await frame.evaluate(() => navigator.serviceWorker.controller !== null), true);
+    }
+    // The reload kept the address the course page asked for: autorun and two workers.
+    const panel = frame.locator('section[data-experiment="sum"]');
+    assert.equal(await waitForOutcome(panel), 'finished');
+    const workers = await panel.getByTestId('sum-timeline').locator('table.timeline-workers tbody tr').count();
+    assert.equal(workers, 2, 'two real workers ran the two tasks');
+    assert.deepEqual(page.problems, []);
+  });
+}
