@@ -65,6 +65,14 @@ struct Client {
 
 thread_local! {
     static CLIENT: RefCell<Client> = RefCell::new(Client::default());
+    /// Whether this page ever started an engine (its workers then wait on shared memory, which
+    /// keeps the browser from measuring the page's memory, even after they end).
+    static EVER_STARTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether an engine was ever started in this page.
+pub fn ever_started() -> bool {
+    EVER_STARTED.with(|e| e.get())
 }
 
 fn coordinator_url(mode: Mode) -> String {
@@ -104,6 +112,7 @@ fn start_worker(client: &mut Client) -> Result<(), String> {
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    EVER_STARTED.with(|e| e.set(true));
     client.worker = Some(worker);
     client.handlers = Some((on_message, on_error));
     client.ready = false;
@@ -221,6 +230,11 @@ pub fn stop(run_id: RunId) {
         return;
     }
     let _ = send(&Request::Stop { run_id });
+}
+
+/// The address of a script of the threaded engine (e.g. `idle-worker.js`).
+pub fn engine_script_url(script: &str) -> String {
+    coordinator_url(Mode::Threads).replace("coordinator.js", script)
 }
 
 /// How many engine workers are alive, and how large the current pool is.

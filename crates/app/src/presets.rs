@@ -6,6 +6,11 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 use leptos_router::params::ParamsMap;
 
+thread_local! {
+    /// The page (path) whose first panel already took `autorun=1`.
+    static AUTORUN_CLAIMED: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
 /// The URL's query, read once when an experiment panel is created.
 pub struct Preset {
     query: ParamsMap,
@@ -28,9 +33,26 @@ impl Preset {
         read_choice(key, self.query.get(key).as_deref(), options, default, &mut self.notes)
     }
 
-    /// Whether a flag such as `autorun` is on.
-    pub fn flag(&self, key: &str) -> bool {
-        read_flag(self.query.get(key).as_deref())
+    /// Whether the panel called `name` should run once on load: `autorun=NAME` picks that panel;
+    /// `autorun=1` picks the first panel of the page that asks (a chapter may hold several).
+    pub fn autorun(&self, name: &str) -> bool {
+        let Some(raw) = self.query.get("autorun") else { return false };
+        if raw.trim() == name {
+            return true;
+        }
+        if !read_flag(Some(&raw)) {
+            return false;
+        }
+        let path = web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_default();
+        AUTORUN_CLAIMED.with(|claimed| {
+            let mut claimed = claimed.borrow_mut();
+            if claimed.as_deref() == Some(path.as_str()) {
+                false
+            } else {
+                *claimed = Some(path);
+                true
+            }
+        })
     }
 }
 

@@ -12,10 +12,17 @@ enum Executor {
     Tasks(Runtime),
 }
 
+/// When a pool was built, and how much heap the engine held just before.
+#[derive(Clone, Copy, Debug)]
+pub struct PoolBuilt {
+    pub at_ms: f64,
+    pub live_bytes: isize,
+}
+
 struct Current {
     executor: Executor,
     workers: u32,
-    built_at_ms: f64,
+    built: PoolBuilt,
     /// No job has run on it yet (the first one measures the start-up time).
     fresh: bool,
 }
@@ -42,7 +49,7 @@ fn one_worker_only(workers: u32) -> Result<(), String> {
 
 impl Executors {
     /// A rayon pool of exactly `workers` threads, and when it was built if no job ran on it yet.
-    pub fn pool(&mut self, workers: u32) -> Result<(Arc<ThreadPool>, Option<f64>), String> {
+    pub fn pool(&mut self, workers: u32) -> Result<(Arc<ThreadPool>, Option<PoolBuilt>), String> {
         let workers = workers.max(1);
         if !crate::threads::SHARED_MEMORY {
             one_worker_only(workers)?;
@@ -59,7 +66,7 @@ impl Executors {
         if !matches!(&self.current, Some(Current { executor: Executor::Pool(_), workers: w, .. }) if *w == workers) {
             // End the old executor first so the two never hold workers at the same time.
             self.current = None;
-            let built_at_ms = now_ms();
+            let built = PoolBuilt { at_ms: now_ms(), live_bytes: crate::alloc::live_bytes() };
             let pool = ThreadPoolBuilder::new()
                 .num_threads(workers as usize)
                 .thread_name(|i| format!("lab-worker-{i}"))
@@ -69,11 +76,10 @@ impl Executors {
                 })
                 .build()
                 .map_err(|e| format!("could not start {workers} workers: {e}"))?;
-            self.current =
-                Some(Current { executor: Executor::Pool(Arc::new(pool)), workers, built_at_ms, fresh: true });
+            self.current = Some(Current { executor: Executor::Pool(Arc::new(pool)), workers, built, fresh: true });
         }
         let current = self.current.as_mut().expect("just set");
-        let fresh = std::mem::replace(&mut current.fresh, false).then_some(current.built_at_ms);
+        let fresh = std::mem::replace(&mut current.fresh, false).then_some(current.built);
         match &current.executor {
             Executor::Pool(pool) => Ok((pool.clone(), fresh)),
             Executor::Tasks(_) => unreachable!("matched a pool above"),
@@ -89,9 +95,9 @@ impl Executors {
         }
         if !matches!(&self.current, Some(Current { executor: Executor::Tasks(_), workers: w, .. }) if *w == workers) {
             self.current = None;
-            let built_at_ms = now_ms();
+            let built = PoolBuilt { at_ms: now_ms(), live_bytes: crate::alloc::live_bytes() };
             let runtime = Runtime::new(workers)?;
-            self.current = Some(Current { executor: Executor::Tasks(runtime), workers, built_at_ms, fresh: true });
+            self.current = Some(Current { executor: Executor::Tasks(runtime), workers, built, fresh: true });
         }
         let current = self.current.as_mut().expect("just set");
         let fresh = std::mem::replace(&mut current.fresh, false);

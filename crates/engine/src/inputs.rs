@@ -5,6 +5,7 @@ use experiments::Workload;
 use std::sync::{Arc, Mutex};
 use workloads::data::random_number_stream;
 use workloads::docsearch::{generate_corpus, DEFAULT_TOPIC};
+use workloads::granularity::expected_total;
 use workloads::sort::random_values;
 use workloads::spin::spin;
 use workloads::sum::sum;
@@ -32,8 +33,8 @@ pub enum Input {
         values: Vec<i32>,
         expected: u64,
     },
-    /// A scheduler scenario: every task reports 1, so the expected value is the task count.
-    Scenario {
+    /// Work with no data, only a result to reproduce (scenarios, granularity, memory, ping-pong).
+    Expected {
         expected: u64,
     },
 }
@@ -51,7 +52,7 @@ impl Input {
             Input::Spin { expected }
             | Input::DocSearch { expected, .. }
             | Input::Sort { expected, .. }
-            | Input::Scenario { expected } => expected,
+            | Input::Expected { expected } => expected,
         }
     }
 }
@@ -76,7 +77,11 @@ pub fn spin_seed(task: u32) -> u64 {
 pub fn prepare(workload: &Workload, tasks: u32, cancel: &Cancel) -> Result<Arc<Input>, Stopped> {
     let key = InputKey {
         workload: workload.clone(),
-        tasks: if matches!(workload, Workload::Spin { .. } | Workload::Scenario { .. }) { tasks } else { 0 },
+        tasks: if matches!(workload, Workload::Sum { .. } | Workload::DocSearch { .. } | Workload::Sort { .. }) {
+            0
+        } else {
+            tasks
+        },
     };
     let mut cache = CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some((cached_key, input)) = cache.as_ref() {
@@ -107,7 +112,9 @@ pub fn prepare(workload: &Workload, tasks: u32, cancel: &Cancel) -> Result<Arc<I
             }
             Input::Spin { expected }
         }
-        Workload::Scenario { .. } => Input::Scenario { expected: tasks as u64 },
+        Workload::Scenario { .. } | Workload::TaskMemory => Input::Expected { expected: tasks as u64 },
+        Workload::Granularity { sqrt } => Input::Expected { expected: expected_total(sqrt, tasks) },
+        Workload::PingPong { round_trips } => Input::Expected { expected: round_trips as u64 },
         Workload::Sort { numbers, seed, .. } => {
             cancel.check()?;
             let values = random_values(numbers as usize, seed);

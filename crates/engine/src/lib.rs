@@ -5,6 +5,7 @@
 //! [`rayon`] pools of exactly k workers through the same spawn hook ([`threads`]), and run the same
 //! measuring code ([`measure`]) on them, so browser and native numbers are comparable.
 
+pub mod alloc;
 pub mod cancel;
 pub mod clock;
 pub mod executors;

@@ -6,6 +6,7 @@
 
 use crate::cancel::{Cancel, Stopped};
 use crate::clock::now_ms;
+use crate::executors::PoolBuilt;
 use crate::inputs::{self, digest, spin_seed, Input};
 use crate::runtime::{self, Handle, WaitGroup};
 use crate::sorting::{sort_parallel, sort_sequential};
@@ -18,6 +19,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use workloads::docsearch::{count_matching_items, DEFAULT_TOPIC};
+use workloads::granularity::sqrt_task;
 use workloads::spin::spin;
 use workloads::split::even_ranges;
 use workloads::sum::sum_cancellable;
@@ -83,17 +85,19 @@ fn total(values: Vec<Option<u64>>) -> Result<u64, Stopped> {
 /// when the pool was just built: the job then waits for every worker and reports the start-up time.
 pub fn run_job(
     job: &Job,
-    fresh_pool_built_at: Option<f64>,
+    fresh_pool_built_at: Option<PoolBuilt>,
     cancel: &Cancel,
     progress: &Progress,
 ) -> Result<Measurement, Stopped> {
     // Without shared memory the "pool" is this very thread: nothing to wait for.
     let fresh_pool_built_at = fresh_pool_built_at.filter(|_| crate::threads::SHARED_MEMORY);
-    let pool_start_ms = fresh_pool_built_at.map(|built_at| {
+    let started = fresh_pool_built_at.map(|built| {
         // Returns once every worker of the pool has run it, i.e. once all of them are up.
         rayon::broadcast(|_| ());
-        now_ms() - built_at
+        let workers = rayon::current_num_threads().max(1) as f64;
+        (now_ms() - built.at_ms, (crate::alloc::live_bytes() - built.live_bytes) as f64 / workers)
     });
+    let pool_start_ms = started.map(|(ms, _)| ms);
     let repetitions = job.repetitions.max(1);
     progress.start(repetitions);
     let input = inputs::prepare(&job.workload, job.tasks, cancel)?;
@@ -109,7 +113,15 @@ pub fn run_job(
         values.push(value);
         progress.step();
     }
-    Ok(finish(job, &input, samples, values, pool_start_ms))
+    let mut measurement = finish(job, &input, samples, values, pool_start_ms);
+    if let Some((_, bytes_per_worker)) = started {
+        measurement.memory = Some(experiments::MemoryReport {
+            tasks: 0,
+            bytes_per_task: None,
+            bytes_per_worker: Some(bytes_per_worker),
+        });
+    }
+    Ok(measurement)
 }
 
 /// One untimed run before the timed ones, except for work dominated by waiting: a sweep of
@@ -134,7 +146,13 @@ fn search(document: &str) -> u64 {
 fn run_once(job: &Job, input: &Input, cancel: &Cancel) -> Result<(u64, Trace), Stopped> {
     let keep_going = || !cancel.is_stopped();
     let (values, trace) = match (input, job.variant) {
-        (_, Variant::Goroutines) | (Input::Scenario { .. }, _) => {
+        (Input::Expected { .. }, variant) if matches!(job.workload, Workload::Granularity { .. }) => {
+            granularity_on_pool(job, variant, cancel)
+        }
+        (Input::Expected { .. }, Variant::Tasks) if matches!(job.workload, Workload::PingPong { .. }) => {
+            ping_pong_threads(job, cancel)
+        }
+        (_, Variant::Goroutines) | (Input::Expected { .. }, _) => {
             unreachable!("goroutine jobs and scenarios run on the task runtime (Job::validate)")
         }
 
@@ -195,6 +213,68 @@ fn run_once(job: &Job, input: &Input, cancel: &Cancel) -> Result<(u64, Trace), S
     };
     cancel.check()?;
     Ok((total(values)?, trace))
+}
+
+/// The granularity experiment on a rayon pool: a plain loop (Sequential) or one task per item
+/// (Tasks). Untraced: recording each task would be part of what is measured.
+fn granularity_on_pool(job: &Job, variant: Variant, cancel: &Cancel) -> (Vec<Option<u64>>, Trace) {
+    let Workload::Granularity { sqrt } = job.workload else { unreachable!("checked by the caller") };
+    let tasks = job.tasks;
+    let t0 = now_ms();
+    let value = if variant == Variant::Sequential {
+        let mut total = 0u64;
+        for task in 0..tasks {
+            if task % 4096 == 0 && cancel.is_stopped() {
+                break;
+            }
+            total = total.wrapping_add(sqrt_task(sqrt, task));
+        }
+        total
+    } else {
+        let total = AtomicU64::new(0);
+        rayon::scope(|scope| {
+            for task in 0..tasks {
+                let total = &total;
+                scope.spawn(move |_| {
+                    total.fetch_add(sqrt_task(sqrt, task), Ordering::Relaxed);
+                });
+            }
+        });
+        total.into_inner()
+    };
+    let wall_ms = now_ms() - t0;
+    (vec![Some(value)], Trace { wall_ms, ..Trace::default() })
+}
+
+/// Two threads of the pool hand a turn back and forth, each blocking (a futex wait in the
+/// browser) until the other wakes it: every hand-over is a thread switch through the OS.
+fn ping_pong_threads(job: &Job, cancel: &Cancel) -> (Vec<Option<u64>>, Trace) {
+    let Workload::PingPong { round_trips } = job.workload else { unreachable!("checked by the caller") };
+    let turn = Mutex::new(0u32);
+    let changed = std::sync::Condvar::new();
+    let play = |me: u32| {
+        for round in 0..round_trips {
+            if round % 1024 == 0 && cancel.is_stopped() {
+                // Let the other player out of its wait too.
+                *turn.lock().unwrap_or_else(|p| p.into_inner()) = u32::MAX;
+                changed.notify_all();
+                return;
+            }
+            let mut current = turn.lock().unwrap_or_else(|p| p.into_inner());
+            while *current != me && *current != u32::MAX {
+                current = changed.wait(current).unwrap_or_else(|p| p.into_inner());
+            }
+            if *current == u32::MAX {
+                return;
+            }
+            *current = 1 - me;
+            changed.notify_one();
+        }
+    };
+    let t0 = now_ms();
+    rayon::join(|| play(0), || play(1));
+    let wall_ms = now_ms() - t0;
+    (vec![Some(round_trips as u64)], Trace { wall_ms, ..Trace::default() })
 }
 
 fn spin_units(job: &Job) -> u32 {
@@ -285,17 +365,24 @@ pub async fn run_job_on_runtime(
     let repetitions = job.repetitions.max(1);
     progress.start(repetitions);
     let input = inputs::prepare(&job.workload, job.tasks, &cancel)?;
+    if job.workload == Workload::TaskMemory {
+        return measure_task_memory(&job, &input, pool_start_ms, &cancel, &progress).await;
+    }
     if needs_warm_up(&job) {
         run_once_on_runtime(&job, &input, &cancel).await?;
     }
+    // Costs are measured untraced: recording every step would be part of what is measured.
+    let traced = !matches!(job.workload, Workload::Granularity { .. } | Workload::PingPong { .. });
     let mut samples = Vec::with_capacity(repetitions as usize);
     let mut values = Vec::with_capacity(repetitions as usize);
     for _ in 0..repetitions {
-        handle.start_tracing();
+        if traced {
+            handle.start_tracing();
+        }
         let t0 = now_ms();
         let outcome = run_once_on_runtime(&job, &input, &cancel).await;
         let wall_ms = now_ms() - t0;
-        let events = handle.take_events();
+        let events = if traced { handle.take_events() } else { Vec::new() };
         values.push(outcome?);
         samples.push((wall_ms, trace_from_events(events, t0, wall_ms)));
         progress.step();
@@ -303,9 +390,62 @@ pub async fn run_job_on_runtime(
     Ok(finish(&job, &input, samples, values, pool_start_ms))
 }
 
+/// Spawn `job.tasks` tasks that park at a gate; once all are parked, count the heap bytes they
+/// hold; open the gate. Each repetition's sample is the time to spawn them all.
+async fn measure_task_memory(
+    job: &Job,
+    input: &Input,
+    pool_start_ms: Option<f64>,
+    cancel: &Cancel,
+    progress: &Progress,
+) -> Result<Measurement, Stopped> {
+    let tasks = job.tasks.max(1);
+    let mut samples = Vec::new();
+    let mut values = Vec::new();
+    let mut per_task = Vec::new();
+    for _ in 0..job.repetitions.max(1) {
+        cancel.check()?;
+        let gate = runtime::Gate::new();
+        let parked = Arc::new(AtomicU32::new(0));
+        let group = WaitGroup::new(tasks as usize);
+        let before = crate::alloc::live_bytes();
+        let t0 = now_ms();
+        for task in 0..tasks {
+            let (gate, parked, group) = (gate.clone(), parked.clone(), group.clone());
+            runtime::spawn(task, async move {
+                parked.fetch_add(1, Ordering::SeqCst);
+                gate.wait().await;
+                group.done();
+            });
+        }
+        let spawn_ms = now_ms() - t0;
+        // Let every task run up to the gate and park there.
+        while parked.load(Ordering::SeqCst) < tasks {
+            runtime::yield_now().await;
+        }
+        let held = crate::alloc::live_bytes() - before;
+        gate.open();
+        group.wait().await;
+        per_task.push(held as f64 / tasks as f64);
+        samples.push((spawn_ms, Trace { wall_ms: spawn_ms, ..Trace::default() }));
+        values.push(tasks as u64);
+        progress.step();
+    }
+    let mut measurement = finish(job, input, samples, values, pool_start_ms);
+    per_task.sort_by(f64::total_cmp);
+    measurement.memory = Some(experiments::MemoryReport {
+        tasks,
+        bytes_per_task: Some(per_task[(per_task.len() - 1) / 2]),
+        bytes_per_worker: None,
+    });
+    Ok(measurement)
+}
+
 /// One timed run: `job.tasks` tasks spawned from the root task's worker, awaited with a WaitGroup.
 async fn run_once_on_runtime(job: &Job, input: &Arc<Input>, cancel: &Cancel) -> Result<u64, Stopped> {
-    let tasks = job.tasks.max(1);
+    // A ping-pong is always exactly two players.
+    let tasks = if matches!(job.workload, Workload::PingPong { .. }) { 2 } else { job.tasks.max(1) };
+    let turn = Arc::new(AtomicU32::new(0));
     let group = WaitGroup::new(tasks as usize);
     let sum = Arc::new(AtomicU64::new(0));
     let next_document = Arc::new(AtomicUsize::new(0));
@@ -316,6 +456,7 @@ async fn run_once_on_runtime(job: &Job, input: &Arc<Input>, cancel: &Cancel) -> 
     for task in 0..tasks {
         let (group, sum, input, cancel) = (group.clone(), sum.clone(), input.clone(), cancel.clone());
         let (next_document, ranges, workload) = (next_document.clone(), ranges.clone(), job.workload.clone());
+        let turn = turn.clone();
         runtime::spawn(task, async move {
             let keep_going = || !cancel.is_stopped();
             let value = match (&*input, workload) {
@@ -339,7 +480,12 @@ async fn run_once_on_runtime(job: &Job, input: &Arc<Input>, cancel: &Cancel) -> 
                     }
                     Some(found)
                 }
-                (Input::Scenario { .. }, Workload::Scenario { scenario }) => {
+                (Input::Expected { .. }, Workload::Granularity { sqrt }) => Some(sqrt_task(sqrt, task)),
+                (Input::Expected { .. }, Workload::PingPong { round_trips }) => {
+                    ping_pong_task(task, round_trips, &turn, &cancel).await;
+                    Some(if task == 0 { round_trips as u64 } else { 0 })
+                }
+                (Input::Expected { .. }, Workload::Scenario { scenario }) => {
                     run_scenario_task(scenario, task, &cancel).await;
                     Some(1)
                 }
@@ -352,6 +498,23 @@ async fn run_once_on_runtime(job: &Job, input: &Arc<Input>, cancel: &Cancel) -> 
     group.wait().await;
     cancel.check()?;
     Ok(sum.load(Ordering::Relaxed))
+}
+
+/// Player `me` (0 or 1) of a ping-pong between two tasks on the runtime: wait for its turn by
+/// yielding the worker, then hand the turn over. Every yield is a task switch.
+async fn ping_pong_task(me: u32, round_trips: u32, turn: &AtomicU32, cancel: &Cancel) {
+    for round in 0..round_trips {
+        if round % 1024 == 0 && cancel.is_stopped() {
+            return;
+        }
+        while turn.load(Ordering::Acquire) != me {
+            if cancel.is_stopped() {
+                return;
+            }
+            runtime::yield_now().await;
+        }
+        turn.store(1 - me, Ordering::Release);
+    }
 }
 
 /// Spin units of about a millisecond natively (a few percent more in the browser).

@@ -110,6 +110,8 @@ fn stop_ends_a_long_run_quickly() {
 #[test]
 fn dropping_a_task_runtime_ends_its_workers() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    // Workers of earlier tests' engines end asynchronously: start from a settled count.
+    assert!(wait_until(Duration::from_secs(5), || live_workers() == 0), "{} left over", live_workers());
     let before = live_workers();
     let runtime = engine::runtime::Runtime::new(3).unwrap();
     assert!(wait_until(Duration::from_secs(5), || live_workers() == before + 3));
@@ -223,4 +225,59 @@ fn every_scheduler_scenario_records_a_consistent_replay() {
         repetitions: 1,
     };
     assert!(matches!(engine.run(&on_a_pool, &Cancel::new()), Err(RunError::Failed(_))));
+}
+
+#[test]
+fn task_costs_are_measured_and_checked() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut engine = NativeEngine::new();
+    let granularity = |variant, workers| Job {
+        workload: Workload::Granularity { sqrt: 10 },
+        variant,
+        workers,
+        tasks: 10_000,
+        repetitions: 2,
+    };
+    for job in
+        [granularity(Variant::Sequential, 1), granularity(Variant::Tasks, 2), granularity(Variant::Goroutines, 2)]
+    {
+        let m = engine.run(&job, &Cancel::new()).unwrap();
+        assert!(m.check.ok, "{:?}: {:?}", job.variant, m.check);
+        assert!(m.trace.spans.is_empty(), "costs are measured untraced");
+    }
+    // Parked tasks hold some heap (the task, its future, its waker), far less than a thread.
+    let memory =
+        Job { workload: Workload::TaskMemory, variant: Variant::Goroutines, workers: 1, tasks: 20_000, repetitions: 1 };
+    let m = engine.run(&memory, &Cancel::new()).unwrap();
+    let report = m.memory.expect("a memory report");
+    let per_task = report.bytes_per_task.expect("bytes per task");
+    assert!((32.0..4096.0).contains(&per_task), "{per_task} bytes per parked task");
+    assert!(m.check.ok);
+    // Both ping-pongs hand the turn over the requested number of times.
+    for (variant, workers) in [(Variant::Tasks, 2), (Variant::Goroutines, 1)] {
+        let ping =
+            Job { workload: Workload::PingPong { round_trips: 2_000 }, variant, workers, tasks: 2, repetitions: 2 };
+        let m = engine.run(&ping, &Cancel::new()).unwrap();
+        assert!(m.check.ok, "{variant:?}: {:?}", m.check);
+    }
+    let lonely = Job {
+        workload: Workload::PingPong { round_trips: 10 },
+        variant: Variant::Tasks,
+        workers: 1,
+        tasks: 2,
+        repetitions: 1,
+    };
+    assert!(matches!(engine.run(&lonely, &Cancel::new()), Err(RunError::Failed(_))));
+}
+
+#[test]
+fn a_fresh_pool_reports_the_heap_each_worker_took() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut engine = NativeEngine::new();
+    let job = spin_job(3, 3, 1);
+    let m = engine.run(&job, &Cancel::new()).unwrap();
+    let per_worker = m.memory.and_then(|r| r.bytes_per_worker).expect("a fresh pool is weighed");
+    // Natively the stacks belong to the OS, not the heap: only small per-thread records are counted.
+    assert!(per_worker > 0.0 && per_worker < (1 << 20) as f64, "{per_worker}");
+    assert!(engine.run(&job, &Cancel::new()).unwrap().memory.is_none(), "a reused pool is not weighed again");
 }

@@ -20,6 +20,15 @@ pub enum Workload {
     Sort { numbers: u32, seed: u64, algorithm: SortAlgorithm },
     /// A scheduling scenario of the Go scheduler chapter, on the task runtime.
     Scenario { scenario: ScenarioKind },
+    /// Each task computes `sqrt` square roots (the articles' sqrt(13) task). Sequential runs them
+    /// as a loop; the other variants spawn one task each.
+    Granularity { sqrt: u32 },
+    /// `tasks` tasks that park on a gate and stay parked while the engine counts the heap bytes
+    /// they hold (see `Measurement::memory`).
+    TaskMemory,
+    /// Two tasks hand a turn back and forth `round_trips` times: threads that block and wake each
+    /// other (Tasks, two workers), or tasks that yield to each other on one worker (Goroutines).
+    PingPong { round_trips: u32 },
 }
 
 /// The scheduling scenarios of the Go scheduler chapter. Every task is spawned by one root task,
@@ -151,6 +160,22 @@ impl Job {
                     return Err("scheduler scenarios run on the task runtime".into());
                 }
                 within("scenario tasks", self.tasks.into(), 1, 200)
+            }
+            Workload::Granularity { sqrt } => within("square roots per task", sqrt.into(), 1, 100_000),
+            Workload::TaskMemory => {
+                if self.variant != Variant::Goroutines {
+                    return Err("task memory is measured on the task runtime".into());
+                }
+                within("parked tasks", self.tasks.into(), 1, 200_000)
+            }
+            Workload::PingPong { round_trips } => {
+                if self.variant == Variant::Sequential {
+                    return Err("a ping-pong needs two threads or two tasks".into());
+                }
+                if self.variant == Variant::Tasks && self.workers < 2 {
+                    return Err("a ping-pong between threads needs two workers".into());
+                }
+                within("round trips", round_trips.into(), 1, 10_000_000)
             }
             Workload::Sort { numbers, .. } => {
                 if self.variant == Variant::Goroutines {

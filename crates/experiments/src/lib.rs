@@ -15,4 +15,4 @@ pub mod stats;
 
 pub use job::{Job, ScenarioKind, SortAlgorithm, Variant, Workload, DEFAULT_SEED};
 
-pub use results::{Check, Measurement, SchedulerEvent, SchedulerEventKind, Span, Summary, Trace};
+pub use results::{Check, Measurement, MemoryReport, SchedulerEvent, SchedulerEventKind, Span, Summary, Trace};

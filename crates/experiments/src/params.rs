@@ -142,6 +142,24 @@ pub mod docsearch {
     }
 }
 
+/// The knobs of the "what a task costs" chapter.
+pub mod task_cost {
+    use super::*;
+
+    /// X: how many tasks (or loop iterations) per measurement.
+    pub const TASKS: ParamRange = ParamRange::new("tasks", 1_000, 100_000, 10_000);
+    pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 20, 3);
+    /// Square roots per task, as in the article.
+    pub const SQRT_COUNTS: [u32; 5] = [1, 10, 100, 1_000, 5_000];
+    pub const PARKED: ParamRange = ParamRange::new("parked", 1_000, 200_000, 10_000);
+    pub const ROUND_TRIPS: ParamRange = ParamRange::new("trips", 1_000, 1_000_000, 100_000);
+    pub const SWITCH_REPETITIONS: ParamRange = ParamRange::new("reps", 1, 20, 5);
+
+    pub fn workers(hardware_concurrency: u32) -> ParamRange {
+        ParamRange::new("workers", 2, max_workers(hardware_concurrency), 2)
+    }
+}
+
 /// The knobs of the OS scheduler simulation.
 pub mod os_scheduler {
     use super::*;

@@ -120,6 +120,20 @@ pub struct Measurement {
     pub check: Check,
     /// Milliseconds spent starting a new worker pool for this job, if one had to be started.
     pub pool_start_ms: Option<f64>,
+    /// For memory jobs: heap bytes held per parked task.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<MemoryReport>,
+}
+
+/// Heap bytes counted by the engine's allocator: per parked task, or per worker of a new pool.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MemoryReport {
+    /// Tasks parked at once (0 when only workers were weighed).
+    pub tasks: u32,
+    pub bytes_per_task: Option<f64>,
+    /// Bytes each worker of a freshly started pool took from the engine's heap (in the browser: its
+    /// stack and thread-local storage inside the shared memory).
+    pub bytes_per_worker: Option<f64>,
 }
 
 impl Measurement {
@@ -129,6 +143,6 @@ impl Measurement {
         let summary = stats::summarize(&times);
         let median_index = stats::median_index(&times);
         let trace = median_index.and_then(|i| samples.into_iter().nth(i)).map(|(_, trace)| trace).unwrap_or_default();
-        Measurement { job, samples_ms: times, summary, trace, check, pool_start_ms }
+        Measurement { job, samples_ms: times, summary, trace, check, pool_start_ms, memory: None }
     }
 }

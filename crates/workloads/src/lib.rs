@@ -6,6 +6,7 @@
 
 pub mod data;
 pub mod docsearch;
+pub mod granularity;
 pub mod hashing;
 pub mod os_scheduler;
 pub mod sort;

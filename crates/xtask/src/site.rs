@@ -50,7 +50,7 @@ pub fn build_engine(out: Option<&str>) -> Result<(), String> {
         .args(["--target", "web", "--no-typescript", "--out-name", "engine", "--out-dir"])
         .arg(&out_dir)
         .arg(target_dir.join("wasm32-unknown-unknown/release/engine.wasm")))?;
-    for script in ["coordinator.js", "pool-worker.js"] {
+    for script in ["coordinator.js", "pool-worker.js", "idle-worker.js"] {
         let from = root().join("crates/engine/js").join(script);
         std::fs::copy(&from, out_dir.join(script)).map_err(|e| format!("{}: {e}", from.display()))?;
     }
@@ -87,7 +87,11 @@ fn trunk() -> Command {
 /// Build the site into `dist/` (release: the numbers must come from optimised code).
 pub fn build() -> Result<(), String> {
     run(cargo().arg("fetch"))?;
-    run(trunk().args(["build", "--release", "--offline"]))
+    run(trunk().args(["build", "--release", "--offline"]))?;
+    // The same strict page as the deployed site: no inline script, a Content-Security-Policy.
+    let dist = root().join("dist");
+    crate::dist::externalise_inline_scripts(&dist)?;
+    crate::dist::add_csp(&dist)
 }
 
 /// `cargo xtask serve`: set up, build and serve with the isolation headers on 127.0.0.1:8080.
@@ -116,6 +120,8 @@ pub fn test() -> Result<(), String> {
     ]))?;
     run(cargo().arg("test"))?;
     build()?;
+    // The deployable copy (per-route pages, service worker) that the deploy tests serve.
+    crate::dist::package(&root().join("dist"), &root().join("target/site"))?;
     end_to_end()
 }
 

@@ -35,6 +35,9 @@ pub enum YAxis {
     Speedup,
     /// Each point's median time in milliseconds (logarithmic axis: times differ by orders of magnitude).
     Milliseconds,
+    /// How many times longer than the baseline (1 ÷ speedup), on a logarithmic axis: the cost of
+    /// running the same work as tasks.
+    Overhead,
 }
 
 /// How the chart is labelled and what it draws besides the measured lines.
@@ -47,14 +50,14 @@ pub struct ChartSpec {
     pub ideal: bool,
     /// Fit Amdahl's law to each series' speedups and draw the fitted curve (speedup charts only).
     pub fit_amdahl: bool,
-    /// A vertical marker, e.g. the reader's logical processors.
-    pub marker: Option<(f64, String)>,
+    /// Vertical markers, e.g. the reader's logical processors.
+    pub markers: Vec<(f64, String)>,
 }
 
 impl ChartSpec {
     /// Speedup against `x_label`, with nothing else drawn.
     pub fn speedup(x_label: &'static str) -> Self {
-        ChartSpec { x_label, y_axis: YAxis::Speedup, ideal: false, fit_amdahl: false, marker: None }
+        ChartSpec { x_label, y_axis: YAxis::Speedup, ideal: false, fit_amdahl: false, markers: Vec::new() }
     }
 }
 
@@ -69,14 +72,23 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, series: &[Series], spec: &ChartSpec
     // The x axis is log2(x): 1, 2, 4, 8, … are evenly spaced and every measured value gets a label.
     let to_axis = |x: f64| x.max(1.0).log2();
     let max_x = all().map(|p| p.x).max().unwrap_or(1).max(2) as f64;
-    let time_axis = spec.y_axis == YAxis::Milliseconds;
-    // Times are drawn as log10(ms) on a linear axis, labelled back in milliseconds.
-    let y_of = |p: &SweepPoint| if time_axis { p.summary.median_ms.max(1e-4).log10() } else { p.speedup };
+    // Times and overheads span orders of magnitude: they are drawn as log10 on a linear axis and
+    // labelled back in their own units.
+    let time_axis = spec.y_axis != YAxis::Speedup;
+    let y_of = |p: &SweepPoint| match spec.y_axis {
+        YAxis::Speedup => p.speedup,
+        YAxis::Milliseconds => p.summary.median_ms.max(1e-4).log10(),
+        YAxis::Overhead => (1.0 / p.speedup).max(1e-3).log10(),
+    };
     let max_measured = all().map(|p| p.speedup).filter(|s| s.is_finite()).fold(1.0, f64::max);
     let (time_low, time_high) = all()
-        .map(|p| p.summary.median_ms.max(1e-4).log10())
+        .map(y_of)
+        .filter(|y| y.is_finite())
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), y| (lo.min(y), hi.max(y)));
-    let marker_x = spec.marker.as_ref().map_or(1.0, |(x, _)| *x);
+    // An overhead chart always shows the "as fast as the loop" line (ratio 1).
+    let (time_low, time_high) =
+        if spec.y_axis == YAxis::Overhead { (time_low.min(0.0), time_high.max(0.0)) } else { (time_low, time_high) };
+    let marker_x = spec.markers.first().map_or(1.0, |(x, _)| *x);
     // Show the ideal line far enough to make the point without flattening the measured curves.
     let ideal_reach = if spec.ideal { (marker_x * 1.25).min(max_x) } else { 0.0 };
     let (y_min, y_max) = if time_axis {
@@ -103,7 +115,11 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, series: &[Series], spec: &ChartSpec
         chart
             .configure_mesh()
             .x_desc(spec.x_label)
-            .y_desc(if time_axis { ui().axis_time_ms } else { ui().axis_speedup })
+            .y_desc(match spec.y_axis {
+                YAxis::Speedup => ui().axis_speedup,
+                YAxis::Milliseconds => ui().axis_time_ms,
+                YAxis::Overhead => ui().axis_overhead,
+            })
             .axis_desc_style(text.clone())
             .label_style(text.clone())
             .light_line_style(TRANSPARENT)
@@ -120,11 +136,13 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, series: &[Series], spec: &ChartSpec
             })
             .y_label_formatter(&|y| {
                 if time_axis {
-                    // Only whole powers of ten: 0.1, 1, 10, 100 ms.
-                    if (y - y.round()).abs() < 1e-6 {
-                        format::ms(10f64.powf(y.round()))
-                    } else {
+                    // Only whole powers of ten: 0.1, 1, 10, 100 (ms, or times the baseline).
+                    if (y - y.round()).abs() >= 1e-6 {
                         String::new()
+                    } else if spec.y_axis == YAxis::Overhead {
+                        format!("{}×", format::ms(10f64.powf(y.round())))
+                    } else {
+                        format::ms(10f64.powf(y.round()))
                     }
                 } else {
                     format!("{}×", format::fixed(*y, 1))
@@ -147,18 +165,19 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, series: &[Series], spec: &ChartSpec
             root.draw(&Text::new(ui().ideal.to_string(), (px - ink.px(34.0), py + ink.px(2.0)), text.clone()))
                 .map_err(err)?;
         }
-        if let Some((x, label)) = &spec.marker {
-            if *x <= max_x {
+        for (index, (x, label)) in spec.markers.iter().enumerate() {
+            if (1.0..=max_x).contains(x) {
                 let at = to_axis(*x);
                 chart
                     .draw_series(LineSeries::new(
-                        vec![(at, 0.0), (at, y_max)],
+                        vec![(at, y_min), (at, y_max)],
                         ink.grid.stroke_width(ink.px(3.0) as u32),
                     ))
                     .map_err(err)?;
-                let (px, py) = chart.backend_coord(&(at, 0.0));
-                root.draw(&Text::new(label.clone(), (px + ink.px(6.0), py - ink.px(18.0)), text.clone()))
-                    .map_err(err)?;
+                // Labels stack upwards from the x axis so neighbouring markers do not collide.
+                let (px, py) = chart.backend_coord(&(at, y_min));
+                let lift = ink.px(18.0 + 16.0 * index as f64);
+                root.draw(&Text::new(label.clone(), (px + ink.px(6.0), py - lift), text.clone())).map_err(err)?;
             }
         }
         for (index, line) in series.iter().enumerate() {

@@ -97,7 +97,7 @@ fn BubbleSortControls(cores: u32, mode: Mode) -> impl IntoView {
     let tasks = RwSignal::new(preset.value(&TASKS));
     let numbers = RwSignal::new(preset.value(&NUMBERS));
     let repetitions = RwSignal::new(preset.value(&REPETITIONS));
-    let autorun = preset.flag("autorun");
+    let autorun = preset.autorun("bubble-sort");
     let notes = preset.notes;
 
     let runner = Runner::new();
@@ -272,7 +272,7 @@ fn BubbleSortControls(cores: u32, mode: Mode) -> impl IntoView {
         />
         <SpeedupChart
             series=self_series
-            spec=ChartSpec { ideal: true, fit_amdahl: true, marker: Some((cores as f64, t.your_cores.to_string())), ..ChartSpec::speedup(t.axis_workers) }
+            spec=ChartSpec { ideal: true, fit_amdahl: true, markers: vec![(cores as f64, t.your_cores.to_string())], ..ChartSpec::speedup(t.axis_workers) }
             caption=Signal::derive(move || t.sort_speedup_caption.to_string())
             empty_text=t.sort_sweep_empty
             test_id="sort-amdahl"

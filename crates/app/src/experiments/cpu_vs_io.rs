@@ -80,7 +80,7 @@ fn CpuVsIoControls(cores: u32, mode: Mode) -> impl IntoView {
     let workers = RwSignal::new(preset.value(&workers_limits));
     let tasks = RwSignal::new(preset.value(&TASKS));
     let repetitions = RwSignal::new(preset.value(&REPETITIONS));
-    let autorun = preset.flag("autorun");
+    let autorun = preset.autorun("cpu-vs-io");
     let notes = preset.notes;
 
     let runner = Runner::new();
@@ -219,7 +219,7 @@ fn CpuVsIoControls(cores: u32, mode: Mode) -> impl IntoView {
             view! {
                 <SpeedupChart
                     series
-                    spec=ChartSpec { ideal: false, marker: Some((k as f64, fill(t.workers_marker, &[("workers", &i18n::workers(k))]))) , ..ChartSpec::speedup(t.axis_tasks) }
+                    spec=ChartSpec { ideal: false, markers: vec![(k as f64, fill(t.workers_marker, &[("workers", &i18n::workers(k))]))], ..ChartSpec::speedup(t.axis_tasks) }
                     caption=Signal::derive(move || fill(t.cpu_io_sweep_caption, &[("workers", &i18n::workers(sweep_workers.get()))]))
                     empty_text=t.cpu_io_sweep_empty
                     test_id="cpu-io-sweep"

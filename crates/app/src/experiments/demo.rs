@@ -49,7 +49,7 @@ fn DemoControls(cores: u32, mode: Mode) -> impl IntoView {
     let workers = RwSignal::new(preset.value(&workers_limits));
     let tasks = RwSignal::new(preset.value(&TASKS));
     let units = preset.value(&UNITS) as u32;
-    let autorun = preset.flag("autorun");
+    let autorun = preset.autorun("demo");
     let notes = preset.notes;
 
     let runner = Runner::new();

@@ -77,7 +77,7 @@ fn DocumentSearchControls(cores: u32, mode: Mode) -> impl IntoView {
     let documents = RwSignal::new(preset.value(&DOCUMENTS));
     let latency = RwSignal::new(preset.value(&LATENCY_MS));
     let repetitions = RwSignal::new(preset.value(&REPETITIONS));
-    let autorun = preset.flag("autorun");
+    let autorun = preset.autorun("document-search");
     let notes = preset.notes;
 
     let runner = Runner::new();
@@ -218,7 +218,7 @@ fn DocumentSearchControls(cores: u32, mode: Mode) -> impl IntoView {
             view! {
                 <SpeedupChart
                     series
-                    spec=ChartSpec { ideal: true, marker: Some((k as f64, fill(t.workers_marker, &[("workers", &i18n::workers(k))]))) , ..ChartSpec::speedup(t.axis_tasks) }
+                    spec=ChartSpec { ideal: true, markers: vec![(k as f64, fill(t.workers_marker, &[("workers", &i18n::workers(k))]))], ..ChartSpec::speedup(t.axis_tasks) }
                     caption=Signal::derive(move || t.docs_sweep_caption.to_string())
                     empty_text=t.docs_sweep_empty
                     test_id="docs-sweep"

@@ -72,7 +72,7 @@ fn GoSchedulerControls(cores: u32, mode: Mode) -> impl IntoView {
     let workers = RwSignal::new(preset.value(&workers_limits));
     let tasks = RwSignal::new(preset.value(&tasks_limits));
     let start_step = preset.value(&limits::STEP) as usize;
-    let autorun = preset.flag("autorun");
+    let autorun = preset.autorun("go-scheduler");
     let notes = preset.notes;
 
     let runner = Runner::new();

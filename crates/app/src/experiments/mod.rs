@@ -8,6 +8,7 @@ mod go_scheduler;
 mod os_scheduler;
 mod panel;
 mod sum;
+mod task_costs;
 
 use leptos::prelude::*;
 
@@ -17,6 +18,9 @@ pub fn panel(name: &str) -> AnyView {
         "demo" => view! { <demo::DemoExperiment /> }.into_any(),
         "sum" => view! { <sum::SumExperiment /> }.into_any(),
         "bubble-sort" => view! { <bubble_sort::BubbleSortExperiment /> }.into_any(),
+        "task-granularity" => view! { <task_costs::GranularityExperiment /> }.into_any(),
+        "task-memory" => view! { <task_costs::TaskMemoryExperiment /> }.into_any(),
+        "task-switch" => view! { <task_costs::SwitchCostExperiment /> }.into_any(),
         "os-scheduler" => view! { <os_scheduler::OsSchedulerExperiment /> }.into_any(),
         "go-scheduler" => view! { <go_scheduler::GoSchedulerExperiment /> }.into_any(),
         "cpu-vs-io" => view! { <cpu_vs_io::CpuVsIoExperiment /> }.into_any(),

@@ -73,7 +73,7 @@ fn SumControls(cores: u32, mode: Mode) -> impl IntoView {
     let tasks = RwSignal::new(preset.value(&TASKS));
     let numbers = RwSignal::new(preset.value(&NUMBERS));
     let repetitions = RwSignal::new(preset.value(&REPETITIONS));
-    let autorun = preset.flag("autorun");
+    let autorun = preset.autorun("sum");
     let notes = preset.notes;
 
     let runner = Runner::new();
@@ -174,7 +174,7 @@ fn SumControls(cores: u32, mode: Mode) -> impl IntoView {
         <Timeline measurement=traced what=traced_label lanes test_id="sum-timeline" />
         <SpeedupChart
             series
-            spec=ChartSpec { ideal: true, marker: Some((cores as f64, t.your_cores.to_string())) , ..ChartSpec::speedup(t.axis_workers) }
+            spec=ChartSpec { ideal: true, markers: vec![(cores as f64, t.your_cores.to_string())], ..ChartSpec::speedup(t.axis_workers) }
             caption=Signal::derive(move || format!("{}. {}", t.sweep_title, fill(t.sweep_caption, &[("tasks", &i18n::tasks(sweep_tasks.get()))])))
             empty_text=t.sweep_empty
             test_id="sweep"

@@ -11,12 +11,14 @@
 //! show, and do not run on Web Workers sharing wasm memory. The same code runs on OS threads natively
 //! and on Web Workers in the browser: workers are started through [`crate::threads::spawn_worker`].
 
+mod gate;
 mod scheduler;
 mod task;
 mod timer;
 mod wait_group;
 
 pub use experiments::{SchedulerEvent as Event, SchedulerEventKind as EventKind};
+pub use gate::{yield_now, Gate};
 pub use scheduler::{spawn, Handle, Runtime};
 pub use timer::{sleep, Sleep};
 pub use wait_group::WaitGroup;

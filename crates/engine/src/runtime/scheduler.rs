@@ -190,14 +190,15 @@ impl Shared {
     }
 
     fn run(self: &Arc<Self>, task: Arc<Task>, index: u32) {
-        let traced = task.traced;
-        if traced {
+        // Counted only while tracing, so untraced runs pay one atomic load per poll, nothing more.
+        let counted = task.traced && self.tracing.load(SeqCst);
+        if counted {
             self.polling_traced.fetch_add(1, SeqCst);
             self.record(Some(index), task.id, SchedulerEventKind::Run);
         }
         // The task records how its poll ended (Finish, Park, or Park and Wake) itself.
         let _ = task.poll(index);
-        if traced {
+        if counted {
             self.polling_traced.fetch_sub(1, SeqCst);
         }
     }

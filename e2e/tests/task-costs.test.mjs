@@ -1,0 +1,85 @@
+// The "what a task costs" chapter: the granularity sweep from a preset fills its table and chart,
+// parked tasks are weighed (and workers where the browser allows), and the switch costs of both
+// kinds are measured; spawning 100,000 tasks never freezes the page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+
+let browser;
+let server;
+before(async () => {
+  server = await serve('isolated');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('the granularity sweep runs from a preset and fills the table and the chart', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/chapters/task-costs?tasks=1000&workers=2&reps=1&autorun=1`);
+  const panel = page.locator('section[data-experiment="task-granularity"]');
+  assert.equal(await waitForOutcome(panel), 'finished');
+  // 5 task sizes × (the loop + 4 kinds of task).
+  const rows = panel.locator('table.results tbody tr[data-variant]');
+  assert.equal(await rows.count(), 25);
+  for (const text of await rows.locator('td:last-child').allInnerTexts()) assert.match(text, /correct/);
+  const points = await panel.getByTestId('granularity-chart').locator('table.chart-data tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [tr.dataset.series, Number(tr.dataset.x)]));
+  assert.equal(points.length, 20);
+  assert.deepEqual([...new Set(points.map(([, x]) => x))], [1, 10, 100, 1000, 5000]);
+  assert.equal(await panel.getByTestId('published').count(), 1);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('parked tasks are weighed, and spawning 100,000 of them does not freeze the page', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/chapters/task-costs?parked=100000`);
+  const panel = page.locator('section[data-experiment="task-memory"]');
+  await panel.getByRole('button', { name: 'Measure memory' }).click();
+  // While the engine spawns and parks 100,000 tasks, the page keeps answering.
+  const started = Date.now();
+  let slowest = 0;
+  while (Date.now() - started < 1500) {
+    const asked = Date.now();
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve())));
+    slowest = Math.max(slowest, Date.now() - asked);
+  }
+  console.log(`# slowest animation frame while spawning: ${slowest} ms`);
+  assert.ok(slowest < 2000, `the page froze for ${slowest} ms`);
+  const perTask = panel.getByTestId('bytes-per-task');
+  await perTask.waitFor({ timeout: 60_000 });
+  const bytes = Number(await perTask.getAttribute('data-bytes'));
+  console.log(`# ${bytes} bytes per parked task`);
+  assert.ok(bytes > 16 && bytes < 16_384, `${bytes} bytes per parked task`);
+  // The Web Worker measurement either gives a number or says it cannot be measured here.
+  const worker = panel.locator('[data-testid="bytes-per-worker"], [data-testid="bytes-per-worker-unavailable"]');
+  await worker.first().waitFor({ timeout: 90_000 });
+  if (await panel.getByTestId('bytes-per-worker').count()) {
+    const perWorker = Number(await panel.getByTestId('bytes-per-worker').getAttribute('data-bytes'));
+    console.log(`# ${perWorker} bytes per Web Worker`);
+    assert.ok(perWorker > bytes, 'a worker weighs more than a parked task');
+  } else {
+    console.log('# the browser did not allow measuring its memory');
+  }
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('switch costs are measured for threads and for goroutines', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/chapters/task-costs?trips=5000&reps=3`);
+  const panel = page.locator('section[data-experiment="task-switch"]');
+  await panel.getByRole('button', { name: 'Measure switches' }).click();
+  assert.equal(await waitForOutcome(panel), 'finished');
+  const rows = panel.getByTestId('switch-costs').locator('tbody tr');
+  const measured = await rows.evaluateAll((trs) => trs.map((tr) => [tr.dataset.variant, Number(tr.dataset.ns)]));
+  console.log(`# ns per switch: ${JSON.stringify(measured)}`);
+  assert.deepEqual(measured.map(([v]) => v), ['tasks', 'goroutines']);
+  assert.ok(measured.every(([, ns]) => ns > 0 && Number.isFinite(ns)));
+  assert.match(await panel.getByTestId('switch-ratio').innerText(), /times as long/);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
