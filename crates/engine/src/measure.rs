@@ -542,7 +542,6 @@ async fn run_scenario_task(kind: ScenarioKind, task: u32, cancel: &Cancel) {
 }
 
 /// Turn scheduler events into running spans (task on worker) and parked spans (task waiting,
-
 /// shown on the worker it left), relative to `t0`.
 pub fn trace_from_events(events: Vec<SchedulerEvent>, t0: f64, wall_ms: f64) -> Trace {
     let mut trace = Trace { wall_ms, ..Trace::default() };
