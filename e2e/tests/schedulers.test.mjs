@@ -78,6 +78,7 @@ test('a recorded scenario replays step by step, forwards and back', async () => 
   assert.equal(await waitForOutcome(panel), 'finished');
   const replay = panel.getByTestId('replay');
   const status = panel.getByTestId('replay-status');
+  assert.equal(await panel.locator('[role="alert"]').count(), 0, 'the recording replays consistently');
   assert.match(await status.innerText(), /Before the first event/);
   const empty = await queueState(panel);
   const forward = replay.getByRole('button', { name: 'Step forward' });
@@ -111,6 +112,7 @@ test('parked tasks show up in the IO mix, and reduced motion offers steps only',
   const panel = page.locator('section[data-experiment="go-scheduler"]');
   assert.equal(await waitForOutcome(panel), 'finished');
   const replay = panel.getByTestId('replay');
+  assert.equal(await panel.locator('[role="alert"]').count(), 0, 'the recording replays consistently');
   assert.match(await panel.getByTestId('replay-status').innerText(), /^Step 3 of/, 'the URL picks the step');
   assert.equal(await replay.getByRole('button', { name: 'Play' }).count(), 0);
   assert.match(await replay.innerText(), /reduced motion/);

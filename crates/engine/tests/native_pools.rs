@@ -281,3 +281,26 @@ fn a_fresh_pool_reports_the_heap_each_worker_took() {
     assert!(per_worker > 0.0 && per_worker < (1 << 20) as f64, "{per_worker}");
     assert!(engine.run(&job, &Cancel::new()).unwrap().memory.is_none(), "a reused pool is not weighed again");
 }
+
+#[test]
+#[ignore = "stress: run with --ignored to hunt for inconsistent recordings"]
+fn scenario_recordings_stay_consistent_over_many_runs() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut engine = NativeEngine::new();
+    for round in 0..300 {
+        for scenario in [experiments::ScenarioKind::IoMix, experiments::ScenarioKind::SpawnOnOne] {
+            let job = Job {
+                workload: Workload::Scenario { scenario },
+                variant: Variant::Goroutines,
+                workers: 2,
+                tasks: 6,
+                repetitions: 1,
+            };
+            let m = engine.run(&job, &Cancel::new()).unwrap();
+            if let Err(e) = experiments::replay::replay(&m.trace.events, 2) {
+                let around: Vec<_> = m.trace.events.iter().take(60).collect();
+                panic!("round {round} {scenario:?}: {e}\n{around:#?}");
+            }
+        }
+    }
+}

@@ -75,7 +75,8 @@ pub fn Replay(
     // Keep the step inside the recording.
     Effect::new(move |_| {
         let last = last();
-        if step.get() > last {
+        // Only once there is a recording: a preset step must survive until it arrives.
+        if last > 0 && step.get() > last {
             step.set(last);
         }
     });

@@ -15,7 +15,7 @@ use crate::i18n::{fill, ui};
 use crate::presets::{write_words_to_url, Preset};
 use crate::runner::Runner;
 use experiments::params::{go_scheduler as limits, ParamRange};
-use experiments::replay::{replay, Snapshot};
+use experiments::replay::replay;
 use experiments::{Job, Measurement, ScenarioKind, SchedulerEvent, Variant, Workload};
 use leptos::prelude::*;
 
@@ -79,7 +79,6 @@ fn GoSchedulerControls(cores: u32, mode: Mode) -> impl IntoView {
     let log = ResultLog::new();
     let recorded = RwSignal::new(None::<Measurement>);
     let step = RwSignal::new(start_step);
-    let replay_error = RwSignal::new(None::<String>);
 
     let record = move || {
         let (kind, k, n) = (scenario.get_untracked(), workers.get_untracked() as u32, tasks.get_untracked() as u32);
@@ -111,21 +110,11 @@ fn GoSchedulerControls(cores: u32, mode: Mode) -> impl IntoView {
 
     let events =
         Signal::derive(move || recorded.with(|m| m.as_ref().map(|m| m.trace.events.clone()).unwrap_or_default()));
-    let snapshots = Memo::new(move |_| {
-        recorded.with(|m| {
-            let Some(m) = m else { return Vec::<Snapshot>::new() };
-            match replay(&m.trace.events, m.job.workers) {
-                Ok(snapshots) => {
-                    replay_error.set(None);
-                    snapshots
-                }
-                Err(message) => {
-                    replay_error.set(Some(message));
-                    Vec::new()
-                }
-            }
-        })
+    let replayed = Memo::new(move |_| {
+        recorded.with(|m| m.as_ref().map(|m| replay(&m.trace.events, m.job.workers)).unwrap_or_else(|| Ok(Vec::new())))
     });
+    let snapshots = Memo::new(move |_| replayed.with(|r| r.as_ref().cloned().unwrap_or_default()));
+    let replay_error = Signal::derive(move || replayed.with(|r| r.as_ref().err().cloned()));
     let total_tasks = Signal::derive(move || recorded.with(|m| m.as_ref().map_or(0, |m| m.job.tasks)));
     let running = Signal::derive(move || runner.running.get());
     let traced_label = Signal::derive(move || {
