@@ -57,7 +57,7 @@ struct Client {
     worker: Option<Worker>,
     handlers: Option<Handlers>,
     ready: bool,
-    waiting: Vec<String>,
+    waiting: Vec<JsValue>,
     runs: HashMap<RunId, mpsc::UnboundedSender<EngineEvent>>,
     status_waiters: Vec<oneshot::Sender<(u32, u32)>>,
     next_run: RunId,
@@ -120,15 +120,24 @@ fn start_worker(client: &mut Client) -> Result<(), String> {
 }
 
 fn send(request: &Request) -> Result<(), String> {
+    send_with(request, None)
+}
+
+/// Post a request: its JSON alone, or `[JSON, file]` when it brings a file.
+fn send_with(request: &Request, file: Option<web_sys::File>) -> Result<(), String> {
     CLIENT.with(|c| {
         let mut client = c.borrow_mut();
         start_worker(&mut client)?;
-        let text = request.to_json();
+        let text = JsValue::from_str(&request.to_json());
+        let message = match file {
+            Some(file) => js_sys::Array::of2(&text, &file).into(),
+            None => text,
+        };
         if client.ready {
             let worker = client.worker.as_ref().expect("started above");
-            worker.post_message(&JsValue::from_str(&text)).map_err(|e| format!("{e:?}"))
+            worker.post_message(&message).map_err(|e| format!("{e:?}"))
         } else {
-            client.waiting.push(text);
+            client.waiting.push(message);
             Ok(())
         }
     })
@@ -152,8 +161,8 @@ fn on_response(response: Response) {
             client.ready = true;
             let waiting = std::mem::take(&mut client.waiting);
             if let Some(worker) = client.worker.as_ref() {
-                for text in waiting {
-                    let _ = worker.post_message(&JsValue::from_str(&text));
+                for message in waiting {
+                    let _ = worker.post_message(&message);
                 }
             }
         }),
@@ -199,6 +208,21 @@ fn crash(message: String) {
 
 /// Start measuring `jobs`; events arrive on the returned channel. A new run stops the one in progress.
 pub fn run(jobs: Vec<Job>) -> Result<(RunId, mpsc::UnboundedReceiver<EngineEvent>), String> {
+    run_with(jobs, None)
+}
+
+/// [`run`], sending `file` along for jobs that hash a file the reader picked.
+pub fn run_with_file(
+    jobs: Vec<Job>,
+    file: web_sys::File,
+) -> Result<(RunId, mpsc::UnboundedReceiver<EngineEvent>), String> {
+    run_with(jobs, Some(file))
+}
+
+fn run_with(
+    jobs: Vec<Job>,
+    file: Option<web_sys::File>,
+) -> Result<(RunId, mpsc::UnboundedReceiver<EngineEvent>), String> {
     let (sender, receiver) = mpsc::unbounded();
     let run_id = CLIENT.with(|c| {
         let mut client = c.borrow_mut();
@@ -211,7 +235,7 @@ pub fn run(jobs: Vec<Job>) -> Result<(RunId, mpsc::UnboundedReceiver<EngineEvent
         client.runs.insert(run_id, sender);
         run_id
     });
-    if let Err(error) = send(&Request::Run { run_id, jobs }) {
+    if let Err(error) = send_with(&Request::Run { run_id, jobs }, file) {
         CLIENT.with(|c| c.borrow_mut().runs.remove(&run_id));
         return Err(error);
     }

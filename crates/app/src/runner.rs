@@ -52,8 +52,22 @@ impl Runner {
 
     /// Measure `jobs`; `on_measured(job_index, measurement)` is called as each one completes.
     pub fn run(&self, jobs: Vec<Job>, on_measured: impl Fn(usize, Measurement) + 'static) {
+        self.run_with(jobs, None, on_measured)
+    }
+
+    /// [`Runner::run`], sending `file` along for jobs that hash it.
+    pub fn run_with(
+        &self,
+        jobs: Vec<Job>,
+        file: Option<web_sys::File>,
+        on_measured: impl Fn(usize, Measurement) + 'static,
+    ) {
         let job_count = jobs.len().max(1) as f64;
-        let (run_id, mut events) = match engine_client::run(jobs) {
+        let started = match file {
+            Some(file) => engine_client::run_with_file(jobs, file),
+            None => engine_client::run(jobs),
+        };
+        let (run_id, mut events) = match started {
             Ok(started) => started,
             Err(message) => {
                 self.outcome.set(Some(Outcome::Failed(message)));

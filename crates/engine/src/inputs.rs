@@ -113,6 +113,8 @@ pub fn prepare(workload: &Workload, tasks: u32, cancel: &Cancel) -> Result<Arc<I
             Input::Spin { expected }
         }
         Workload::Scenario { .. } | Workload::TaskMemory => Input::Expected { expected: tasks as u64 },
+        // Hashing streams its data and servers need no input: both run their own loops.
+        Workload::Hash { .. } | Workload::Qps { .. } => Input::Expected { expected: 0 },
         Workload::Granularity { sqrt } => Input::Expected { expected: expected_total(sqrt, tasks) },
         Workload::PingPong { round_trips } => Input::Expected { expected: round_trips as u64 },
         Workload::Sort { numbers, seed, .. } => {

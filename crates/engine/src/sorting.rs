@@ -5,56 +5,15 @@
 //! runs as a task, on which worker, and records it.
 
 use crate::cancel::Cancel;
-use crate::clock::now_ms;
-use experiments::{SortAlgorithm, Span, Trace};
+use crate::recorder::Recorder;
+use experiments::{SortAlgorithm, Trace};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
 use workloads::sort::{
     bubble_sort, chunk_ranges, chunked_bubble_sort_sequential, merge, merge_sort_sequential, odd_even_phase_local,
     odd_even_sort_sequential, split_phase,
 };
 use workloads::split::even_ranges;
-
-/// Spans beyond this many are not recorded (odd-even sort makes n phases × t tasks of them).
-const MAX_SPANS: usize = 4_000;
-
-/// Collects spans relative to the start of a run, up to [`MAX_SPANS`].
-struct Recorder {
-    t0: f64,
-    spans: Mutex<Vec<Span>>,
-    full_at: Mutex<Option<f64>>,
-}
-
-impl Recorder {
-    fn new() -> Self {
-        Recorder { t0: now_ms(), spans: Mutex::new(Vec::new()), full_at: Mutex::new(None) }
-    }
-
-    /// Run `work` as task `task` on the current worker and record its span.
-    fn task<T>(&self, task: u32, work: impl FnOnce() -> T) -> T {
-        let start = now_ms() - self.t0;
-        let value = work();
-        let end = now_ms() - self.t0;
-        let mut spans = self.spans.lock().unwrap_or_else(|p| p.into_inner());
-        if spans.len() < MAX_SPANS {
-            let worker = rayon::current_thread_index().unwrap_or(0) as u32;
-            spans.push(Span { worker, task, start_ms: start, end_ms: end });
-        } else {
-            let mut full_at = self.full_at.lock().unwrap_or_else(|p| p.into_inner());
-            full_at.get_or_insert(start);
-        }
-        value
-    }
-
-    fn finish(self) -> Trace {
-        let wall_ms = now_ms() - self.t0;
-        let mut spans = self.spans.into_inner().unwrap_or_else(|p| p.into_inner());
-        spans.sort_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
-        let shown_until_ms = self.full_at.into_inner().unwrap_or_else(|p| p.into_inner());
-        Trace { spans, wall_ms, shown_until_ms, ..Trace::default() }
-    }
-}
 
 /// Split `values` into disjoint mutable pieces along consecutive `ranges`.
 fn split_along<'a>(mut values: &'a mut [i32], ranges: &[Range<usize>]) -> Vec<&'a mut [i32]> {
@@ -191,6 +150,7 @@ fn merge_levels(values: &mut [i32], tasks: usize, cancel: &Cancel, recorder: &Re
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::recorder::MAX_SPANS;
     use workloads::sort::{is_sorted, random_values};
 
     fn pool(workers: usize) -> rayon::ThreadPool {

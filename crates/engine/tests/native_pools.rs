@@ -304,3 +304,70 @@ fn scenario_recordings_stay_consistent_over_many_runs() {
         }
     }
 }
+
+#[test]
+fn hashing_generated_data_gives_the_one_pass_digest_every_time() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut engine = NativeEngine::new();
+    let bytes = 1_000_003u64;
+    let expected =
+        workloads::hashing::hex(&workloads::hashing::sha256(&workloads::hashing::generated_bytes(bytes as usize, 9)));
+    for (variant, workers) in [(Variant::Sequential, 1), (Variant::Tasks, 2)] {
+        let job = Job {
+            workload: Workload::Hash {
+                source: experiments::HashSource::Generated { bytes, seed: 9 },
+                slice_bytes: 1 << 16,
+            },
+            variant,
+            workers,
+            tasks: 6,
+            repetitions: 1,
+        };
+        let m = engine.run(&job, &Cancel::new()).unwrap();
+        assert!(m.check.ok);
+        assert_eq!(m.check.value, expected, "{variant:?}");
+        assert_eq!(m.trace.workers_used().len() as u32, workers);
+    }
+    // A file on disk streams the same way (lab hash FILE).
+    let path = std::env::temp_dir().join(format!("lab-hash-test-{}", std::process::id()));
+    std::fs::write(&path, workloads::hashing::generated_bytes(bytes as usize, 9)).unwrap();
+    let from_file = Job {
+        workload: Workload::Hash {
+            source: experiments::HashSource::File { name: path.display().to_string(), bytes },
+            slice_bytes: 1 << 20,
+        },
+        variant: Variant::Tasks,
+        workers: 2,
+        tasks: 3,
+        repetitions: 1,
+    };
+    let m = engine.run(&from_file, &Cancel::new()).unwrap();
+    std::fs::remove_file(&path).ok();
+    assert_eq!(m.check.value, expected);
+}
+
+#[test]
+fn under_blocking_waits_the_goroutine_server_answers_far_more_requests_per_second() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut engine = NativeEngine::new();
+    let server = |variant| Job {
+        workload: Workload::Qps { requests: 200, concurrency: 20, work_us: 50, wait_us: 10_000 },
+        variant,
+        workers: 2,
+        tasks: 1,
+        repetitions: 1,
+    };
+    let pool = engine.run(&server(Variant::Tasks), &Cancel::new()).unwrap();
+    let tasks = engine.run(&server(Variant::Goroutines), &Cancel::new()).unwrap();
+    let (pool, tasks) = (pool.qps.expect("a report"), tasks.qps.expect("a report"));
+    assert_eq!((pool.requests, tasks.requests), (200, 200), "every request answered once");
+    // Sleep-dominated: 2 blocked threads manage ~200/s; 20 parked requests ~2,000/s.
+    assert!(tasks.qps > 3.0 * pool.qps, "goroutines {} vs thread pool {} QPS", tasks.qps, pool.qps);
+    assert!(pool.held_utilisation > 0.8, "blocked threads are held: {}", pool.held_utilisation);
+    assert!(tasks.held_utilisation < 0.5, "parked requests do not hold workers: {}", tasks.held_utilisation);
+    for report in [&pool, &tasks] {
+        assert!(report.p50_ms <= report.p95_ms && report.p95_ms <= report.p99_ms);
+        assert!(report.little.relative_error < 0.01, "{:?}", report.little);
+        assert!(!report.in_flight.is_empty());
+    }
+}

@@ -29,6 +29,21 @@ pub enum Workload {
     /// Two tasks hand a turn back and forth `round_trips` times: threads that block and wake each
     /// other (Tasks, two workers), or tasks that yield to each other on one worker (Goroutines).
     PingPong { round_trips: u32 },
+    /// SHA-256 of the data, `tasks` times (independent hashes), read `slice_bytes` at a time.
+    Hash { source: HashSource, slice_bytes: u32 },
+    /// A server answers `requests` requests, `concurrency` in flight, each `work_us` of CPU then a
+    /// `wait_us` wait. Tasks: a thread pool of `workers` threads; Goroutines: tasks on `workers`.
+    Qps { requests: u32, concurrency: u32, work_us: u32, wait_us: u32 },
+}
+
+/// Where the bytes to hash come from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "from", rename_all = "snake_case")]
+pub enum HashSource {
+    /// A seeded stream of `bytes` bytes (`workloads::hashing::fill_generated`), made slice by slice.
+    Generated { bytes: u64, seed: u64 },
+    /// A file the reader picked, sent to the engine beside the request (`name` and `bytes` describe it).
+    File { name: String, bytes: u64 },
 }
 
 /// The scheduling scenarios of the Go scheduler chapter. Every task is spawned by one root task,
@@ -148,12 +163,12 @@ impl Job {
         within("workers", self.workers.into(), 1, MAX_WORKERS.into())?;
         within("tasks", self.tasks.into(), 1, MAX_TASKS.into())?;
         within("repetitions", self.repetitions.into(), 1, MAX_REPETITIONS.into())?;
-        match self.workload {
-            Workload::Sum { numbers, .. } => within("numbers", numbers, 1, MAX_SUM_NUMBERS),
-            Workload::Spin { units } => within("work units", units.into(), 0, MAX_SPIN_UNITS.into()),
+        match &self.workload {
+            Workload::Sum { numbers, .. } => within("numbers", *numbers, 1, MAX_SUM_NUMBERS),
+            Workload::Spin { units } => within("work units", (*units).into(), 0, MAX_SPIN_UNITS.into()),
             Workload::DocSearch { documents, latency_us, .. } => {
-                within("documents", documents.into(), 1, MAX_DOCUMENTS.into())?;
-                within("read latency (µs)", latency_us.into(), 0, MAX_LATENCY_US.into())
+                within("documents", (*documents).into(), 1, MAX_DOCUMENTS.into())?;
+                within("read latency (µs)", (*latency_us).into(), 0, MAX_LATENCY_US.into())
             }
             Workload::Scenario { .. } => {
                 if self.variant != Variant::Goroutines {
@@ -161,7 +176,27 @@ impl Job {
                 }
                 within("scenario tasks", self.tasks.into(), 1, 200)
             }
-            Workload::Granularity { sqrt } => within("square roots per task", sqrt.into(), 1, 100_000),
+            Workload::Granularity { sqrt } => within("square roots per task", (*sqrt).into(), 1, 100_000),
+            Workload::Hash { source, slice_bytes } => {
+                within("hashes", self.tasks.into(), 1, 256)?;
+                within("slice bytes", (*slice_bytes).into(), 1 << 12, 64 << 20)?;
+                let bytes = match source {
+                    HashSource::Generated { bytes, .. } | HashSource::File { bytes, .. } => *bytes,
+                };
+                if self.variant == Variant::Goroutines {
+                    return Err("hashing runs on thread pools".into());
+                }
+                within("bytes to hash", bytes, 1, 1 << 40)
+            }
+            Workload::Qps { requests, concurrency, work_us, wait_us } => {
+                if self.variant == Variant::Sequential {
+                    return Err("a server needs a thread pool or the task runtime".into());
+                }
+                within("requests", (*requests).into(), 1, 1_000_000)?;
+                within("concurrency", (*concurrency).into(), 1, 10_000)?;
+                within("CPU work per request (µs)", (*work_us).into(), 0, 1_000_000)?;
+                within("wait per request (µs)", (*wait_us).into(), 0, 10_000_000)
+            }
             Workload::TaskMemory => {
                 if self.variant != Variant::Goroutines {
                     return Err("task memory is measured on the task runtime".into());
@@ -175,13 +210,13 @@ impl Job {
                 if self.variant == Variant::Tasks && self.workers < 2 {
                     return Err("a ping-pong between threads needs two workers".into());
                 }
-                within("round trips", round_trips.into(), 1, 10_000_000)
+                within("round trips", (*round_trips).into(), 1, 10_000_000)
             }
             Workload::Sort { numbers, .. } => {
                 if self.variant == Variant::Goroutines {
                     return Err("sorting runs on thread pools, not on the task runtime".into());
                 }
-                within("numbers to sort", numbers.into(), 1, MAX_SORT_NUMBERS.into())
+                within("numbers to sort", (*numbers).into(), 1, MAX_SORT_NUMBERS.into())
             }
         }
     }

@@ -13,6 +13,8 @@ pub mod replay;
 pub mod results;
 pub mod stats;
 
-pub use job::{Job, ScenarioKind, SortAlgorithm, Variant, Workload, DEFAULT_SEED};
+pub use job::{HashSource, Job, ScenarioKind, SortAlgorithm, Variant, Workload, DEFAULT_SEED};
 
-pub use results::{Check, Measurement, MemoryReport, SchedulerEvent, SchedulerEventKind, Span, Summary, Trace};
+pub use results::{
+    Check, Measurement, MemoryReport, QpsReport, SchedulerEvent, SchedulerEventKind, Span, Summary, Trace,
+};

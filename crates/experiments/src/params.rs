@@ -160,6 +160,48 @@ pub mod task_cost {
     }
 }
 
+/// The knobs of the hashing chapter.
+pub mod hashing {
+    use super::*;
+
+    /// t: how many independent SHA-256 hashes of the data (the article hashed 30 times).
+    pub const HASHES: ParamRange = ParamRange::new("hashes", 1, 64, 30);
+    /// Size of the generated data, in megabytes.
+    pub const SIZE_MB: ParamRange = ParamRange::new("mb", 1, 4_096, 16);
+    pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 10, 1);
+    /// Bytes read and hashed at a time.
+    pub const SLICE_BYTES: u32 = 4 << 20;
+    /// The article's worker counts.
+    pub const PRESET_WORKERS: [u32; 3] = [1, 4, 16];
+
+    pub fn workers(hardware_concurrency: u32) -> ParamRange {
+        ParamRange::new("workers", 1, max_workers(hardware_concurrency), 4)
+    }
+}
+
+/// The knobs of the high-concurrency (QPS) lab.
+pub mod qps {
+    use super::*;
+
+    pub const REQUESTS: ParamRange = ParamRange::new("requests", 10, 100_000, 500);
+    pub const CONCURRENCY: ParamRange = ParamRange::new("c", 1, 2_000, 50);
+    /// The blocking wait of each request, in milliseconds.
+    pub const WAIT_MS: ParamRange = ParamRange::new("wait", 0, 100, 10);
+    /// CPU work of each request, in microseconds.
+    pub const WORK_US: ParamRange = ParamRange::new("work", 0, 10_000, 100);
+    pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 10, 1);
+
+    /// T: threads of the thread-pool server.
+    pub fn pool_threads(hardware_concurrency: u32) -> ParamRange {
+        ParamRange::new("threads", 1, max_workers(hardware_concurrency).max(64), 2)
+    }
+
+    /// k: workers of the goroutine server.
+    pub fn workers(hardware_concurrency: u32) -> ParamRange {
+        ParamRange::new("workers", 1, max_workers(hardware_concurrency), 2)
+    }
+}
+
 /// The knobs of the OS scheduler simulation.
 pub mod os_scheduler {
     use super::*;

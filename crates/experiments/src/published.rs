@@ -79,6 +79,43 @@ pub const SUM_10M: [PublishedComparison; 4] = [
     },
 ];
 
+/// The Russian high-concurrency article's server benchmark (`ab -k -c 1000 -n 1000000`, 2 cores
+/// and 1 GB per container): requests per second of a thread-pool server and a coroutine server.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PublishedServers {
+    pub source: Source,
+    /// What each request did.
+    pub case: &'static str,
+    pub thread_pool: &'static str,
+    pub thread_pool_qps: u32,
+    pub coroutines: &'static str,
+    pub coroutines_qps: u32,
+}
+
+pub const HIGH_CONCURRENCY_RU: Source =
+    Source {
+        label: "What is high concurrency? (Russian)", title: "Что такое высокий параллелизм?", language: "ru"
+    };
+
+pub const QPS: [PublishedServers; 2] = [
+    PublishedServers {
+        source: HIGH_CONCURRENCY_RU,
+        case: "hello world",
+        thread_pool: "Java + Netty",
+        thread_pool_qps: 84_042,
+        coroutines: "PHP + Swoole",
+        coroutines_qps: 87_222,
+    },
+    PublishedServers {
+        source: HIGH_CONCURRENCY_RU,
+        case: "10 ms blocking sleep per request",
+        thread_pool: "Java + Netty",
+        thread_pool_qps: 1_562,
+        coroutines: "PHP + Swoole",
+        coroutines_qps: 9_745,
+    },
+];
+
 /// Searching 1,000 RSS documents, each read waiting 1 ms: `find` versus `findConcurrent` with 8
 /// goroutines (`go test -bench`, ns/op). (The Russian text's table titles say 10,000 documents.)
 pub const FIND_1000: [PublishedComparison; 4] = [

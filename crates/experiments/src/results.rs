@@ -123,6 +123,32 @@ pub struct Measurement {
     /// For memory jobs: heap bytes held per parked task.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory: Option<MemoryReport>,
+    /// For server jobs: throughput, latency and load.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qps: Option<QpsReport>,
+}
+
+/// What a load test of a server measured.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct QpsReport {
+    pub requests: u32,
+    pub concurrency: u32,
+    /// Requests answered per second.
+    pub qps: f64,
+    /// From the first request sent to the last one answered.
+    pub elapsed_ms: f64,
+    pub mean_latency_ms: f64,
+    pub p50_ms: f64,
+    pub p95_ms: f64,
+    pub p99_ms: f64,
+    /// Requests in flight over time: (ms since the start, average in flight over that bucket).
+    pub in_flight: Vec<(f64, f64)>,
+    /// Little's law: requests in flight measured against throughput × latency.
+    pub little: crate::latency::LittleCheck,
+    /// Share of the server's worker time spent computing.
+    pub computing_utilisation: f64,
+    /// Share of the server's worker time held by requests (computing or blocked waiting).
+    pub held_utilisation: f64,
 }
 
 /// Heap bytes counted by the engine's allocator: per parked task, or per worker of a new pool.
@@ -143,6 +169,6 @@ impl Measurement {
         let summary = stats::summarize(&times);
         let median_index = stats::median_index(&times);
         let trace = median_index.and_then(|i| samples.into_iter().nth(i)).map(|(_, trace)| trace).unwrap_or_default();
-        Measurement { job, samples_ms: times, summary, trace, check, pool_start_ms, memory: None }
+        Measurement { job, samples_ms: times, summary, trace, check, pool_start_ms, memory: None, qps: None }
     }
 }

@@ -4,6 +4,7 @@ pub mod canvas;
 pub mod controls;
 pub mod lane_chart;
 pub mod layout;
+pub mod line_chart;
 pub mod machine;
 pub mod notes;
 pub mod published;

@@ -5,8 +5,10 @@ mod cpu_vs_io;
 mod demo;
 mod document_search;
 mod go_scheduler;
+mod hashing;
 mod os_scheduler;
 mod panel;
+mod qps;
 mod sum;
 mod task_costs;
 
@@ -21,6 +23,8 @@ pub fn panel(name: &str) -> AnyView {
         "task-granularity" => view! { <task_costs::GranularityExperiment /> }.into_any(),
         "task-memory" => view! { <task_costs::TaskMemoryExperiment /> }.into_any(),
         "task-switch" => view! { <task_costs::SwitchCostExperiment /> }.into_any(),
+        "hashing" => view! { <hashing::HashingExperiment /> }.into_any(),
+        "qps" => view! { <qps::QpsExperiment /> }.into_any(),
         "os-scheduler" => view! { <os_scheduler::OsSchedulerExperiment /> }.into_any(),
         "go-scheduler" => view! { <go_scheduler::GoSchedulerExperiment /> }.into_any(),
         "cpu-vs-io" => view! { <cpu_vs_io::CpuVsIoExperiment /> }.into_any(),

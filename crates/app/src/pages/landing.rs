@@ -48,10 +48,12 @@ pub fn Landing() -> impl IntoView {
                 <h2 id="chapters-heading">{t.chapters_heading}</h2>
                 <ol class="chapter-list">{list}</ol>
             </section>
-            <section aria-labelledby="coming-heading">
-                <h2 id="coming-heading">{t.coming_next_heading}</h2>
-                <ul class="coming-list">{coming}</ul>
-            </section>
+            {(!t.coming_next.is_empty()).then(|| view! {
+                <section aria-labelledby="coming-heading">
+                    <h2 id="coming-heading">{t.coming_next_heading}</h2>
+                    <ul class="coming-list">{coming}</ul>
+                </section>
+            })}
             <MachineLine machine=machine() />
         </article>
     }

@@ -376,6 +376,11 @@ pub struct Handle {
 }
 
 impl Handle {
+    /// Spawn an untraced task from outside the runtime's workers, onto its global queue.
+    pub fn spawn(&self, id: u32, future: impl Future<Output = ()> + Send + 'static) {
+        self.shared.spawn(id, false, Box::pin(future));
+    }
+
     /// Milliseconds from creation until every worker was running, once they all are.
     pub fn start_time_ms(&self) -> Option<f64> {
         lock(&self.shared.all_started_at_ms).map(|at| at - self.shared.built_at_ms)

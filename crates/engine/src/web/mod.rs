@@ -5,6 +5,7 @@
 //! the coordinator. The coordinator never blocks: it hands each job to the pool and awaits a
 //! oneshot channel, so its event loop stays free to start workers and to receive "stop".
 
+mod streams;
 #[cfg(target_feature = "atomics")]
 pub mod workers;
 
@@ -13,7 +14,7 @@ use crate::executors::Executors;
 use crate::measure::{run_job, run_job_on_runtime, Progress};
 use crate::threads::live_workers;
 use experiments::protocol::{Request, Response, RunId};
-use experiments::{Job, Measurement, Variant};
+use experiments::{Job, Measurement, Variant, Workload};
 use futures_channel::{mpsc, oneshot};
 use futures_util::future::{select, Either};
 use futures_util::StreamExt;
@@ -27,7 +28,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 const PROGRESS_INTERVAL_MS: i32 = 100;
 
 thread_local! {
-    static EXECUTORS: RefCell<Executors> = RefCell::new(Executors::default());
+    pub(crate) static EXECUTORS: RefCell<Executors> = RefCell::new(Executors::default());
     static CURRENT_RUN: RefCell<Option<(RunId, Cancel)>> = const { RefCell::new(None) };
 }
 
@@ -59,7 +60,16 @@ pub fn coordinator_start() {
     install_panic_hook();
     let (queue, runs) = mpsc::unbounded::<(RunId, Vec<Job>, Cancel)>();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-        let text = event.data().as_string().unwrap_or_default();
+        // A request is a JSON string, or [JSON string, File] when it brings a file to hash.
+        let data = event.data();
+        let text = if js_sys::Array::is_array(&data) {
+            let parts = js_sys::Array::from(&data);
+            let file = parts.get(1).dyn_into::<web_sys::File>().ok();
+            streams::ATTACHED_FILE.with(|f| *f.borrow_mut() = file);
+            parts.get(0).as_string().unwrap_or_default()
+        } else {
+            data.as_string().unwrap_or_default()
+        };
         match Request::from_json(&text) {
             Ok(Request::Run { run_id, jobs }) => {
                 if let Some(message) = jobs.iter().find_map(|job| job.validate().err()) {
@@ -107,6 +117,22 @@ async fn run(run_id: RunId, jobs: &[Job], cancel: &Cancel) -> Response {
     for (job_index, job) in jobs.iter().enumerate() {
         if cancel.is_stopped() {
             return Response::Stopped { run_id };
+        }
+        // Hashing and load tests are driven from here, step by step.
+        let driven = match job.workload {
+            Workload::Hash { .. } => Some(streams::run_hash(run_id, job_index, job, cancel).await),
+            Workload::Qps { .. } => Some(streams::run_qps(job, cancel).await),
+            _ => None,
+        };
+        if let Some(outcome) = driven {
+            match outcome {
+                Ok(Ok(measurement)) => {
+                    post(&Response::Measured { run_id, job_index, measurement: Box::new(measurement) })
+                }
+                Ok(Err(Stopped)) => return Response::Stopped { run_id },
+                Err(message) => return Response::Failed { run_id, message },
+            }
+            continue;
         }
         let progress = Arc::new(Progress::default());
         let mut result = match start_job(job, cancel, &progress) {

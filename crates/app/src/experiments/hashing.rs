@@ -1,0 +1,261 @@
+//! The hashing chapter: SHA-256 of generated data or of a file the reader picks, t times, as a
+//! loop on one worker and as t tasks on k workers (the article's 1, 4 and 16), read slice by slice.
+
+use super::panel::{variant_id, workers_for, ResultLog, RunStatus};
+use crate::components::controls::{unique_id, NumberField, Slider};
+use crate::components::machine::MachineLine;
+use crate::components::notes::ClampNotes;
+use crate::components::results::ResultsTable;
+use crate::components::share::ShareBar;
+use crate::components::timeline::Timeline;
+use crate::components::unavailable::{ModeBanner, UnavailableNotice};
+use crate::engine_client::{self, Mode};
+use crate::environment::machine;
+use crate::format;
+use crate::i18n::{self, fill, ui};
+use crate::presets::{write_words_to_url, Preset};
+use crate::runner::Runner;
+use experiments::params::hashing::{
+    workers as workers_range, HASHES, PRESET_WORKERS, REPETITIONS, SIZE_MB, SLICE_BYTES,
+};
+use experiments::{HashSource, Job, Measurement, Variant, Workload, DEFAULT_SEED};
+use leptos::prelude::*;
+use send_wrapper::SendWrapper;
+use wasm_bindgen::JsCast;
+
+const MB: u64 = 1 << 20;
+
+fn bytes_of(job: &Job) -> u64 {
+    match &job.workload {
+        Workload::Hash { source: HashSource::Generated { bytes, .. } | HashSource::File { bytes, .. }, .. } => *bytes,
+        _ => 0,
+    }
+}
+
+fn describe(job: &Job) -> String {
+    let t = ui();
+    let hashes = fill("{n}", &[("n", &format::int(job.tasks as u64))]);
+    match job.variant {
+        Variant::Sequential => fill(t.hash_loop, &[("hashes", &hashes)]),
+        _ => fill(t.hash_tasks, &[("hashes", &i18n::tasks(job.tasks)), ("workers", &i18n::workers(job.workers))]),
+    }
+}
+
+/// Hashed megabytes per second: every hash reads all the data.
+fn throughput(m: &Measurement) -> f64 {
+    (bytes_of(&m.job) * m.job.tasks as u64) as f64 / MB as f64 / (m.summary.median_ms / 1000.0)
+}
+
+fn human_size(bytes: u64) -> String {
+    if bytes >= MB {
+        format!("{} MB", format::fixed(bytes as f64 / MB as f64, 1))
+    } else {
+        format!("{} kB", format::fixed(bytes as f64 / 1024.0, 1))
+    }
+}
+
+#[component]
+pub fn HashingExperiment() -> impl IntoView {
+    let t = ui();
+    let machine = machine();
+    let body = match engine_client::availability() {
+        Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
+        Ok(mode) => view! { <ModeBanner mode /> <HashingControls cores=machine.logical_processors mode /> }.into_any(),
+    };
+    view! {
+        <section class="experiment" aria-labelledby="hash-title" data-experiment="hashing">
+            <h2 id="hash-title">{t.hash_title}</h2>
+            {body}
+            <section class="published" data-testid="published">
+                <h3>{t.cost_claims_title}</h3>
+                <ul><li>{t.hash_claim}" "<cite>{t.source_sprocket}</cite></li></ul>
+            </section>
+            <MachineLine machine />
+        </section>
+    }
+}
+
+#[component]
+fn HashingControls(cores: u32, mode: Mode) -> impl IntoView {
+    let t = ui();
+    let workers_limits = workers_for(workers_range(cores), mode);
+    let mut preset = Preset::from_url();
+    let source = RwSignal::new(preset.choice("source", &["generated", "file"], "generated"));
+    let size_mb = RwSignal::new(preset.value(&SIZE_MB));
+    let hashes = RwSignal::new(preset.value(&HASHES));
+    let workers = RwSignal::new(preset.value(&workers_limits));
+    let repetitions = RwSignal::new(preset.value(&REPETITIONS));
+    let autorun = preset.autorun("hashing");
+    let notes = preset.notes;
+    let file = RwSignal::new(None::<SendWrapper<web_sys::File>>);
+    let file_label = RwSignal::new(String::new());
+    let problem = RwSignal::new(None::<&'static str>);
+
+    let runner = Runner::new();
+    let log = ResultLog::new();
+    let traced = RwSignal::new(None::<Measurement>);
+    let digests = RwSignal::new(Vec::<(String, bool, u32)>::new());
+    let throughputs = RwSignal::new(Vec::<(String, u32, f64, f64)>::new());
+    let jobs_of_run = RwSignal::new(Vec::<Job>::new());
+
+    let choose = move |picked: web_sys::File| {
+        file_label
+            .set(fill(t.hash_file_chosen, &[("name", &picked.name()), ("size", &human_size(picked.size() as u64))]));
+        file.set(Some(SendWrapper::new(picked)));
+        source.set("file");
+        problem.set(None);
+    };
+    let start = move |worker_counts: Vec<u32>| {
+        let (t_hashes, r) = (hashes.get_untracked() as u32, repetitions.get_untracked() as u32);
+        let (hash_source, attached) = if source.get_untracked() == "file" {
+            let Some(picked) = file.get_untracked() else {
+                problem.set(Some(t.hash_no_file));
+                return;
+            };
+            let source = HashSource::File { name: picked.name(), bytes: picked.size() as u64 };
+            (source, Some((*picked).clone()))
+        } else {
+            (HashSource::Generated { bytes: size_mb.get_untracked() * MB, seed: DEFAULT_SEED }, None)
+        };
+        write_words_to_url(&[
+            ("source", source.get_untracked().to_string()),
+            ("mb", size_mb.get_untracked().to_string()),
+            ("hashes", t_hashes.to_string()),
+            ("workers", workers.get_untracked().to_string()),
+            ("reps", r.to_string()),
+        ]);
+        let job = |variant, k| Job {
+            workload: Workload::Hash { source: hash_source.clone(), slice_bytes: SLICE_BYTES },
+            variant,
+            workers: k,
+            tasks: t_hashes,
+            repetitions: r,
+        };
+        let mut jobs = vec![job(Variant::Sequential, 1)];
+        jobs.extend(worker_counts.into_iter().map(|k| job(Variant::Tasks, workers_limits.clamp(k as u64) as u32)));
+        jobs_of_run.set(jobs.clone());
+        digests.set(Vec::new());
+        throughputs.set(Vec::new());
+        let run_log = log.start_run();
+        runner.run_with(jobs, attached, move |_, m| {
+            let sequential = m.job.variant == Variant::Sequential;
+            let speedup = run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
+            throughputs.update(|rows| {
+                rows.push((describe(&m.job), m.job.workers, throughput(&m), speedup.unwrap_or(f64::NAN)))
+            });
+            digests.update(|d| d.push((m.check.value.clone(), m.check.ok, m.job.tasks)));
+            if !sequential {
+                traced.set(Some(m));
+            }
+        });
+    };
+    let run = move || start(vec![workers.get_untracked() as u32]);
+    let run_presets = move || start(PRESET_WORKERS.to_vec());
+    if autorun {
+        Effect::new(move |already: Option<()>| {
+            if already.is_none() {
+                run();
+            }
+        });
+    }
+    let running = Signal::derive(move || runner.running.get());
+    let describe_job =
+        move |index: usize| jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default());
+    let traced_label =
+        Signal::derive(move || traced.with(|m| m.as_ref().map(|m| describe(&m.job)).unwrap_or_default()));
+    let lanes = Signal::derive(move || traced.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
+    let group = unique_id("hash-source");
+    let file_id = unique_id("hash-file");
+    let on_drop = move |ev: web_sys::DragEvent| {
+        ev.prevent_default();
+        if let Some(picked) = ev.data_transfer().and_then(|d| d.files()).and_then(|files| files.get(0)) {
+            choose(picked);
+        }
+    };
+
+    view! {
+        <ClampNotes notes />
+        <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); run(); }>
+            <fieldset class="control choice">
+                <legend>{t.hash_source}</legend>
+                {[("generated", t.hash_generated), ("file", t.hash_file)].into_iter().map(|(option, label)| view! {
+                    <label>
+                        <input type="radio" name=group.clone() value=option prop:checked=move || source.get() == option
+                            disabled=move || running.get() on:change=move |_| source.set(option) />
+                        {label}
+                    </label>
+                }).collect_view()}
+            </fieldset>
+            <Show when=move || source.get() == "generated">
+                <NumberField label=t.hash_size help=t.hash_size_help.to_string() value=size_mb range=SIZE_MB disabled=running />
+            </Show>
+            <Show when=move || source.get() == "file">
+                <div class="control drop-zone" data-testid="drop-zone"
+                    on:dragover=|ev: web_sys::DragEvent| ev.prevent_default()
+                    on:drop=on_drop
+                >
+                    <label for=file_id.clone()>{t.hash_pick}</label>
+                    <input type="file" id=file_id.clone() disabled=move || running.get() on:change=move |ev| {
+                        let input: web_sys::HtmlInputElement = event_target(&ev);
+                        if let Some(picked) = input.files().and_then(|files| files.get(0)) {
+                            choose(picked);
+                        }
+                    } />
+                    <p class="help">{t.hash_drop}</p>
+                    <p class="file-chosen" data-testid="file-chosen">{move || file_label.get()}</p>
+                </div>
+            </Show>
+            <Slider label=t.hashes help=t.hashes_help.to_string() value=hashes range=Signal::stored(HASHES) disabled=running />
+            <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
+            <Slider label=t.repetitions help=t.repetitions_help_no_warm_up.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
+            <div class="actions">
+                <button type="submit" class="primary" disabled=move || running.get()>{t.run}</button>
+                <button type="button" disabled=move || running.get() || mode == Mode::SingleWorker on:click=move |_| run_presets()>{t.hash_run_presets}</button>
+                <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
+            </div>
+        </form>
+        {move || problem.get().map(|p| view! { <p class="notice notice-warning" role="alert">{p}</p> })}
+        <ShareBar experiment="hashing" rows=log.rows.into() />
+        <RunStatus runner describe=describe_job />
+        {move || digests.with(|d| d.first().cloned()).map(|(digest, _, _)| {
+            let all_agree = digests.with(|d| d.iter().all(|(value, ok, _)| *ok && *value == digest));
+            let count = digests.with(|d| d.iter().map(|(_, _, n)| n).max().copied().unwrap_or(0));
+            view! {
+                <p class="digest" data-testid="digest" data-digest=digest.clone() data-agree=all_agree.to_string()>
+                    {fill(t.hash_digest, &[("digest", &digest)])}" — "
+                    {if all_agree { fill(t.hash_digests_agree, &[("hashes", &count.to_string())]) } else { t.hash_digests_differ.to_string() }}
+                </p>
+            }
+        })}
+        <ResultsTable rows=log.rows.into() />
+        <Show when=move || throughputs.with(|r| !r.is_empty())>
+            <div class="table-scroll">
+                <table class="throughput" data-testid="throughput">
+                    <caption>{t.hash_throughput_caption}</caption>
+                    <thead><tr>
+                        <th scope="col">{t.col_variant}</th>
+                        <th scope="col">{t.col_workers}</th>
+                        <th scope="col">{t.col_mb_per_s}</th>
+                        <th scope="col">{t.col_speedup}</th>
+                    </tr></thead>
+                    <tbody>
+                        {move || throughputs.get().into_iter().map(|(name, k, mbps, speedup)| view! {
+                            <tr data-workers=k data-mbps=mbps>
+                                <th scope="row">{name}</th>
+                                <td class="num">{k}</td>
+                                <td class="num">{format::fixed(mbps, 0)}</td>
+                                <td class="num">{format::times(speedup)}</td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        </Show>
+        <Timeline measurement=traced what=traced_label lanes test_id="hash-timeline" />
+    }
+}
+
+/// The element an event happened on, as the type the handler expects.
+fn event_target<T: JsCast>(ev: &web_sys::Event) -> T {
+    ev.target().expect("an event has a target").unchecked_into()
+}

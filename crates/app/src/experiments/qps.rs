@@ -1,0 +1,213 @@
+//! The high-concurrency lab: a thread-pool server and a goroutine server under the same load of
+//! requests that compute a little and then wait; QPS, latency percentiles, utilisation, requests
+//! in flight over time, and Little's law checked against the measurement.
+
+use super::panel::{workers_for, RunStatus};
+use crate::components::controls::{NumberField, Slider};
+use crate::components::line_chart::{Line, LineChart};
+use crate::components::machine::MachineLine;
+use crate::components::notes::ClampNotes;
+use crate::components::share::ShareBar;
+use crate::components::unavailable::{ModeBanner, UnavailableNotice};
+use crate::engine_client::{self, Mode};
+use crate::environment::machine;
+use crate::format;
+use crate::i18n::{self, fill, ui};
+use crate::presets::{write_to_url, Preset};
+use crate::runner::Runner;
+use experiments::params::qps::{
+    pool_threads, workers as workers_range, CONCURRENCY, REPETITIONS, REQUESTS, WAIT_MS, WORK_US,
+};
+use experiments::published::QPS;
+use experiments::{Job, Measurement, Variant, Workload};
+use leptos::prelude::*;
+
+fn server_name(m: &Job) -> String {
+    let t = ui();
+    let template = if m.variant == Variant::Tasks { t.qps_pool_server } else { t.qps_goroutine_server };
+    fill(template, &[("workers", &i18n::workers(m.workers))])
+}
+
+#[component]
+pub fn QpsExperiment() -> impl IntoView {
+    let t = ui();
+    let machine = machine();
+    let body = match engine_client::availability() {
+        Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
+        Ok(Mode::SingleWorker) => view! {
+            <ModeBanner mode=Mode::SingleWorker />
+            <p class="notice" data-testid="qps-needs-threads">{t.qps_single_worker}</p>
+        }
+        .into_any(),
+        Ok(mode) => view! { <QpsControls cores=machine.logical_processors mode /> }.into_any(),
+    };
+    let published = QPS
+        .iter()
+        .map(|p| {
+            view! {
+                <tr>
+                    <th scope="row">{p.case}</th>
+                    <td>{p.thread_pool}</td>
+                    <td class="num">{format::int(p.thread_pool_qps as u64)}</td>
+                    <td>{p.coroutines}</td>
+                    <td class="num">{format::int(p.coroutines_qps as u64)}</td>
+                    <td class="num">{format::times(p.coroutines_qps as f64 / p.thread_pool_qps as f64)}</td>
+                    <td><cite title=p.source.title lang=p.source.language>{p.source.label}</cite></td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="experiment" aria-labelledby="qps-title" data-experiment="qps">
+            <h2 id="qps-title">{t.qps_title}</h2>
+            {body}
+            <section class="published" data-testid="published">
+                <h3>{t.published_title}</h3>
+                <div class="table-scroll">
+                    <table>
+                        <caption>{t.published_qps_caption}</caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">{t.col_case}</th>
+                                <th scope="col">{t.col_server}</th>
+                                <th scope="col">{t.col_qps}</th>
+                                <th scope="col">{t.col_server}</th>
+                                <th scope="col">{t.col_qps}</th>
+                                <th scope="col">{t.col_speedup}</th>
+                                <th scope="col">{t.col_source}</th>
+                            </tr>
+                        </thead>
+                        <tbody>{published}</tbody>
+                    </table>
+                </div>
+            </section>
+            <MachineLine machine />
+        </section>
+    }
+}
+
+#[component]
+fn QpsControls(cores: u32, mode: Mode) -> impl IntoView {
+    let t = ui();
+    let threads_limits = workers_for(pool_threads(cores), mode);
+    let workers_limits = workers_for(workers_range(cores), mode);
+    let mut preset = Preset::from_url();
+    let requests = RwSignal::new(preset.value(&REQUESTS));
+    let concurrency = RwSignal::new(preset.value(&CONCURRENCY));
+    let wait = RwSignal::new(preset.value(&WAIT_MS));
+    let work = RwSignal::new(preset.value(&WORK_US));
+    let threads = RwSignal::new(preset.value(&threads_limits));
+    let workers = RwSignal::new(preset.value(&workers_limits));
+    let repetitions = RwSignal::new(preset.value(&REPETITIONS));
+    let autorun = preset.autorun("qps");
+    let notes = preset.notes;
+    let runner = Runner::new();
+    let results = RwSignal::new(Vec::<Measurement>::new());
+
+    let run = move || {
+        let (n, c, wait_ms, work_us) = (
+            requests.get_untracked() as u32,
+            concurrency.get_untracked() as u32,
+            wait.get_untracked() as u32,
+            work.get_untracked() as u32,
+        );
+        let (pool, k, r) =
+            (threads.get_untracked() as u32, workers.get_untracked() as u32, repetitions.get_untracked() as u32);
+        write_to_url(&[
+            ("requests", n as u64),
+            ("c", c as u64),
+            ("wait", wait_ms as u64),
+            ("work", work_us as u64),
+            ("threads", pool as u64),
+            ("workers", k as u64),
+            ("reps", r as u64),
+        ]);
+        let workload = Workload::Qps { requests: n, concurrency: c, work_us, wait_us: wait_ms * 1000 };
+        let job = |variant, workers| Job { workload: workload.clone(), variant, workers, tasks: 1, repetitions: r };
+        results.set(Vec::new());
+        runner.run(vec![job(Variant::Tasks, pool), job(Variant::Goroutines, k)], move |_, m| {
+            results.update(|all| all.push(m));
+        });
+    };
+    if autorun {
+        Effect::new(move |already: Option<()>| {
+            if already.is_none() {
+                run();
+            }
+        });
+    }
+    let running = Signal::derive(move || runner.running.get());
+    let lines = Signal::derive(move || {
+        results.with(|all| {
+            all.iter()
+                .filter_map(|m| m.qps.as_ref().map(|q| Line { name: server_name(&m.job), points: q.in_flight.clone() }))
+                .collect::<Vec<_>>()
+        })
+    });
+    let ratio = move || {
+        results.with(|all| {
+            let of =
+                |variant| all.iter().find(|m| m.job.variant == variant).and_then(|m| m.qps.as_ref()).map(|q| q.qps);
+            match (of(Variant::Tasks), of(Variant::Goroutines)) {
+                (Some(pool), Some(tasks)) if pool > 0.0 => Some(tasks / pool),
+                _ => None,
+            }
+        })
+    };
+    let ms = |v: f64| format::ms(v);
+    view! {
+        <ClampNotes notes />
+        <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); run(); }>
+            <NumberField label=t.qps_requests help=t.qps_requests_help.to_string() value=requests range=REQUESTS disabled=running />
+            <NumberField label=t.qps_concurrency help=t.qps_concurrency_help.to_string() value=concurrency range=CONCURRENCY disabled=running />
+            <Slider label=t.qps_wait help=t.qps_wait_help.to_string() value=wait range=Signal::stored(WAIT_MS) disabled=running />
+            <NumberField label=t.qps_work help=t.qps_work_help.to_string() value=work range=WORK_US disabled=running />
+            <Slider label=t.qps_threads help=t.qps_threads_help.to_string() value=threads range=Signal::stored(threads_limits) disabled=running />
+            <Slider label=t.qps_workers help=t.qps_workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
+            <Slider label=t.repetitions help=t.repetitions_help_no_warm_up.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
+            <div class="actions">
+                <button type="submit" class="primary" disabled=move || running.get()>{t.run}</button>
+                <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
+            </div>
+        </form>
+        <ShareBar experiment="qps" />
+        <RunStatus runner describe=move |index| if index == 0 { i18n::ui().qps_threads.to_string() } else { i18n::ui().qps_workers.to_string() } />
+        <Show when=move || results.with(|r| !r.is_empty())>
+            <div class="table-scroll">
+                <table class="qps-results" data-testid="qps-results">
+                    <caption>{t.qps_caption}</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">{t.col_server}</th>
+                            <th scope="col">{t.col_qps}</th>
+                            <th scope="col">{t.col_p50}</th>
+                            <th scope="col">{t.col_p95}</th>
+                            <th scope="col">{t.col_p99}</th>
+                            <th scope="col">{t.col_computing}</th>
+                            <th scope="col">{t.col_held}</th>
+                            <th scope="col">{t.col_in_flight}</th>
+                            <th scope="col">{t.col_check}</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || results.get().into_iter().filter_map(|m| m.qps.clone().map(|q| view! {
+                            <tr data-variant=if m.job.variant == Variant::Tasks { "thread-pool" } else { "goroutines" } data-qps=q.qps>
+                                <th scope="row">{server_name(&m.job)}</th>
+                                <td class="num">{format::int(q.qps.round() as u64)}</td>
+                                <td class="num">{ms(q.p50_ms)}</td>
+                                <td class="num">{ms(q.p95_ms)}</td>
+                                <td class="num">{ms(q.p99_ms)}</td>
+                                <td class="num">{format::percent(q.computing_utilisation)}</td>
+                                <td class="num">{format::percent(q.held_utilisation)}</td>
+                                <td class="num">{format!("{} / {}", format::fixed(q.little.measured_in_flight, 1), format::fixed(q.little.predicted_in_flight, 1))}</td>
+                                <td>{if m.check.ok { format!("{} {} ✓", format::int(q.requests as u64), t.check_ok) } else { fill(t.check_wrong, &[("expected", &m.check.expected)]) }}</td>
+                            </tr>
+                        })).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+            {move || ratio().map(|r| view! { <p data-testid="qps-ratio">{fill(t.qps_ratio, &[("ratio", &format::fixed(r, 1))])}</p> })}
+            <LineChart lines x_label=t.axis_time_run y_label=t.axis_in_flight caption=Signal::derive(move || t.in_flight_caption.to_string()) test_id="in-flight" />
+        </Show>
+    }
+}

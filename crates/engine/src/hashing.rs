@@ -1,0 +1,124 @@
+//! Hashing data t times on k workers, slice by slice, as the hashing chapter does: each slice is
+//! read once, then every one of the t hash states is advanced with it, one task per hash on the pool
+//! (or one after another for the plain loop). SHA-256 of one stream cannot be split, so the
+//! parallelism is across the t independent hashes; the end of each slice is a barrier.
+//!
+//! Reading is left to the caller (a generated stream, a file on disk, a browser `File`), so the
+//! same code serves the native `lab` and the coordinator in the browser.
+
+use crate::recorder::Recorder;
+use experiments::{Check, Job, Trace, Variant};
+use std::sync::Mutex;
+use workloads::hashing::{hex, StreamingHash};
+
+/// Bytes per call into SHA-256.
+const UPDATE_BYTES: usize = 64 * 1024;
+
+/// The t hash states of one run and the spans of their work.
+pub struct Hashing {
+    states: Vec<Mutex<StreamingHash>>,
+    parallel: bool,
+    recorder: Recorder,
+    slices: u32,
+}
+
+impl Hashing {
+    /// `hashes` fresh states; with `variant` Tasks each slice is spread over the current pool.
+    pub fn new(hashes: u32, variant: Variant) -> Self {
+        Hashing {
+            states: (0..hashes.max(1)).map(|_| Mutex::new(StreamingHash::new())).collect(),
+            parallel: variant != Variant::Sequential,
+            recorder: Recorder::new(),
+            slices: 0,
+        }
+    }
+
+    /// Advance every hash with `slice`. Call on a worker of the pool the job asked for.
+    pub fn advance(&mut self, slice: &[u8]) {
+        let first_task = self.slices * self.states.len() as u32;
+        let (states, recorder) = (&self.states, &self.recorder);
+        let update = |index: usize| {
+            recorder.task(first_task + index as u32, || {
+                let mut state = states[index].lock().unwrap_or_else(|p| p.into_inner());
+                // Many short calls rather than one long one: a WebAssembly engine swaps in its
+                // optimised code only between calls, so one 4 MB call could run unoptimised throughout.
+                for piece in slice.chunks(UPDATE_BYTES) {
+                    state.update(piece);
+                }
+            })
+        };
+        if self.parallel {
+            rayon::scope(|scope| {
+                for index in 0..states.len() {
+                    let update = &update;
+                    scope.spawn(move |_| update(index));
+                }
+            });
+        } else {
+            (0..states.len()).for_each(update);
+        }
+        self.slices += 1;
+    }
+
+    /// Every digest, in hash order, and the trace of the run.
+    pub fn finish(self) -> (Vec<[u8; 32]>, Trace) {
+        let digests =
+            self.states.into_iter().map(|s| s.into_inner().unwrap_or_else(|p| p.into_inner()).finish()).collect();
+        (digests, self.recorder.finish())
+    }
+}
+
+/// The check of a hashing run: every digest equal; its value is the digest in hex.
+pub fn check_digests(digests: &[[u8; 32]]) -> Check {
+    let first = digests.first().map(hex).unwrap_or_default();
+    let ok = !digests.is_empty() && digests.iter().all(|d| hex(d) == first);
+    Check { ok, value: first.clone(), expected: if ok { first } else { "every hash equal".into() } }
+}
+
+/// Slices of `slice_bytes` covering `total` bytes: (offset, length) pairs.
+pub fn slices(total: u64, slice_bytes: u32) -> impl Iterator<Item = (u64, usize)> {
+    let slice = slice_bytes.max(1) as u64;
+    (0..total.div_ceil(slice)).map(move |i| (i * slice, slice.min(total - i * slice) as usize))
+}
+
+/// The hash workload's parameters, or `None` if `job` is not a hashing job.
+pub fn hash_parameters(job: &Job) -> Option<(&experiments::HashSource, u32)> {
+    match &job.workload {
+        experiments::Workload::Hash { source, slice_bytes } => Some((source, *slice_bytes)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use workloads::hashing::{generated_bytes, sha256};
+
+    #[test]
+    fn slices_cover_everything_once() {
+        let covered: Vec<(u64, usize)> = slices(10, 4).collect();
+        assert_eq!(covered, vec![(0, 4), (4, 4), (8, 2)]);
+        assert_eq!(slices(0, 4).count(), 0);
+    }
+
+    #[test]
+    fn all_hashes_equal_the_one_pass_digest_in_both_variants() {
+        let data = generated_bytes(100_003, 7);
+        let expected = sha256(&data);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        for variant in [Variant::Sequential, Variant::Tasks] {
+            let mut hashing = Hashing::new(5, variant);
+            pool.install(|| {
+                for (offset, length) in slices(data.len() as u64, 4096) {
+                    hashing.advance(&data[offset as usize..offset as usize + length]);
+                }
+            });
+            let (digests, trace) = hashing.finish();
+            assert_eq!(digests.len(), 5);
+            assert!(digests.iter().all(|d| *d == expected), "{variant:?}");
+            assert_eq!(trace.spans.len(), 5 * 25, "one span per hash per slice");
+            assert!(check_digests(&digests).ok);
+        }
+        assert!(!check_digests(&[expected, sha256(b"other")]).ok);
+    }
+}

@@ -1,0 +1,158 @@
+//! The high-concurrency lab: a thread-pool server or a goroutine server answers N requests, each a
+//! little CPU work and then a wait, while a load generator keeps C of them in flight (like
+//! `ab -c C -n N`) and notes when each was sent, started, done computing and answered.
+//!
+//! The thread-pool server holds a worker for the whole request, wait included, as a thread blocked
+//! in a system call does; the goroutine server parks the request's task during the wait. The load
+//! generator runs on its own one-worker task runtime, so it never competes with the server.
+
+use crate::cancel::{Cancel, Stopped};
+use crate::clock::now_ms;
+use crate::runtime::{self, Handle};
+use crate::threads::block_for;
+use experiments::latency::{in_flight_over_time, littles_law, percentiles, qps, time_weighted_in_flight};
+use experiments::QpsReport;
+use futures_channel::oneshot;
+use rayon::ThreadPool;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use workloads::spin::spin;
+
+/// Which server answers the requests.
+#[derive(Clone)]
+pub enum Server {
+    /// A pool of threads; a request holds its thread while it waits.
+    ThreadPool(Arc<ThreadPool>),
+    /// The task runtime; a request's task parks while it waits.
+    Goroutines(Handle),
+}
+
+/// When one request was sent, started by the server, done computing, and answered (engine ms).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RequestTimes {
+    pub sent_ms: f64,
+    pub started_ms: f64,
+    pub computed_ms: f64,
+    pub answered_ms: f64,
+}
+
+/// The shape of a load test.
+#[derive(Clone, Copy, Debug)]
+pub struct Load {
+    pub requests: u32,
+    pub concurrency: u32,
+    pub work_us: u32,
+    pub wait_us: u32,
+}
+
+/// Spin units per microsecond of CPU work (about one natively; a little slower in wasm).
+const UNITS_PER_US: u32 = 1;
+
+/// Send `load.requests` requests to `server`, `load.concurrency` at a time, and time each one.
+/// Must run on a task runtime other than the server's (see the module documentation).
+pub async fn load_test(server: Server, load: Load, cancel: Cancel) -> Result<Vec<RequestTimes>, Stopped> {
+    let next = Arc::new(AtomicU32::new(0));
+    let times = Arc::new(Mutex::new(Vec::with_capacity(load.requests as usize)));
+    let clients = load.concurrency.clamp(1, load.requests.max(1));
+    let group = runtime::WaitGroup::new(clients as usize);
+    for client in 0..clients {
+        let (server, next, times, group, cancel) =
+            (server.clone(), next.clone(), times.clone(), group.clone(), cancel.clone());
+        runtime::spawn(client, async move {
+            loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= load.requests || cancel.is_stopped() {
+                    break;
+                }
+                let sent_ms = now_ms();
+                let Ok((started_ms, computed_ms)) = send(&server, index, load).await else { break };
+                let answered_ms = now_ms();
+                times.lock().unwrap_or_else(|p| p.into_inner()).push(RequestTimes {
+                    sent_ms,
+                    started_ms,
+                    computed_ms,
+                    answered_ms,
+                });
+            }
+            group.done();
+        });
+    }
+    group.wait().await;
+    cancel.check()?;
+    let times = std::mem::take(&mut *times.lock().unwrap_or_else(|p| p.into_inner()));
+    Ok(times)
+}
+
+/// One request: the server computes, then waits; the answer says when it started and computed.
+async fn send(server: &Server, index: u32, load: Load) -> Result<(f64, f64), oneshot::Canceled> {
+    let (answer, answered) = oneshot::channel();
+    let compute = move || {
+        let started = now_ms();
+        std::hint::black_box(spin(load.work_us * UNITS_PER_US / 1000, index as u64));
+        (started, now_ms())
+    };
+    match server {
+        Server::ThreadPool(pool) => pool.spawn(move || {
+            let times = compute();
+            // The thread is held for the whole wait: nothing else can run on it meanwhile.
+            block_for(Duration::from_micros(load.wait_us as u64));
+            let _ = answer.send(times);
+        }),
+        Server::Goroutines(handle) => handle.spawn(index, async move {
+            let times = compute();
+            // The task parks; its worker serves other requests meanwhile.
+            runtime::sleep(Duration::from_micros(load.wait_us as u64)).await;
+            let _ = answer.send(times);
+        }),
+    }
+    answered.await
+}
+
+/// Turn request times into the report the page shows, for a server of `workers` workers.
+pub fn report(times: &[RequestTimes], workers: u32, load: Load, thread_pool: bool) -> QpsReport {
+    let first = times.iter().map(|t| t.sent_ms).fold(f64::INFINITY, f64::min);
+    let last = times.iter().map(|t| t.answered_ms).fold(f64::NEG_INFINITY, f64::max);
+    let elapsed_ms = (last - first).max(1e-6);
+    let mut latencies: Vec<f64> = times.iter().map(|t| t.answered_ms - t.sent_ms).collect();
+    let mean_latency_ms = latencies.iter().sum::<f64>() / latencies.len().max(1) as f64;
+    let p = percentiles(&mut latencies, &[50.0, 95.0, 99.0]);
+    let intervals: Vec<(f64, f64)> = times.iter().map(|t| (t.sent_ms - first, t.answered_ms - first)).collect();
+    let measured_in_flight = time_weighted_in_flight(&intervals);
+    let throughput = qps(times.len() as u64, elapsed_ms);
+    let capacity = workers.max(1) as f64 * elapsed_ms;
+    let computing: f64 = times.iter().map(|t| t.computed_ms - t.started_ms).sum();
+    // A thread-pool request holds its worker until answered; a goroutine only while computing.
+    let held: f64 = if thread_pool { times.iter().map(|t| t.answered_ms - t.started_ms).sum() } else { computing };
+    QpsReport {
+        requests: times.len() as u32,
+        concurrency: load.concurrency,
+        qps: throughput,
+        elapsed_ms,
+        mean_latency_ms,
+        p50_ms: p[0],
+        p95_ms: p[1],
+        p99_ms: p[2],
+        in_flight: in_flight_over_time(&intervals, elapsed_ms / 60.0),
+        little: littles_law(throughput, mean_latency_ms, measured_in_flight),
+        computing_utilisation: computing / capacity,
+        held_utilisation: held / capacity,
+    }
+}
+
+/// A measurement of a server job from its repetitions: the median repetition's report.
+pub fn qps_measurement(
+    job: &experiments::Job,
+    samples: Vec<(f64, experiments::Trace)>,
+    reports: Vec<QpsReport>,
+) -> experiments::Measurement {
+    let answered: u32 = reports.iter().map(|r| r.requests).min().unwrap_or(0);
+    let experiments::Workload::Qps { requests, .. } = job.workload else { unreachable!("a server job") };
+    let check =
+        experiments::Check { ok: answered == requests, value: answered.to_string(), expected: requests.to_string() };
+    let times: Vec<f64> = samples.iter().map(|(t, _)| *t).collect();
+    let median = experiments::stats::median_index(&times).unwrap_or(0);
+    let mut measurement = experiments::Measurement::from_samples(job.clone(), samples, check, None);
+    measurement.qps = reports.into_iter().nth(median);
+    measurement
+}

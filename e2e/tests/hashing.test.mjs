@@ -1,0 +1,113 @@
+// The hashing chapter: generated data hashed on 1 and 2 workers gives the right digest (checked
+// against an independent JavaScript version of the generator and Node's own SHA-256), a picked
+// file gives its sha256sum, and Stop works mid-run.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { clickAndWait, launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+
+let browser;
+let server;
+before(async () => {
+  server = await serve('isolated');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The generated data, written again from its documented definition: word n is splitmix64 of the key plus (n + 1) × γ. */
+function generatedBytes(length, seed) {
+  const M = (1n << 64n) - 1n;
+  const mix = (z) => {
+    z = ((z ^ (z >> 30n)) * 0xBF58476D1CE4E5B9n) & M;
+    z = ((z ^ (z >> 27n)) * 0x94D049BB133111EBn) & M;
+    return z ^ (z >> 31n);
+  };
+  const key = mix(BigInt(seed) ^ 0x6A09E667F3BCC908n);
+  const out = Buffer.alloc(length);
+  for (let word = 0; word * 8 < length; word++) {
+    const value = mix((key + ((BigInt(word) + 1n) * 0x9E3779B97F4A7C15n)) & M);
+    const bytes = Buffer.alloc(8);
+    bytes.writeBigUInt64LE(value);
+    bytes.copy(out, word * 8, 0, Math.min(8, length - word * 8));
+  }
+  return out;
+}
+
+const DEFAULT_SEED = 0x00c0ffee;
+
+test('generated data hashed as a loop and on 2 workers gives the right digest every time', async () => {
+  const expected = crypto.createHash('sha256').update(generatedBytes(2 * 1024 * 1024, DEFAULT_SEED)).digest('hex');
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/chapters/hashing?mb=2&hashes=4&workers=2&autorun=1`);
+  const panel = page.locator('section[data-experiment="hashing"]');
+  assert.equal(await waitForOutcome(panel), 'finished');
+  const digest = panel.getByTestId('digest');
+  assert.equal(await digest.getAttribute('data-digest'), expected);
+  assert.equal(await digest.getAttribute('data-agree'), 'true');
+  const rows = panel.locator('table.results tbody tr[data-variant]');
+  assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.result)), [expected, expected]);
+  const workers = await panel.getByTestId('hash-timeline').locator('table.timeline-workers tbody tr').count();
+  assert.equal(workers, 2, 'both workers hashed');
+  const mbps = await panel.getByTestId('throughput').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.mbps)));
+  assert.ok(mbps.every((v) => v > 0));
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a file picked through the file input is hashed to its sha256sum', async () => {
+  const file = path.join(os.tmpdir(), `lab-hash-${process.pid}.bin`);
+  const content = crypto.randomBytes(5 * 1024 * 1024 + 123);
+  fs.writeFileSync(file, content);
+  const expected = crypto.createHash('sha256').update(content).digest('hex');
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/chapters/hashing?hashes=3&workers=2`);
+  const panel = page.locator('section[data-experiment="hashing"]');
+  await panel.getByRole('radio', { name: 'A file from your computer' }).check();
+  await panel.getByLabel('Choose a file').setInputFiles(file);
+  assert.match(await panel.getByTestId('file-chosen').innerText(), /lab-hash-.*\.bin: 5.0 MB/);
+  assert.equal(await clickAndWait(panel, 'Run'), 'finished');
+  assert.equal(await panel.getByTestId('digest').getAttribute('data-digest'), expected);
+  assert.equal(await panel.getByTestId('digest').getAttribute('data-agree'), 'true');
+  fs.rmSync(file);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('Stop ends a long hashing run', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/chapters/hashing?mb=2048&hashes=8&workers=2`);
+  const panel = page.locator('section[data-experiment="hashing"]');
+  await panel.getByRole('button', { name: 'Run', exact: true }).click();
+  await panel.locator('.run-status progress').waitFor();
+  await page.waitForTimeout(800);
+  const started = Date.now();
+  await panel.getByRole('button', { name: 'Stop' }).click();
+  assert.equal(await waitForOutcome(panel, 10_000), 'stopped');
+  console.log(`# stopping a 2 GB hashing run took ${Date.now() - started} ms`);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('without cross-origin isolation the data is still hashed, on one worker', async () => {
+  const plain = await serve('none');
+  try {
+    const expected = crypto.createHash('sha256').update(generatedBytes(1024 * 1024, DEFAULT_SEED)).digest('hex');
+    const page = await newPage(browser);
+    await page.goto(`${plain.url}/chapters/hashing?mb=1&hashes=2&workers=4&autorun=1`);
+    const panel = page.locator('section[data-experiment="hashing"]');
+    assert.equal(await waitForOutcome(panel), 'finished');
+    assert.equal(await panel.getByTestId('digest').getAttribute('data-digest'), expected);
+    const workers = await panel.locator('table.results tbody tr[data-variant]').evaluateAll((trs) => trs.map((tr) => tr.cells[2].textContent.trim()));
+    assert.ok(workers.length > 0 && workers.every((w) => w === '1'), `ran on one worker: ${workers}`);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  } finally {
+    await plain.close();
+  }
+});
