@@ -4,7 +4,8 @@
 //! measures what the Sum chapter measures when the reader just presses Run.
 
 use clap::{Args, Parser, Subcommand};
-use experiments::params::{demo, docsearch, parse_count, sum};
+use experiments::params::{demo, docsearch, hashing, parse_count, qps, sort, sum, task_cost};
+use std::path::PathBuf;
 
 /// Repetitions of the demo: the chapter's demo always times three runs.
 pub const DEMO_REPETITIONS: u32 = 3;
@@ -29,6 +30,91 @@ pub enum Experiment {
     /// Search RSS documents with a blocking read each: threads (reads block) versus goroutines
     /// (reads park) for every worker count k and task count t.
     Docsearch(DocsearchOptions),
+    /// Sort random integers: bubble sort as one loop, then its parallel rivals on each worker count k.
+    Sort(SortOptions),
+    /// What a task costs: t tiny tasks as a loop, on a thread pool and as goroutines, for each task
+    /// size; then a turn handed back and forth between two threads and between two goroutines.
+    Cost(CostOptions),
+    /// SHA-256 of a file (or generated data), h independent hashes, as a loop and on each worker count k.
+    Hash(HashOptions),
+    /// Load-test a server whose requests compute, then block: a thread pool versus goroutines.
+    Qps(QpsOptions),
+}
+
+#[derive(Debug, Args)]
+pub struct SortOptions {
+    /// Worker counts k to measure, comma-separated.
+    #[arg(long, value_delimiter = ',', value_parser = count::<u32>, default_value = "1,2")]
+    pub workers: Vec<u32>,
+    /// Tasks t (chunks or runs) the list is split into.
+    #[arg(long, value_parser = count::<u32>, default_value_t = sort::TASKS.default as u32)]
+    pub tasks: u32,
+    /// How many integers to sort.
+    #[arg(long, value_parser = count::<u32>, default_value_t = sort::NUMBERS.default as u32)]
+    pub n: u32,
+    /// Timed repetitions of each job (after one untimed warm-up).
+    #[arg(long, value_parser = count::<u32>, default_value_t = sort::REPETITIONS.default as u32)]
+    pub reps: u32,
+}
+
+#[derive(Debug, Args)]
+pub struct CostOptions {
+    /// Workers of the thread pool and of the goroutine runtime.
+    #[arg(long, value_parser = count::<u32>, default_value_t = 2)]
+    pub workers: u32,
+    /// Tasks t per run.
+    #[arg(long, value_parser = count::<u32>, default_value_t = task_cost::TASKS.default as u32)]
+    pub tasks: u32,
+    /// Task sizes: square roots each task computes, comma-separated.
+    #[arg(long, value_delimiter = ',', value_parser = count::<u32>, default_value = "1,100,5000")]
+    pub sqrt: Vec<u32>,
+    /// Round trips of the turn handed between two threads or two goroutines (0 skips it).
+    #[arg(long, value_parser = count::<u32>, default_value_t = task_cost::ROUND_TRIPS.default as u32)]
+    pub trips: u32,
+    /// Timed repetitions of each job.
+    #[arg(long, value_parser = count::<u32>, default_value_t = task_cost::REPETITIONS.default as u32)]
+    pub reps: u32,
+}
+
+#[derive(Debug, Args)]
+pub struct HashOptions {
+    /// Worker counts k to measure, comma-separated (the article compared 1, 4 and 16).
+    #[arg(long, value_delimiter = ',', value_parser = count::<u32>, default_value = "1,4,16")]
+    pub workers: Vec<u32>,
+    /// Independent hashes h of the data: the tasks.
+    #[arg(long, value_parser = count::<u32>, default_value_t = hashing::HASHES.default as u32)]
+    pub hashes: u32,
+    /// Hash this file instead of generated data.
+    #[arg(long)]
+    pub file: Option<PathBuf>,
+    /// Size of the generated data in MB (ignored with --file).
+    #[arg(long, value_parser = count::<u64>, default_value_t = hashing::SIZE_MB.default)]
+    pub mb: u64,
+    /// Timed repetitions of each job.
+    #[arg(long, value_parser = count::<u32>, default_value_t = hashing::REPETITIONS.default as u32)]
+    pub reps: u32,
+}
+
+#[derive(Debug, Args)]
+pub struct QpsOptions {
+    /// Worker counts to measure, comma-separated: threads of the pool, and workers under the goroutines.
+    #[arg(long, value_delimiter = ',', value_parser = count::<u32>, default_value = "2")]
+    pub workers: Vec<u32>,
+    /// Requests per load test.
+    #[arg(long, value_parser = count::<u32>, default_value_t = qps::REQUESTS.default as u32)]
+    pub requests: u32,
+    /// Requests in flight at once (the load generator's connections).
+    #[arg(long, value_parser = count::<u32>, default_value_t = qps::CONCURRENCY.default as u32)]
+    pub concurrency: u32,
+    /// CPU work per request, in microseconds.
+    #[arg(long, value_parser = count::<u32>, default_value_t = qps::WORK_US.default as u32)]
+    pub work_us: u32,
+    /// Blocking wait per request (a database or disk), in milliseconds.
+    #[arg(long, value_parser = count::<u32>, default_value_t = qps::WAIT_MS.default as u32)]
+    pub wait_ms: u32,
+    /// Timed repetitions of each job.
+    #[arg(long, value_parser = count::<u32>, default_value_t = qps::REPETITIONS.default as u32)]
+    pub reps: u32,
 }
 
 #[derive(Debug, Args)]
@@ -164,6 +250,23 @@ mod tests {
         let Experiment::Docsearch(options) = cli.command else { panic!("docsearch expected") };
         assert_eq!((options.workers, options.tasks), (vec![1, 2, 8], vec![8, 64]));
         assert_eq!((options.docs, options.latency_ms), (1000, 2));
+    }
+
+    #[test]
+    fn new_subcommands_default_to_their_chapters() {
+        let cli = Cli::try_parse_from(["lab", "hash", "--file", "/tmp/x", "--workers", "1,2"]).expect("valid");
+        let Experiment::Hash(options) = cli.command else { panic!("hash expected") };
+        assert_eq!(options.file.as_deref(), Some(std::path::Path::new("/tmp/x")));
+        assert_eq!((options.workers, options.hashes), (vec![1, 2], 30));
+        let cli = Cli::try_parse_from(["lab", "qps", "--wait-ms", "5"]).expect("valid");
+        let Experiment::Qps(options) = cli.command else { panic!("qps expected") };
+        assert_eq!((options.wait_ms, options.concurrency, options.requests), (5, 50, 500));
+        let cli = Cli::try_parse_from(["lab", "cost", "--sqrt", "1,10"]).expect("valid");
+        let Experiment::Cost(options) = cli.command else { panic!("cost expected") };
+        assert_eq!((options.sqrt, options.tasks), (vec![1, 10], 10_000));
+        let cli = Cli::try_parse_from(["lab", "sort", "--n", "2e3"]).expect("valid");
+        let Experiment::Sort(options) = cli.command else { panic!("sort expected") };
+        assert_eq!((options.n, options.tasks), (2_000, 8));
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! Turning command-line options into the jobs to measure, in order, each with its benchmark name.
 //!
 //! The first job of a plan is the baseline every speedup is computed against, as in the browser:
-//! the plain loop for `sum`, the tasks on one worker for `demo`.
+//! the plain loop for `sum`, the tasks on one worker for `demo`. A plan of several comparisons
+//! (`cost`) marks where each new baseline starts.
 
-use crate::cli::{DemoOptions, DocsearchOptions, SumOptions};
-use experiments::{Job, Variant, Workload, DEFAULT_SEED};
+use crate::cli::{CostOptions, DemoOptions, DocsearchOptions, HashOptions, QpsOptions, SortOptions, SumOptions};
+use experiments::params::hashing::SLICE_BYTES;
+use experiments::{HashSource, Job, SortAlgorithm, Variant, Workload, DEFAULT_SEED};
 
 /// One job to measure and the name it is reported under.
 #[derive(Clone, Debug, PartialEq)]
@@ -12,6 +14,18 @@ pub struct PlannedJob {
     /// `go test -bench` style, e.g. `BenchmarkSum/tasks=8/workers=2/n=10000000`.
     pub name: String,
     pub job: Job,
+    /// Speedups from this job on are measured against it (the first job always is a baseline).
+    pub baseline: bool,
+}
+
+impl PlannedJob {
+    fn new(name: String, job: Job) -> PlannedJob {
+        PlannedJob { name, job, baseline: false }
+    }
+
+    fn baseline(name: String, job: Job) -> PlannedJob {
+        PlannedJob { name, job, baseline: true }
+    }
 }
 
 /// The jobs of one command, baseline first.
@@ -31,13 +45,12 @@ impl Plan {
             repetitions: options.reps,
         };
         let n = options.n;
-        let mut jobs =
-            vec![PlannedJob { name: format!("BenchmarkSum/sequential/n={n}"), job: job(Variant::Sequential, 1, 1) }];
+        let mut jobs = vec![PlannedJob::new(format!("BenchmarkSum/sequential/n={n}"), job(Variant::Sequential, 1, 1))];
         for workers in distinct(&options.workers) {
-            jobs.push(PlannedJob {
-                name: format!("BenchmarkSum/tasks={}/workers={workers}/n={n}", options.tasks),
-                job: job(Variant::Tasks, workers, options.tasks),
-            });
+            jobs.push(PlannedJob::new(
+                format!("BenchmarkSum/tasks={}/workers={workers}/n={n}", options.tasks),
+                job(Variant::Tasks, workers, options.tasks),
+            ));
         }
         Plan::checked(jobs)
     }
@@ -55,9 +68,11 @@ impl Plan {
         counts.extend(&options.workers);
         let jobs = distinct(&counts)
             .into_iter()
-            .map(|workers| PlannedJob {
-                name: format!("BenchmarkDemo/tasks={}/workers={workers}/units={}", options.tasks, options.units),
-                job: job(workers),
+            .map(|workers| {
+                PlannedJob::new(
+                    format!("BenchmarkDemo/tasks={}/workers={workers}/units={}", options.tasks, options.units),
+                    job(workers),
+                )
             })
             .collect();
         Plan::checked(jobs)
@@ -79,28 +94,169 @@ impl Plan {
             repetitions: options.reps,
         };
         let suffix = format!("docs={docs}/latency={latency}ms");
-        let mut jobs = vec![PlannedJob {
-            name: format!("BenchmarkDocsearch/sequential/{suffix}"),
-            job: job(Variant::Sequential, 1, 1),
-        }];
+        let mut jobs =
+            vec![PlannedJob::new(format!("BenchmarkDocsearch/sequential/{suffix}"), job(Variant::Sequential, 1, 1))];
         for workers in distinct(&options.workers) {
             for tasks in distinct(&options.tasks) {
                 for (label, variant) in [("threads", Variant::Tasks), ("goroutines", Variant::Goroutines)] {
-                    jobs.push(PlannedJob {
-                        name: format!("BenchmarkDocsearch/{label}/tasks={tasks}/workers={workers}/{suffix}"),
-                        job: job(variant, workers, tasks),
-                    });
+                    jobs.push(PlannedJob::new(
+                        format!("BenchmarkDocsearch/{label}/tasks={tasks}/workers={workers}/{suffix}"),
+                        job(variant, workers, tasks),
+                    ));
                 }
             }
         }
         Plan::checked(jobs)
     }
 
+    /// The sorting chapter: bubble sort as one loop (the baseline), then chunked bubble sort,
+    /// odd-even transposition sort and merge sort with t tasks on each worker count.
+    pub fn sort(options: &SortOptions) -> Result<Plan, String> {
+        let n = options.n;
+        let job = |algorithm, variant, workers| Job {
+            workload: Workload::Sort { numbers: n, seed: DEFAULT_SEED, algorithm },
+            variant,
+            workers,
+            tasks: options.tasks,
+            repetitions: options.reps,
+        };
+        let mut jobs = vec![PlannedJob::new(
+            format!("BenchmarkSort/bubble/n={n}"),
+            job(SortAlgorithm::Bubble, Variant::Sequential, 1),
+        )];
+        for workers in distinct(&options.workers) {
+            for (label, algorithm) in [
+                ("chunked", SortAlgorithm::ChunkedBubble),
+                ("odd-even", SortAlgorithm::OddEven),
+                ("merge", SortAlgorithm::Merge),
+            ] {
+                jobs.push(PlannedJob::new(
+                    format!("BenchmarkSort/{label}/tasks={}/workers={workers}/n={n}", options.tasks),
+                    job(algorithm, Variant::Tasks, workers),
+                ));
+            }
+        }
+        Plan::checked(jobs)
+    }
+
+    /// What a task costs: for each task size, t tasks as a loop (the baseline of that size), on a
+    /// thread pool and as goroutines; then handing a turn between two threads (the baseline) and
+    /// between two goroutines on one worker.
+    pub fn cost(options: &CostOptions) -> Result<Plan, String> {
+        let (workers, tasks, repetitions) = (options.workers, options.tasks, options.reps);
+        let mut jobs = Vec::new();
+        for sqrt in distinct(&options.sqrt) {
+            let job = |variant, workers| Job {
+                workload: Workload::Granularity { sqrt },
+                variant,
+                workers,
+                tasks,
+                repetitions,
+            };
+            let suffix = format!("tasks={tasks}/sqrt={sqrt}");
+            jobs.push(PlannedJob::baseline(format!("BenchmarkCost/loop/{suffix}"), job(Variant::Sequential, 1)));
+            jobs.push(PlannedJob::new(
+                format!("BenchmarkCost/threads/workers={workers}/{suffix}"),
+                job(Variant::Tasks, workers),
+            ));
+            jobs.push(PlannedJob::new(
+                format!("BenchmarkCost/goroutines/workers={workers}/{suffix}"),
+                job(Variant::Goroutines, workers),
+            ));
+        }
+        if options.trips > 0 {
+            let trips = options.trips;
+            let job = |variant, workers| Job {
+                workload: Workload::PingPong { round_trips: trips },
+                variant,
+                workers,
+                tasks: 2,
+                repetitions,
+            };
+            jobs.push(PlannedJob::baseline(format!("BenchmarkSwitch/threads/trips={trips}"), job(Variant::Tasks, 2)));
+            jobs.push(PlannedJob::new(
+                format!("BenchmarkSwitch/goroutines/trips={trips}"),
+                job(Variant::Goroutines, 1),
+            ));
+        }
+        Plan::checked(jobs)
+    }
+
+    /// The hashing chapter: h hashes of the data as one loop (the baseline), then as h tasks on each
+    /// worker count. A file is measured first, so a missing one is reported before anything runs.
+    pub fn hash(options: &HashOptions) -> Result<Plan, String> {
+        let source = match &options.file {
+            Some(path) => {
+                let metadata = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+                if !metadata.is_file() {
+                    return Err(format!("{} is not a file", path.display()));
+                }
+                let name = path.to_str().ok_or_else(|| format!("{}: the path is not UTF-8", path.display()))?;
+                HashSource::File { name: name.to_string(), bytes: metadata.len() }
+            }
+            None => HashSource::Generated { bytes: options.mb.saturating_mul(1 << 20), seed: DEFAULT_SEED },
+        };
+        let data = match &source {
+            HashSource::File { bytes, .. } => format!("file={bytes}B"),
+            HashSource::Generated { .. } => format!("generated={}MB", options.mb),
+        };
+        let hashes = options.hashes;
+        let job = |variant, workers| Job {
+            workload: Workload::Hash { source: source.clone(), slice_bytes: SLICE_BYTES },
+            variant,
+            workers,
+            tasks: hashes,
+            repetitions: options.reps,
+        };
+        let mut jobs =
+            vec![PlannedJob::new(format!("BenchmarkHash/loop/hashes={hashes}/{data}"), job(Variant::Sequential, 1))];
+        for workers in distinct(&options.workers) {
+            jobs.push(PlannedJob::new(
+                format!("BenchmarkHash/tasks/hashes={hashes}/workers={workers}/{data}"),
+                job(Variant::Tasks, workers),
+            ));
+        }
+        Plan::checked(jobs)
+    }
+
+    /// The high-concurrency chapter: for each worker count, a thread-pool server (the baseline of
+    /// the first count) and a goroutine server under the same load.
+    pub fn qps(options: &QpsOptions) -> Result<Plan, String> {
+        let workload = Workload::Qps {
+            requests: options.requests,
+            concurrency: options.concurrency,
+            work_us: options.work_us,
+            wait_us: options.wait_ms.saturating_mul(1000),
+        };
+        let suffix = format!("c={}/wait={}ms/work={}us", options.concurrency, options.wait_ms, options.work_us);
+        let job = |variant, workers| Job {
+            workload: workload.clone(),
+            variant,
+            workers,
+            tasks: 1,
+            repetitions: options.reps,
+        };
+        let mut jobs = Vec::new();
+        for workers in distinct(&options.workers) {
+            jobs.push(PlannedJob::new(
+                format!("BenchmarkQPS/thread-pool/threads={workers}/{suffix}"),
+                job(Variant::Tasks, workers),
+            ));
+            jobs.push(PlannedJob::new(
+                format!("BenchmarkQPS/goroutines/workers={workers}/{suffix}"),
+                job(Variant::Goroutines, workers),
+            ));
+        }
+        Plan::checked(jobs)
+    }
+
     /// The plan if every job is within the engine's limits, else the first reason it is not.
-    fn checked(jobs: Vec<PlannedJob>) -> Result<Plan, String> {
+    fn checked(mut jobs: Vec<PlannedJob>) -> Result<Plan, String> {
         for planned in &jobs {
             planned.job.validate()?;
         }
+        let Some(first) = jobs.first_mut() else { return Err("nothing to measure".into()) };
+        first.baseline = true;
         Ok(Plan { jobs })
     }
 }
@@ -171,6 +327,81 @@ mod tests {
         assert!(too_many_numbers.contains("numbers"), "{too_many_numbers}");
         let no_tasks = Plan::sum(&sum_options(&[2], 0, 1000)).unwrap_err();
         assert!(no_tasks.contains("tasks"), "{no_tasks}");
+    }
+
+    #[test]
+    fn cost_starts_a_new_baseline_for_every_task_size_and_for_switching() {
+        let options = CostOptions { workers: 2, tasks: 1_000, sqrt: vec![1, 100, 1], trips: 1_000, reps: 1 };
+        let plan = Plan::cost(&options).unwrap();
+        let baselines: Vec<&str> = plan.jobs.iter().filter(|j| j.baseline).map(|j| j.name.as_str()).collect();
+        assert_eq!(
+            baselines,
+            [
+                "BenchmarkCost/loop/tasks=1000/sqrt=1",
+                "BenchmarkCost/loop/tasks=1000/sqrt=100",
+                "BenchmarkSwitch/threads/trips=1000"
+            ]
+        );
+        assert_eq!(plan.jobs.len(), 2 * 3 + 2);
+        let last = &plan.jobs.last().unwrap().job;
+        assert_eq!((last.variant, last.workers), (Variant::Goroutines, 1));
+        let no_switching = Plan::cost(&CostOptions { trips: 0, ..options }).unwrap();
+        assert!(no_switching.jobs.iter().all(|j| matches!(j.job.workload, Workload::Granularity { .. })));
+    }
+
+    #[test]
+    fn hash_reads_the_file_size_and_refuses_a_missing_file() {
+        let path = std::env::temp_dir().join(format!("lab-plan-{}.bin", std::process::id()));
+        std::fs::write(&path, [7u8; 1000]).unwrap();
+        let options = HashOptions { workers: vec![1, 4, 4], hashes: 3, file: Some(path.clone()), mb: 16, reps: 1 };
+        let plan = Plan::hash(&options).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(plan.jobs.len(), 3);
+        assert_eq!(plan.jobs[0].job.variant, Variant::Sequential);
+        let Workload::Hash { source: HashSource::File { bytes, .. }, .. } = &plan.jobs[2].job.workload else {
+            panic!("a file job")
+        };
+        assert_eq!(*bytes, 1000);
+        assert_eq!(plan.jobs[2].name, "BenchmarkHash/tasks/hashes=3/workers=4/file=1000B");
+        let missing = Plan::hash(&options).unwrap_err();
+        assert!(missing.contains("lab-plan-"), "{missing}");
+        let generated = Plan::hash(&HashOptions { file: None, mb: 2, ..options }).unwrap();
+        let Workload::Hash { source: HashSource::Generated { bytes, .. }, .. } = &generated.jobs[0].job.workload else {
+            panic!("generated data")
+        };
+        assert_eq!(*bytes, 2 << 20);
+    }
+
+    #[test]
+    fn qps_pairs_a_thread_pool_with_goroutines_per_worker_count() {
+        let options =
+            QpsOptions { workers: vec![2, 4], requests: 100, concurrency: 10, work_us: 50, wait_ms: 10, reps: 1 };
+        let plan = Plan::qps(&options).unwrap();
+        let variants: Vec<(Variant, u32)> = plan.jobs.iter().map(|j| (j.job.variant, j.job.workers)).collect();
+        assert_eq!(
+            variants,
+            [(Variant::Tasks, 2), (Variant::Goroutines, 2), (Variant::Tasks, 4), (Variant::Goroutines, 4)]
+        );
+        assert_eq!(plan.jobs[1].name, "BenchmarkQPS/goroutines/workers=2/c=10/wait=10ms/work=50us");
+        assert!(Plan::qps(&QpsOptions { concurrency: 0, ..options }).is_err());
+    }
+
+    #[test]
+    fn sort_measures_every_parallel_algorithm_against_bubble_sort() {
+        let plan = Plan::sort(&SortOptions { workers: vec![2], tasks: 4, n: 2_000, reps: 1 }).unwrap();
+        let algorithms: Vec<SortAlgorithm> = plan
+            .jobs
+            .iter()
+            .map(|j| match j.job.workload {
+                Workload::Sort { algorithm, .. } => algorithm,
+                _ => panic!("sorting"),
+            })
+            .collect();
+        assert_eq!(
+            algorithms,
+            [SortAlgorithm::Bubble, SortAlgorithm::ChunkedBubble, SortAlgorithm::OddEven, SortAlgorithm::Merge]
+        );
+        assert_eq!(plan.jobs[0].job.variant, Variant::Sequential);
     }
 
     #[test]

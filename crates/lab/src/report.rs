@@ -4,9 +4,9 @@
 //! the name column is sized from the plan (known up front) and the numbers get fixed widths that
 //! fit any run shorter than a quarter of an hour.
 
-use experiments::published::PublishedComparison;
+use experiments::published::{PublishedComparison, QPS};
 use experiments::stats::speedup;
-use experiments::{Measurement, Summary};
+use experiments::{HashSource, Measurement, Summary, Workload};
 use serde::Serialize;
 
 /// Width of the ns/op column: 12 digits is about 16 minutes.
@@ -74,6 +74,8 @@ pub struct Line {
     pub speedup: f64,
     /// Whether the job computed the right answer.
     pub ok: bool,
+    /// The experiment's own unit, like `go test -bench`'s extra metrics: `166.0 MB/s`, `1932 req/s`.
+    pub metrics: String,
 }
 
 impl Line {
@@ -86,7 +88,34 @@ impl Line {
             max_ns: ms_to_ns(summary.max_ms),
             speedup: speedup(baseline, summary),
             ok: measurement.check.ok,
+            metrics: metrics(measurement),
         }
+    }
+}
+
+/// The figures each experiment is judged by besides time, from the median repetition.
+pub fn metrics(measurement: &Measurement) -> String {
+    let median_ms = measurement.summary.median_ms;
+    if !(median_ms.is_finite() && median_ms > 0.0) {
+        return String::new();
+    }
+    let job = &measurement.job;
+    match &job.workload {
+        Workload::Hash { source: HashSource::Generated { bytes, .. } | HashSource::File { bytes, .. }, .. } => {
+            let hashed = *bytes as f64 * job.tasks.max(1) as f64;
+            format!("{:.1} MB/s", hashed / 1e6 / (median_ms / 1e3))
+        }
+        Workload::Qps { .. } => measurement
+            .qps
+            .as_ref()
+            .map(|q| format!("{:.0} req/s  p50 {:.2} ms  p99 {:.2} ms", q.qps, q.p50_ms, q.p99_ms))
+            .unwrap_or_default(),
+        Workload::Granularity { .. } => format!("{:.0} ns/task", median_ms * 1e6 / job.tasks.max(1) as f64),
+        // Two switches per round trip.
+        Workload::PingPong { round_trips } => {
+            format!("{:.0} ns/switch", median_ms * 1e6 / (2.0 * (*round_trips).max(1) as f64))
+        }
+        _ => String::new(),
     }
 }
 
@@ -114,15 +143,19 @@ impl Layout {
     /// The rest of the line, printed once the benchmark has run.
     pub fn result_cells(&self, line: &Line) -> String {
         format!(
-            "  {runs:>runs_width$}  {median:>NANOS_WIDTH$} ns/op   (min {min:>MIN_MAX_WIDTH$}, max {max:>MIN_MAX_WIDTH$})  {speedup:>SPEEDUP_WIDTH$}  {verdict}",
+            "  {runs:>runs_width$}  {median:>NANOS_WIDTH$} ns/op   (min {min:>MIN_MAX_WIDTH$}, max {max:>MIN_MAX_WIDTH$})  {speedup:>SPEEDUP_WIDTH$}  {verdict}{gap}{metrics}",
             runs = line.repetitions,
             runs_width = self.repetitions_width,
             median = line.median_ns,
             min = line.min_ns,
             max = line.max_ns,
             speedup = format_speedup(line.speedup),
-            verdict = if line.ok { "ok" } else { "WRONG" },
+            verdict = if line.ok { "ok   " } else { "WRONG" },
+            gap = if line.metrics.is_empty() { "" } else { "  " },
+            metrics = line.metrics,
         )
+        .trim_end()
+        .to_string()
     }
 }
 
@@ -188,6 +221,28 @@ pub fn published_table(what: &str, comparisons: &[PublishedComparison]) -> Strin
     text
 }
 
+/// The high-concurrency article's server figures (requests per second), labelled as not measured here.
+pub fn published_servers() -> String {
+    let mut rows = vec![["source", "case", "thread pool", "QPS", "coroutines", "QPS"].map(String::from).to_vec()];
+    rows.extend(QPS.iter().map(|p| {
+        vec![
+            p.source.label.to_string(),
+            p.case.to_string(),
+            p.thread_pool.to_string(),
+            p.thread_pool_qps.to_string(),
+            p.coroutines.to_string(),
+            p.coroutines_qps.to_string(),
+        ]
+    }));
+    let mut text = "published, not measured here: servers under load, thread pool vs coroutines\n".to_string();
+    for line in align_columns(&rows, &[false, false, false, true, false, true]) {
+        text.push_str("  ");
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text
+}
+
 /// One measured job in the JSON output.
 #[derive(Debug, Serialize)]
 pub struct JsonResult<'a> {
@@ -235,7 +290,15 @@ mod tests {
     }
 
     fn line(median_ns: u64, speedup: f64, ok: bool) -> Line {
-        Line { repetitions: 5, median_ns, min_ns: median_ns - 10, max_ns: median_ns + 10, speedup, ok }
+        Line {
+            repetitions: 5,
+            median_ns,
+            min_ns: median_ns - 10,
+            max_ns: median_ns + 10,
+            speedup,
+            ok,
+            metrics: String::new(),
+        }
     }
 
     #[test]
@@ -246,6 +309,27 @@ mod tests {
             "BenchmarkSum/sequential/n=10  5       3412345 ns/op   (min    3412335, max    3412355)    1.00x  ok"
         );
         assert!(whole(&layout, "BenchmarkSum/sequential/n=10", &line(100, 0.5, false)).ends_with("0.50x  WRONG"));
+    }
+
+    #[test]
+    fn experiments_report_their_own_units() {
+        let mut hashed = measurement(&[100.0], true);
+        hashed.job.tasks = 4;
+        hashed.job.workload =
+            Workload::Hash { source: HashSource::Generated { bytes: 25_000_000, seed: 1 }, slice_bytes: 1 << 20 };
+        // 4 × 25 MB in 0.1 s.
+        assert_eq!(metrics(&hashed), "1000.0 MB/s");
+        let mut tiny = measurement(&[2.0], true);
+        tiny.job.workload = Workload::Granularity { sqrt: 1 };
+        tiny.job.tasks = 1_000;
+        assert_eq!(metrics(&tiny), "2000 ns/task");
+        let mut switching = measurement(&[1.0], true);
+        switching.job.workload = Workload::PingPong { round_trips: 1_000 };
+        assert_eq!(metrics(&switching), "500 ns/switch");
+        assert_eq!(metrics(&measurement(&[1.0], true)), "");
+        let layout = Layout::new(["x"], 5);
+        let with_metrics = Line { metrics: "12.5 MB/s".into(), ..line(100, 1.0, true) };
+        assert!(whole(&layout, "x", &with_metrics).ends_with("1.00x  ok     12.5 MB/s"));
     }
 
     #[test]
@@ -304,6 +388,13 @@ mod tests {
         // Every row ends with the right-aligned speedup column, so all rows have the same length.
         assert!(lengths.windows(2).all(|w| w[0] == w[1]), "{table}");
         assert!(table.contains("0.90x") && table.contains("3.11x"));
+    }
+
+    #[test]
+    fn published_servers_are_labelled() {
+        let table = published_servers();
+        assert!(table.starts_with("published, not measured here"));
+        assert!(table.contains("9745") && table.contains("1562") && table.contains(QPS[0].source.label));
     }
 
     #[test]
