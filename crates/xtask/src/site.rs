@@ -138,6 +138,8 @@ pub fn end_to_end() -> Result<(), String> {
     run(Command::new("node")
         .current_dir(root().join("e2e"))
         .env("SITE_DIR", root().join("dist"))
-        .args(["--test", "--test-concurrency=1", "--test-reporter=spec"])
+        // A failed test may leave its server or browser open: force-exit instead of hanging, and a
+        // test stuck for five minutes fails rather than using up the CI budget.
+        .args(["--test", "--test-concurrency=1", "--test-reporter=spec", "--test-force-exit", "--test-timeout=300000"])
         .args(&files))
 }
