@@ -1,16 +1,23 @@
-// The browser half of `cargo xtask bench`: the Sum kernel measured by the engine in headless Chromium,
-// worker-pool start-up, paint timings and the longest main-thread task during a run of the real UI.
+// The browser half of `cargo xtask bench`: the kernels measured by the engine in headless Chromium
+// (Sum, hashing, task spawn and switch costs, blocking reads, a server under load), worker-pool
+// start-up, paint timings and the longest main-thread task during a run of the real UI.
 // Prints one `browser.<key>=<value>` line per figure on stdout (everything else goes to stderr), e.g.
 //   browser.sequential_ms=2.9
-// Usage: SITE_DIR=../dist node bench.mjs
+//   browser.hash_jobs=[{"workload":{"kind":"hash",…},…}]
+// Usage: SITE_DIR="$PWD/../dist" node bench.mjs   (an absolute path: the test server wants one)
 //
 // The kernels are timed by talking to the engine's coordinator worker directly, with the same JSON
 // messages the UI sends (experiments::protocol), so the numbers are the engine's own samples and not
 // figures read back from the page. The jobs mirror what `cargo xtask bench` asks the native `lab` for:
-// `lab sum --workers 1,2 --tasks 2 …` and then `--tasks 8`, each with its own sequential baseline.
-// A fresh engine first does one untimed pass of the same jobs: V8 compiles wasm in tiers, and on a
-// two-core machine its optimising compiler competes with the workers for the first second or so.
-// That pass is where pool start-up is read, because it is what a reader waits for on a first run.
+// `lab sum --workers 1,2 --tasks 2 …` and then `--tasks 8`, each with its own sequential baseline;
+// then `lab hash`, `lab cost`, `lab docsearch` and `lab qps` with the parameters below. Each of those
+// kernels also prints the jobs the engine measured (`<kernel>_jobs`, JSON), so that xtask can check
+// that both sides measured the same ones.
+// A fresh engine first does one untimed pass of the same jobs (the Sum jobs with two repetitions,
+// every other kernel's jobs with one): V8 compiles wasm in tiers, and on a two-core machine its
+// optimising compiler competes with the workers for the first second or so (without that pass the
+// first repetitions of SHA-256 took about 1.5 times as long as the later ones). That pass is where
+// pool start-up is read, because it is what a reader waits for on a first run.
 import { launch, newPage, serve, waitForOutcome } from './lib.mjs';
 
 const NUMBERS = 10_000_000;
@@ -19,10 +26,21 @@ const REPETITIONS = 10;
 const SEED = 0x00c0ffee;
 const TASK_COUNTS = [2, 8];
 const WORKER_COUNTS = [1, 2];
+/** `lab hash --mb 32 --hashes 4 --workers 2 --reps 3`: SHA-256 of generated data, a loop and 2 workers. */
+const HASH = { bytes: 32 * 2 ** 20, hashes: 4, workers: 2, repetitions: 3, sliceBytes: 4 * 2 ** 20 };
+/**
+ * `lab cost --sqrt 1 --tasks 10000 --trips 100000 --workers 2 --reps 3`: spawning tiny tasks (a loop,
+ * thread-pool tasks, goroutines) and handing a turn back and forth (two threads, two goroutines).
+ */
+const COST = { sqrt: 1, tasks: 10_000, trips: 100_000, workers: 2, repetitions: 3 };
+/** `lab docsearch --docs 200 --latency-ms 1 --workers 1 --tasks 8 --reps 1`: blocking reads. */
+const DOCSEARCH = { documents: 200, latencyUs: 1_000, workers: 1, tasks: 8, repetitions: 1 };
+/** `lab qps --workers 2 --requests 200 --concurrency 20 --wait-ms 10 --work-us 50 --reps 1`. */
+const QPS = { requests: 200, concurrency: 20, workUs: 50, waitUs: 10_000, workers: 2, repetitions: 1 };
 /** A blank page served with the isolation headers, so nothing but the engine competes for the CPU. */
 const BLANK_PAGE = '/__bench/blank.html';
 const ENGINE_TIMEOUT_MS = 300_000;
-/** Repetitions of the untimed first pass, and the pause after it for V8's background compilation. */
+/** Repetitions of the Sum jobs in the untimed first pass, and the pause after that pass (V8 compiles). */
 const WARM_UP_REPETITIONS = 2;
 const SETTLE_MS = 500;
 
@@ -49,12 +67,109 @@ function sumRun(tasks, repetitions = REPETITIONS) {
   return [job('sequential', 1, 1), ...WORKER_COUNTS.map((k) => job('tasks', k, tasks))];
 }
 
+/** `lab hash …`: the hashes as one loop, then as tasks on HASH.workers workers. */
+function hashRun() {
+  const job = (variant, workers) => ({
+    workload: { kind: 'hash', source: { from: 'generated', bytes: HASH.bytes, seed: SEED }, slice_bytes: HASH.sliceBytes },
+    variant,
+    workers,
+    tasks: HASH.hashes,
+    repetitions: HASH.repetitions,
+  });
+  return [job('sequential', 1), job('tasks', HASH.workers)];
+}
+
+/** `lab cost …`: t tiny tasks as a loop, on a thread pool and as goroutines; then the ping-pongs. */
+function costRun() {
+  const job = (workload, variant, workers, tasks) => ({ workload, variant, workers, tasks, repetitions: COST.repetitions });
+  const tiny = { kind: 'granularity', sqrt: COST.sqrt };
+  const pingPong = { kind: 'ping_pong', round_trips: COST.trips };
+  return [
+    job(tiny, 'sequential', 1, COST.tasks),
+    job(tiny, 'tasks', COST.workers, COST.tasks),
+    job(tiny, 'goroutines', COST.workers, COST.tasks),
+    // Two threads that block and wake each other need two workers; two goroutines share one.
+    job(pingPong, 'tasks', 2, 2),
+    job(pingPong, 'goroutines', 1, 2),
+  ];
+}
+
+/** `lab docsearch …`: the sequential loop, then threads and goroutines with the same workers and tasks. */
+function docsearchRun() {
+  const job = (variant, workers, tasks) => ({
+    workload: { kind: 'doc_search', documents: DOCSEARCH.documents, latency_us: DOCSEARCH.latencyUs, seed: SEED },
+    variant,
+    workers,
+    tasks,
+    repetitions: DOCSEARCH.repetitions,
+  });
+  return [
+    job('sequential', 1, 1),
+    job('tasks', DOCSEARCH.workers, DOCSEARCH.tasks),
+    job('goroutines', DOCSEARCH.workers, DOCSEARCH.tasks),
+  ];
+}
+
+/** `lab qps …`: a thread-pool server, then a goroutine server, under the same load. */
+function qpsRun() {
+  const job = (variant) => ({
+    workload: { kind: 'qps', requests: QPS.requests, concurrency: QPS.concurrency, work_us: QPS.workUs, wait_us: QPS.waitUs },
+    variant,
+    workers: QPS.workers,
+    tasks: 1,
+    repetitions: QPS.repetitions,
+  });
+  return [job('tasks'), job('goroutines')];
+}
+
+/** The kernels after Sum, in the order they run, each under the name of its `lab` subcommand. */
+const KERNELS = [
+  { name: 'hash', jobs: hashRun() },
+  { name: 'cost', jobs: costRun() },
+  { name: 'docsearch', jobs: docsearchRun() },
+  { name: 'qps', jobs: qpsRun() },
+];
+
 /**
- * In the page: start the engine's coordinator worker, wait for `ready`, send each run in turn (the
- * second one after a pause of `settleMs`) and collect the measurements. Returns how long the engine
- * took to be ready and every run's measurements.
+ * The name a measured job's figures are reported under (`<name>_ms`, and `<name>_req_s` for a
+ * server); crates/xtask/src/bench.rs names lab's measurements the same way.
  */
-async function talkToEngine({ runs, timeoutMs, settleMs }) {
+function figureName(job) {
+  const names = {
+    hash: { sequential: 'hash_loop', tasks: 'hash_tasks' },
+    granularity: { sequential: 'spawn_loop', tasks: 'spawn_tasks', goroutines: 'spawn_goroutines' },
+    ping_pong: { tasks: 'switch_threads', goroutines: 'switch_goroutines' },
+    doc_search: { sequential: 'docsearch_sequential', tasks: 'docsearch_threads', goroutines: 'docsearch_goroutines' },
+    qps: { tasks: 'qps_thread_pool', goroutines: 'qps_goroutines' },
+  };
+  const name = names[job.workload.kind]?.[job.variant];
+  if (!name) throw new Error(`no figure for a ${job.variant} ${job.workload.kind} job`);
+  return name;
+}
+
+/**
+ * Print one kernel's medians (and requests per second), whether every result was right (its untimed
+ * runs' too), and its jobs.
+ */
+function emitKernel(kernel, measurements, untimed) {
+  const seen = new Set();
+  for (const m of measurements) {
+    const name = figureName(m.job);
+    if (seen.has(name)) throw new Error(`two ${kernel.name} jobs are both reported as ${name}`);
+    seen.add(name);
+    emit(`${name}_ms`, m.summary.median_ms);
+    if (m.job.workload.kind === 'qps') emit(`${name}_req_s`, m.qps?.qps);
+  }
+  emit(`${kernel.name}_check_ok`, [...measurements, ...untimed].every((m) => m.check.ok));
+  emit(`${kernel.name}_jobs`, JSON.stringify(measurements.map((m) => m.job)));
+}
+
+/**
+ * In the page: start the engine's coordinator worker, wait for `ready`, send each run in turn (run
+ * `settleBefore` after a pause of `settleMs`) and collect the measurements. Returns how long the
+ * engine took to be ready and every run's measurements. `labels` name the runs in error messages.
+ */
+async function talkToEngine({ runs, labels, timeoutMs, settleMs, settleBefore }) {
   const started = performance.now();
   const worker = new Worker('/engine/coordinator.js', { type: 'module', name: 'bench-engine' });
   try {
@@ -88,7 +203,7 @@ async function talkToEngine({ runs, timeoutMs, settleMs }) {
           case 'finished':
             current += 1;
             if (current < runs.length) {
-              setTimeout(send, current === 1 ? settleMs : 0);
+              setTimeout(send, current === settleBefore ? settleMs : 0);
             } else {
               clearTimeout(timer);
               resolve({ readyMs, results });
@@ -97,7 +212,7 @@ async function talkToEngine({ runs, timeoutMs, settleMs }) {
           case 'failed':
           case 'stopped':
           case 'crashed':
-            fail(`the engine answered "${message.type}": ${message.message ?? ''}`);
+            fail(`the engine answered "${message.type}" during ${labels[current]}: ${message.message ?? ''}`);
             break;
           default:
             // progress and status messages carry nothing the bench needs
@@ -110,7 +225,7 @@ async function talkToEngine({ runs, timeoutMs, settleMs }) {
   }
 }
 
-/** The Sum kernel, pool start-up and engine load time, measured by the engine itself. */
+/** Every kernel, pool start-up and engine load time, measured by the engine itself. */
 async function measureKernels(browser, server) {
   const page = await newPage(browser);
   try {
@@ -120,12 +235,24 @@ async function measureKernels(browser, server) {
     }
     emit('hardware_concurrency', await page.evaluate(() => navigator.hardwareConcurrency));
     log(`timing the Sum kernel in the engine worker (n=${NUMBERS}, ${REPETITIONS} repetitions, tasks ${TASK_COUNTS})`);
+    log(`then ${KERNELS.map((k) => k.name).join(', ')} (${KERNELS.reduce((n, k) => n + k.jobs.length, 0)} jobs)`);
+    // Runs: the untimed pass (Sum, then every other kernel's jobs once), then Sum for each task
+    // count, then each other kernel.
     const warmUp = sumRun(TASK_COUNTS[0], WARM_UP_REPETITIONS);
+    const kernelsWarmUp = KERNELS.flatMap((k) => k.jobs.map((job) => ({ ...job, repetitions: 1 })));
+    const untimed = [warmUp, kernelsWarmUp];
     const timed = TASK_COUNTS.map((tasks) => sumRun(tasks));
     const { readyMs, results } = await page.evaluate(talkToEngine, {
-      runs: [warmUp, ...timed],
+      runs: [...untimed, ...timed, ...KERNELS.map((k) => k.jobs)],
+      labels: [
+        'the untimed pass of Sum',
+        'the untimed pass of the other kernels',
+        ...TASK_COUNTS.map((t) => `Sum with ${t} tasks`),
+        ...KERNELS.map((k) => k.name),
+      ],
       timeoutMs: ENGINE_TIMEOUT_MS,
       settleMs: SETTLE_MS,
+      settleBefore: untimed.length,
     });
     const complete = (measurements, jobs) => {
       if (measurements.length !== jobs.length || measurements.some((m) => !m)) {
@@ -139,8 +266,9 @@ async function measureKernels(browser, server) {
     emit('pool_start_1_ms', cold[0].pool_start_ms);
     emit('pool_start_2_ms', cold.at(-1).pool_start_ms);
     let allCorrect = cold.every((m) => m.check.ok);
+    const kernelsCold = complete(results[1], kernelsWarmUp);
     TASK_COUNTS.forEach((tasks, run) => {
-      const [sequential, ...withTasks] = complete(results[run + 1], timed[run]);
+      const [sequential, ...withTasks] = complete(results[untimed.length + run], timed[run]);
       if (run === 0) {
         emit('sequential_ms', sequential.summary.median_ms);
         emit('sequential_min_ms', sequential.summary.min_ms);
@@ -153,6 +281,12 @@ async function measureKernels(browser, server) {
       allCorrect &&= [sequential, ...withTasks].every((m) => m.check.ok);
     });
     emit('check_ok', allCorrect);
+    let coldFrom = 0;
+    KERNELS.forEach((kernel, index) => {
+      const measurements = complete(results[untimed.length + timed.length + index], kernel.jobs);
+      emitKernel(kernel, measurements, kernelsCold.slice(coldFrom, coldFrom + kernel.jobs.length));
+      coldFrom += kernel.jobs.length;
+    });
   } finally {
     await page.context().close();
   }

@@ -40,7 +40,9 @@ export const MODES = {
  * Serve `root` on 127.0.0.1. `overrides` maps a path to a body served instead of the file (tests use
  * it to break one script on purpose); it can be changed while the server runs.
  */
-export function startServer({ root, port = 0, mode = 'isolated', extraHeaders = {}, overrides = {} }) {
+export function startServer({ root: given, port = 0, mode = 'isolated', extraHeaders = {}, overrides = {} }) {
+  // Absolute, so the containment check below also holds for a relative root like ../dist.
+  const root = path.resolve(given);
   const headers = { ...MODES[mode], ...extraHeaders };
   const requests = [];
   const server = http.createServer((req, res) => {

@@ -41,8 +41,12 @@ function generatedBytes(length, seed) {
 
 const DEFAULT_SEED = 0x00c0ffee;
 
+/** What the native `lab hash --mb 2` prints (crates/lab/tests/cli.rs checks the same value). */
+const NATIVE_2MB_SHA256 = 'da6da518594c39a97a81b93a9b99d5f0bbfe1160be5f674018366fe67ccc43e4';
+
 test('generated data hashed as a loop and on 2 workers gives the right digest every time', async () => {
   const expected = crypto.createHash('sha256').update(generatedBytes(2 * 1024 * 1024, DEFAULT_SEED)).digest('hex');
+  assert.equal(expected, NATIVE_2MB_SHA256, 'the JavaScript generator and the native CLI agree');
   const page = await newPage(browser);
   await page.goto(`${server.url}/chapters/hashing?mb=2&hashes=4&workers=2&autorun=1`);
   const panel = page.locator('section[data-experiment="hashing"]');

@@ -46,12 +46,32 @@ pub struct Load {
     pub wait_us: u32,
 }
 
-/// Spin units per microsecond of CPU work (about one natively; a little slower in wasm).
-const UNITS_PER_US: u32 = 1;
+/// Spin units timed to learn how many make a microsecond on this machine (about 0.5–1 ms of work).
+const CALIBRATION_UNITS: u32 = 500;
+
+/// How many spin units take `work_us` microseconds here: the best of three timed runs, so a
+/// request's CPU work lasts what the reader asked for on any machine, native or wasm. Work is still
+/// counted in units while serving, so a server short of cores takes longer instead of doing less.
+pub fn units_for(work_us: u32) -> u32 {
+    if work_us == 0 {
+        return 0;
+    }
+    let fastest_ms = (0..3)
+        .map(|round| {
+            let started = now_ms();
+            std::hint::black_box(spin(CALIBRATION_UNITS, round));
+            now_ms() - started
+        })
+        .fold(f64::INFINITY, f64::min)
+        .max(1e-3);
+    let units_per_us = CALIBRATION_UNITS as f64 / (fastest_ms * 1000.0);
+    (work_us as f64 * units_per_us).round().clamp(1.0, u32::MAX as f64) as u32
+}
 
 /// Send `load.requests` requests to `server`, `load.concurrency` at a time, and time each one.
 /// Must run on a task runtime other than the server's (see the module documentation).
 pub async fn load_test(server: Server, load: Load, cancel: Cancel) -> Result<Vec<RequestTimes>, Stopped> {
+    let work_units = units_for(load.work_us);
     let next = Arc::new(AtomicU32::new(0));
     let times = Arc::new(Mutex::new(Vec::with_capacity(load.requests as usize)));
     let clients = load.concurrency.clamp(1, load.requests.max(1));
@@ -66,7 +86,7 @@ pub async fn load_test(server: Server, load: Load, cancel: Cancel) -> Result<Vec
                     break;
                 }
                 let sent_ms = now_ms();
-                let Ok((started_ms, computed_ms)) = send(&server, index, load).await else { break };
+                let Ok((started_ms, computed_ms)) = send(&server, index, load, work_units).await else { break };
                 let answered_ms = now_ms();
                 times.lock().unwrap_or_else(|p| p.into_inner()).push(RequestTimes {
                     sent_ms,
@@ -84,12 +104,13 @@ pub async fn load_test(server: Server, load: Load, cancel: Cancel) -> Result<Vec
     Ok(times)
 }
 
-/// One request: the server computes, then waits; the answer says when it started and computed.
-async fn send(server: &Server, index: u32, load: Load) -> Result<(f64, f64), oneshot::Canceled> {
+/// One request: the server computes `work_units` spin units, then waits; the answer says when it
+/// started and when it finished computing.
+async fn send(server: &Server, index: u32, load: Load, work_units: u32) -> Result<(f64, f64), oneshot::Canceled> {
     let (answer, answered) = oneshot::channel();
     let compute = move || {
         let started = now_ms();
-        std::hint::black_box(spin(load.work_us * UNITS_PER_US / 1000, index as u64));
+        std::hint::black_box(spin(work_units, index as u64));
         (started, now_ms())
     };
     match server {

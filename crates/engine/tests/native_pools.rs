@@ -371,3 +371,21 @@ fn under_blocking_waits_the_goroutine_server_answers_far_more_requests_per_secon
         assert!(!report.in_flight.is_empty());
     }
 }
+
+#[test]
+fn requests_compute_before_they_answer() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut engine = NativeEngine::new();
+    // 2 ms of work per request and no wait: the server's workers are busy computing, not idle.
+    let job = Job {
+        workload: Workload::Qps { requests: 40, concurrency: 4, work_us: 2_000, wait_us: 0 },
+        variant: Variant::Goroutines,
+        workers: 1,
+        tasks: 1,
+        repetitions: 1,
+    };
+    let report = engine.run(&job, &Cancel::new()).unwrap().qps.expect("a report");
+    assert_eq!(report.requests, 40);
+    assert!(report.computing_utilisation > 0.3, "computing {:.3}", report.computing_utilisation);
+    assert!(report.p50_ms > 0.5, "a request that computes takes time: p50 {:.3} ms", report.p50_ms);
+}

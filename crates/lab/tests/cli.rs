@@ -72,3 +72,16 @@ fn cost_reports_time_per_task_and_per_switch() {
     assert_eq!(text.lines().filter(|l| l.ends_with("ns/task")).count(), 3, "{text}");
     assert_eq!(text.lines().filter(|l| l.ends_with("ns/switch")).count(), 2, "{text}");
 }
+
+/// SHA-256 of the first 2 MiB of the generated stream with the default seed. The browser's
+/// end-to-end test checks its own digest, and an independent JavaScript version of the generator,
+/// against this same value, so the browser, Node and the native CLI are known to agree.
+const GENERATED_2MB_SHA256: &str = "da6da518594c39a97a81b93a9b99d5f0bbfe1160be5f674018366fe67ccc43e4";
+
+#[test]
+fn generated_data_has_the_digest_the_browser_computes() {
+    let output = lab(&["hash", "--mb", "2", "--hashes", "2", "--workers", "2"]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(text.contains(&format!("sha256 of the data: {GENERATED_2MB_SHA256}")), "{text}");
+}

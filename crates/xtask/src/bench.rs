@@ -1,8 +1,10 @@
 //! `cargo xtask bench`: the same kernels natively and in headless Chromium, side by side, in one run.
 //!
-//! Builds the site and the native `lab` CLI, runs `lab sum … --json` (OS threads) and
-//! `node e2e/bench.mjs` (the engine in Chromium, plus page timings), weighs the two wasm modules, then
-//! prints the figures and their ratios and writes them to `bench-report.md` and `bench-report.json`.
+//! Builds the site and the native `lab` CLI, runs `lab sum|hash|cost|docsearch|qps … --json` (OS
+//! threads) and `node e2e/bench.mjs` (the same jobs sent to the engine in Chromium, plus page timings),
+//! weighs the two wasm modules, then prints the figures and their ratios, native against wasm and each
+//! lesson's own (threads against goroutines, …), and writes them to `bench-report.md` and
+//! `bench-report.json`.
 //! These are measurements, not tests: a slow number never fails the command; only a figure that
 //! cannot be measured at all does. Std only, like the rest of xtask: JSON is read and written by the
 //! small [`json`] module below.
@@ -17,14 +19,34 @@ use table::Table;
 const HELP: &str = "\
 cargo xtask bench
 
-  Measures the Sum kernel (10,000,000 integers, 10 timed repetitions after a warm-up, 1 and 2
-  workers, 2 and 8 tasks) natively with `target/release/lab` and in headless Chromium with
-  `node e2e/bench.mjs`, in one run on this machine, and reports them side by side with the site's
-  wasm sizes (raw and gzip -9), first paint and the longest main-thread task during a UI run.
-  Prints a table and writes bench-report.md and bench-report.json at the workspace root.
+  Measures these kernels natively with `target/release/lab ... --json` (OS threads) and in
+  headless Chromium with `node e2e/bench.mjs` (the same jobs sent to the engine's worker), in one
+  run on this machine, and reports them side by side: wasm / native, and each lesson's own ratios.
+
+  Sum        10,000,000 integers, 10 timed repetitions after a warm-up, 1 and 2 workers, 2 and 8
+             tasks, in ms and speedups:
+             lab sum --workers 1,2 --tasks 2|8 --n 10000000 --reps 10
+  hashing    SHA-256 of 32 MiB of generated data, 4 hashes, as a loop and on 2 workers, in MB/s:
+             lab hash --mb 32 --hashes 4 --workers 2 --reps 3
+  task cost  10,000 tasks of 1 square root (a loop, thread-pool tasks, goroutines) in ns/task, and
+             a turn handed back and forth 100,000 times (2 threads, 2 goroutines) in ns/switch:
+             lab cost --sqrt 1 --tasks 10000 --trips 100000 --workers 2 --reps 3
+  blocking   200 documents, each read blocking 1 ms: a loop, then 8 threads and 8 goroutines on
+             1 worker, as speedups:
+             lab docsearch --docs 200 --latency-ms 1 --workers 1 --tasks 8 --reps 1
+  server     200 requests, 20 in flight, each 50 µs of CPU then a 10 ms wait: a pool of 2
+             threads and goroutines on 2 workers, in req/s:
+             lab qps --workers 2 --requests 200 --concurrency 20 --wait-ms 10 --work-us 50 --reps 1
+
+  Also weighs the site's wasm (raw and gzip -9) and times first paint and the longest main-thread
+  task during a UI run. Prints a table per kernel and writes bench-report.md and bench-report.json
+  at the workspace root. Figures are measurements: a slow one never fails the command; one that
+  cannot be measured at all does, and so do jobs that differ between the two sides. Measuring
+  takes under a minute on two cores.
 
   Steps: install missing tools and build dist/ (as `cargo xtask build`), `cargo build --release
-  -p lab`, run lab for --tasks 2 and 8, run e2e/bench.mjs against dist/, weigh dist/*.wasm.
+  -p lab`, run lab sum for --tasks 2 and 8, then lab hash, cost, docsearch and qps, run
+  e2e/bench.mjs against dist/, weigh dist/*.wasm.
 
 Environment:
   XTASK_BENCH_SKIP_BUILD=1  skip the tool set-up and the site build and measure the dist/ that is
@@ -49,6 +71,115 @@ const KERNEL_KEYS: [&str; 7] = [
     "pool_start_1_ms",
     "pool_start_2_ms",
 ];
+
+/// The kernels after Sum, each measured by one `lab` subcommand natively and by the same jobs in the
+/// browser (e2e/bench.mjs has the same parameters). Every measured job is reported under a figure
+/// name ([`figure_name`]); each side also reports `<kernel>_check_ok` and `<kernel>_jobs`, the jobs
+/// it measured, which must be equal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kernel {
+    Hash,
+    Cost,
+    Docsearch,
+    Qps,
+}
+
+/// `lab hash`: SHA-256 of `--mb` MiB of generated data, as `--hashes` independent hashes.
+const HASH_MB: u64 = 32;
+const HASH_HASHES: u32 = 4;
+const HASH_WORKERS: u32 = 2;
+const HASH_REPETITIONS: u32 = 3;
+/// `lab cost`: tasks of `--sqrt` square roots each, and the round trips of the ping-pong.
+const COST_TASKS: u32 = 10_000;
+const COST_SQRT: u32 = 1;
+const COST_WORKERS: u32 = 2;
+const SWITCH_TRIPS: u32 = 100_000;
+const COST_REPETITIONS: u32 = 3;
+/// `lab docsearch`: documents, each read blocking `--latency-ms`.
+const DOCUMENTS: u32 = 200;
+const READ_LATENCY_MS: u32 = 1;
+const DOCSEARCH_WORKERS: u32 = 1;
+const DOCSEARCH_TASKS: u32 = 8;
+const DOCSEARCH_REPETITIONS: u32 = 1;
+/// `lab qps`: the load test of a thread-pool server and a goroutine server.
+const QPS_WORKERS: u32 = 2;
+const QPS_REQUESTS: u32 = 200;
+const QPS_CONCURRENCY: u32 = 20;
+const QPS_WAIT_MS: u32 = 10;
+const QPS_WORK_US: u32 = 50;
+const QPS_REPETITIONS: u32 = 1;
+
+impl Kernel {
+    const ALL: [Kernel; 4] = [Kernel::Hash, Kernel::Cost, Kernel::Docsearch, Kernel::Qps];
+
+    /// Its `lab` subcommand, also the prefix of its `_check_ok` and `_jobs` figures.
+    fn name(self) -> &'static str {
+        match self {
+            Kernel::Hash => "hash",
+            Kernel::Cost => "cost",
+            Kernel::Docsearch => "docsearch",
+            Kernel::Qps => "qps",
+        }
+    }
+
+    /// The `lab` command line that measures it, without `--json`.
+    fn lab_args(self) -> Vec<String> {
+        let args = match self {
+            Kernel::Hash => {
+                format!("hash --mb {HASH_MB} --hashes {HASH_HASHES} --workers {HASH_WORKERS} --reps {HASH_REPETITIONS}")
+            }
+            Kernel::Cost => format!(
+                "cost --sqrt {COST_SQRT} --tasks {COST_TASKS} --trips {SWITCH_TRIPS} --workers {COST_WORKERS} \
+                 --reps {COST_REPETITIONS}"
+            ),
+            Kernel::Docsearch => format!(
+                "docsearch --docs {DOCUMENTS} --latency-ms {READ_LATENCY_MS} --workers {DOCSEARCH_WORKERS} \
+                 --tasks {DOCSEARCH_TASKS} --reps {DOCSEARCH_REPETITIONS}"
+            ),
+            Kernel::Qps => format!(
+                "qps --workers {QPS_WORKERS} --requests {QPS_REQUESTS} --concurrency {QPS_CONCURRENCY} \
+                 --wait-ms {QPS_WAIT_MS} --work-us {QPS_WORK_US} --reps {QPS_REPETITIONS}"
+            ),
+        };
+        args.split_whitespace().map(String::from).collect()
+    }
+
+    /// The numbers both sides must report for it.
+    fn figures(self) -> &'static [&'static str] {
+        match self {
+            Kernel::Hash => &["hash_loop_ms", "hash_tasks_ms"],
+            Kernel::Cost => {
+                &["spawn_loop_ms", "spawn_tasks_ms", "spawn_goroutines_ms", "switch_threads_ms", "switch_goroutines_ms"]
+            }
+            Kernel::Docsearch => &["docsearch_sequential_ms", "docsearch_threads_ms", "docsearch_goroutines_ms"],
+            Kernel::Qps => {
+                &["qps_thread_pool_ms", "qps_thread_pool_req_s", "qps_goroutines_ms", "qps_goroutines_req_s"]
+            }
+        }
+    }
+}
+
+/// The name a measured job's figures are reported under (`<name>_ms`, and `<name>_req_s` for a
+/// server), from its workload kind and variant; e2e/bench.mjs names its measurements the same way.
+fn figure_name(job: &Json) -> Result<&'static str, String> {
+    let kind = job.path(&["workload", "kind"]).and_then(Json::as_str).unwrap_or_default();
+    let variant = job.get("variant").and_then(Json::as_str).unwrap_or_default();
+    Ok(match (kind, variant) {
+        ("hash", "sequential") => "hash_loop",
+        ("hash", "tasks") => "hash_tasks",
+        ("granularity", "sequential") => "spawn_loop",
+        ("granularity", "tasks") => "spawn_tasks",
+        ("granularity", "goroutines") => "spawn_goroutines",
+        ("ping_pong", "tasks") => "switch_threads",
+        ("ping_pong", "goroutines") => "switch_goroutines",
+        ("doc_search", "sequential") => "docsearch_sequential",
+        ("doc_search", "tasks") => "docsearch_threads",
+        ("doc_search", "goroutines") => "docsearch_goroutines",
+        ("qps", "tasks") => "qps_thread_pool",
+        ("qps", "goroutines") => "qps_goroutines",
+        _ => return Err(format!("no figure for a {variant:?} {kind:?} job")),
+    })
+}
 
 /// Page figures only the browser reports.
 const PAGE_KEYS: [&str; 9] = [
@@ -109,29 +240,34 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
 /// Figures by key, as reported by one side (`lab --json` or `bench.mjs`).
 type Figures = BTreeMap<String, Json>;
 
-/// Build `lab` in release and run the Sum kernel for each task count; the figures under the same keys
-/// as the browser's.
+/// Build `lab` in release and run the Sum kernel for each task count, then every other kernel; the
+/// figures under the same keys as the browser's.
 fn measure_native() -> Result<Figures, String> {
     run_echoed(cargo().args(["build", "--release", "--package", "lab"]))?;
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), |dir| root().join(dir));
     let lab = target.join("release/lab");
     let mut figures = Figures::new();
     for (run, tasks) in TASK_COUNTS.into_iter().enumerate() {
-        let mut command = Command::new(&lab);
-        command
-            .args(["sum", "--workers", "1,2", "--tasks"])
-            .arg(tasks.to_string())
-            .args(["--n", &NUMBERS.to_string(), "--reps", &REPETITIONS.to_string(), "--json"])
-            .stderr(Stdio::inherit());
-        eprintln!("xtask: $ {}", crate::shell::describe(&command));
-        let out = command.output().map_err(|e| format!("could not start {}: {e}", lab.display()))?;
-        let text = String::from_utf8_lossy(&out.stdout);
-        // lab exits with 1 when a result is wrong but still prints it: the report shows the check.
-        let report = json::parse(&text)
-            .map_err(|e| format!("`lab sum --tasks {tasks}` ({}) printed no readable JSON: {e}", out.status))?;
+        let args = format!("sum --workers 1,2 --tasks {tasks} --n {NUMBERS} --reps {REPETITIONS}");
+        let report = run_lab(&lab, &args.split_whitespace().map(String::from).collect::<Vec<_>>())?;
         add_lab_figures(&report, tasks, run == 0, &mut figures)?;
     }
+    for kernel in Kernel::ALL {
+        add_kernel_figures(&run_lab(&lab, &kernel.lab_args())?, kernel, &mut figures)?;
+    }
     Ok(figures)
+}
+
+/// Run `lab <args> --json` and read what it printed.
+fn run_lab(lab: &Path, args: &[String]) -> Result<Json, String> {
+    let mut command = Command::new(lab);
+    command.args(args).arg("--json").stderr(Stdio::inherit());
+    eprintln!("xtask: $ {}", crate::shell::describe(&command));
+    let out = command.output().map_err(|e| format!("could not start {}: {e}", lab.display()))?;
+    // lab exits with 1 when a result is wrong but still prints it: the report shows the check. A job
+    // that could not be measured at all prints nothing.
+    json::parse(&String::from_utf8_lossy(&out.stdout))
+        .map_err(|e| format!("`lab {} --json` ({}) printed no readable JSON: {e}", args.join(" "), out.status))
 }
 
 /// Read one `lab sum --json` report into `figures`. The first run also gives the baseline and the pool
@@ -182,6 +318,40 @@ fn add_lab_figures(report: &Json, tasks: u32, first_run: bool, figures: &mut Fig
     Ok(())
 }
 
+/// Read the `lab --json` report of `kernel` into `figures`: each job's median under its
+/// [`figure_name`] (and a server's requests per second), whether every result was right, and the
+/// jobs themselves.
+fn add_kernel_figures(report: &Json, kernel: Kernel, figures: &mut Figures) -> Result<(), String> {
+    let lab = format!("`lab {}`", kernel.name());
+    let results =
+        report.get("results").and_then(Json::as_array).ok_or_else(|| format!("{lab}'s JSON has no results"))?;
+    let mut all_ok = true;
+    let mut jobs = Vec::new();
+    for result in results {
+        let measurement =
+            result.get("measurement").ok_or_else(|| format!("{lab}'s JSON has a result without a measurement"))?;
+        let number = |path: &[&str]| {
+            measurement
+                .path(path)
+                .and_then(Json::as_f64)
+                .ok_or_else(|| format!("{lab}'s JSON has no number at measurement.{}", path.join(".")))
+        };
+        let job = measurement.get("job").ok_or_else(|| format!("{lab}'s JSON has a measurement without its job"))?;
+        let name = figure_name(job)?;
+        if figures.insert(format!("{name}_ms"), Json::Number(number(&["summary", "median_ms"])?)).is_some() {
+            return Err(format!("two jobs of {lab} are both reported as {name}"));
+        }
+        if job.path(&["workload", "kind"]).and_then(Json::as_str) == Some("qps") {
+            figures.insert(format!("{name}_req_s"), Json::Number(number(&["qps", "qps"])?));
+        }
+        all_ok &= measurement.path(&["check", "ok"]).and_then(Json::as_bool).unwrap_or(false);
+        jobs.push(job.clone());
+    }
+    figures.insert(format!("{}_check_ok", kernel.name()), Json::Bool(all_ok));
+    figures.insert(format!("{}_jobs", kernel.name()), Json::Array(jobs));
+    Ok(())
+}
+
 /// Run `node e2e/bench.mjs` against `dist` and read its `browser.<key>=<value>` lines.
 fn measure_browser(dist: &Path) -> Result<Figures, String> {
     let mut command = Command::new("node");
@@ -199,7 +369,8 @@ fn measure_browser(dist: &Path) -> Result<Figures, String> {
     Ok(parse_browser_lines(&String::from_utf8_lossy(&out.stdout)))
 }
 
-/// `browser.key=value` lines to figures: numbers, `true`/`false`, or text. Other lines are ignored.
+/// `browser.key=value` lines to figures: numbers, `true`/`false`, JSON arrays and objects (the jobs a
+/// kernel measured), or text. Other lines are ignored.
 fn parse_browser_lines(text: &str) -> Figures {
     text.lines()
         .filter_map(|line| line.trim().strip_prefix("browser.")?.split_once('='))
@@ -207,6 +378,9 @@ fn parse_browser_lines(text: &str) -> Figures {
             let value = match value.trim() {
                 "true" => Json::Bool(true),
                 "false" => Json::Bool(false),
+                raw if raw.starts_with(['[', '{']) => {
+                    json::parse(raw).unwrap_or_else(|_| Json::String(raw.to_string()))
+                }
                 raw => raw
                     .parse::<f64>()
                     .ok()
@@ -267,13 +441,34 @@ struct BenchResults {
 }
 
 impl BenchResults {
-    /// `Err` naming the first figure a side did not report: that one could not be measured at all.
+    /// `Err` naming the first figure a side did not report (that one could not be measured at all), or
+    /// the first kernel whose jobs differ between the two sides (their figures would not compare).
     fn check_complete(&self) -> Result<(), String> {
         for key in KERNEL_KEYS {
             number(&self.native, key).ok_or_else(|| format!("lab did not report {key}"))?;
         }
         for key in KERNEL_KEYS.iter().chain(&PAGE_KEYS) {
             number(&self.browser, key).ok_or_else(|| format!("e2e/bench.mjs did not report {key}"))?;
+        }
+        for kernel in Kernel::ALL {
+            let (check, jobs) = (format!("{}_check_ok", kernel.name()), format!("{}_jobs", kernel.name()));
+            for (side, figures) in [("lab", &self.native), ("e2e/bench.mjs", &self.browser)] {
+                for key in kernel.figures() {
+                    number(figures, key).ok_or_else(|| format!("{side} did not report {key}"))?;
+                }
+                figures.get(&check).and_then(Json::as_bool).ok_or_else(|| format!("{side} did not report {check}"))?;
+                figures.get(&jobs).and_then(Json::as_array).ok_or_else(|| format!("{side} did not report {jobs}"))?;
+            }
+            if self.native.get(&jobs) != self.browser.get(&jobs) {
+                let jobs_of = |figures: &Figures| figures.get(&jobs).map(one_line).unwrap_or_default();
+                return Err(format!(
+                    "lab and e2e/bench.mjs measured different {} jobs, so their figures do not compare:\n  lab:           \
+                     {}\n  e2e/bench.mjs: {}",
+                    kernel.name(),
+                    jobs_of(&self.native),
+                    jobs_of(&self.browser)
+                ));
+            }
         }
         Ok(())
     }
@@ -314,11 +509,7 @@ impl BenchResults {
             &["measure", "native", "wasm", "wasm / native"],
             &[false, true, true, true],
         );
-        let checks = |figures: &Figures| match figures.get("check_ok").and_then(Json::as_bool) {
-            Some(true) => "all correct",
-            Some(false) => "WRONG",
-            None => "?",
-        };
+        let checks = |figures: &Figures| checks(figures, "check_ok");
         let rows = [
             ("sequential (one loop), ms", "sequential_ms"),
             ("2 tasks on 1 worker, ms", "tasks2_workers1_ms"),
@@ -374,7 +565,108 @@ impl BenchResults {
             "that UI run's results table: 2 tasks on 2 workers median (cold engine)",
             &browser("ui_tasks2_workers2_ms"),
         ]);
-        vec![kernel, sizes, page]
+        let mut tables = vec![kernel];
+        tables.extend(Kernel::ALL.map(|k| self.kernel_table(k)));
+        tables.extend([sizes, page]);
+        tables
+    }
+
+    /// One kernel's table: its figures on each side in the kernel's own units, and its lessons' ratios.
+    fn kernel_table(&self, kernel: Kernel) -> Table {
+        let workers = |n: u32| counted(n, "worker");
+        let (title, rows): (String, Vec<(String, &str, Unit)>) = match kernel {
+            Kernel::Hash => (
+                format!(
+                    "SHA-256 of {HASH_MB} MiB of generated data, {HASH_HASHES} independent hashes, as one loop and as tasks \
+                     on {}; {} (MB/s: 10^6 bytes hashed per second)",
+                    workers(HASH_WORKERS),
+                    timed_runs(HASH_REPETITIONS)
+                ),
+                vec![
+                    ("loop, ms".into(), "hash_loop_ms", Unit::Time),
+                    (format!("{HASH_HASHES} hashes on {}, ms", workers(HASH_WORKERS)), "hash_tasks_ms", Unit::Time),
+                    ("loop, MB/s".into(), "hash_loop_mb_s", Unit::Rate),
+                    (format!("{}, MB/s", workers(HASH_WORKERS)), "hash_tasks_mb_s", Unit::Rate),
+                    (format!("speedup, {}", workers(HASH_WORKERS)), "hash_speedup", Unit::Factor),
+                ],
+            ),
+            Kernel::Cost => (
+                format!(
+                    "What a task costs: {} tasks of {} each; a turn handed back and forth {} times; {}",
+                    group_digits(COST_TASKS.into()),
+                    counted(COST_SQRT, "square root"),
+                    group_digits(SWITCH_TRIPS.into()),
+                    timed_runs(COST_REPETITIONS)
+                ),
+                vec![
+                    ("spawn: loop iteration, ns/task".into(), "spawn_loop_ns_per_task", Unit::Time),
+                    (
+                        format!("spawn: thread-pool task (rayon, {}), ns/task", workers(COST_WORKERS)),
+                        "spawn_tasks_ns_per_task",
+                        Unit::Time,
+                    ),
+                    (
+                        format!("spawn: goroutine ({}), ns/task", workers(COST_WORKERS)),
+                        "spawn_goroutines_ns_per_task",
+                        Unit::Time,
+                    ),
+                    (
+                        "switch: 2 threads on 2 workers (block, wake), ns/switch".into(),
+                        "switch_threads_ns_per_switch",
+                        Unit::Time,
+                    ),
+                    (
+                        "switch: 2 goroutines on 1 worker (yield), ns/switch".into(),
+                        "switch_goroutines_ns_per_switch",
+                        Unit::Time,
+                    ),
+                    ("switch cost, threads / goroutines".into(), "switch_threads_over_goroutines", Unit::Factor),
+                ],
+            ),
+            Kernel::Docsearch => {
+                let on = format!("{} on {}", counted(DOCSEARCH_TASKS, "task"), workers(DOCSEARCH_WORKERS));
+                (
+                    format!(
+                        "Blocking reads: searching {} RSS documents, each read blocking {READ_LATENCY_MS} ms; {}",
+                        group_digits(DOCUMENTS.into()),
+                        timed_runs(DOCSEARCH_REPETITIONS)
+                    ),
+                    vec![
+                        ("sequential (one loop), ms".into(), "docsearch_sequential_ms", Unit::Time),
+                        (format!("threads: {on}, reads block, ms"), "docsearch_threads_ms", Unit::Time),
+                        (format!("goroutines: {on}, reads park, ms"), "docsearch_goroutines_ms", Unit::Time),
+                        ("speedup, threads".into(), "docsearch_threads_speedup", Unit::Factor),
+                        ("speedup, goroutines".into(), "docsearch_goroutines_speedup", Unit::Factor),
+                        ("goroutines over threads".into(), "docsearch_goroutines_over_threads", Unit::Factor),
+                    ],
+                )
+            }
+            Kernel::Qps => (
+                format!(
+                    "A server under load: {QPS_REQUESTS} requests, {QPS_CONCURRENCY} in flight, each {QPS_WORK_US} µs of \
+                     CPU then a {QPS_WAIT_MS} ms blocking wait; {}",
+                    timed_runs(QPS_REPETITIONS)
+                ),
+                vec![
+                    (format!("thread pool of {}, req/s", counted(QPS_WORKERS, "thread")), "qps_thread_pool_req_s", Unit::Rate),
+                    (format!("goroutines on {}, req/s", workers(QPS_WORKERS)), "qps_goroutines_req_s", Unit::Rate),
+                    ("goroutines / thread pool".into(), "qps_goroutines_over_thread_pool", Unit::Factor),
+                ],
+            ),
+        };
+        let mut table = Table::new(&title, &["measure", "native", "wasm", "wasm / native"], &[false, true, true, true]);
+        for (label, key, unit) in rows {
+            let (native, wasm) = (value(&self.native, key), value(&self.browser, key));
+            let cells = match unit {
+                Unit::Time => [ms(native), ms(wasm), times(wasm / native)],
+                Unit::Rate => [ms(native), ms(wasm), ratio(wasm / native)],
+                Unit::Factor => [times(native), times(wasm), ratio(wasm / native)],
+            };
+            table.row(&[&label, &cells[0], &cells[1], &cells[2]]);
+        }
+        let check = format!("{}_check_ok", kernel.name());
+        table.row(&["results", checks(&self.native, &check), checks(&self.browser, &check), ""]);
+        table
     }
 
     fn to_markdown(&self, tables: &[Table]) -> String {
@@ -386,8 +678,9 @@ impl BenchResults {
         text.push_str(
             "\nMeasured by `cargo xtask bench` in one run on one machine; the numbers are as noisy as the \
              machine was. The browser timings are the engine's own samples (e2e/bench.mjs), taken after \
-             one untimed pass that lets V8 finish optimising the module; pool start-up is read from that \
-             first pass.\n",
+             one untimed pass of the same jobs that lets V8 finish optimising the module; pool start-up is \
+             read from that first pass. Both sides measured the same jobs (checked: they are in \
+             bench-report.json as `<kernel>_jobs`).\n",
         );
         text
     }
@@ -403,6 +696,28 @@ impl BenchResults {
         let (native_speedup_2, wasm_speedup_2) = self.speedups("tasks2_workers2_ms");
         let (native_speedup_8, wasm_speedup_8) = self.speedups("tasks8_workers2_ms");
         let figures = |f: &Figures| Json::Object(f.iter().map(|(k, v)| (k.clone(), v.clone())).collect());
+        let (native_derived, browser_derived) = (derived(&self.native), derived(&self.browser));
+        let numbers = |values: &[(&str, f64)]| Json::object(values.iter().map(|&(k, v)| (k, Json::Number(v))));
+        let mut ratios = vec![
+            (
+                "wasm_over_native_sequential".to_string(),
+                Json::Number(self.browser_ms("sequential_ms") / self.native_ms("sequential_ms")),
+            ),
+            ("native_speedup_2_workers_2_tasks".into(), Json::Number(native_speedup_2)),
+            ("wasm_speedup_2_workers_2_tasks".into(), Json::Number(wasm_speedup_2)),
+            ("native_speedup_2_workers_8_tasks".into(), Json::Number(native_speedup_8)),
+            ("wasm_speedup_2_workers_8_tasks".into(), Json::Number(wasm_speedup_8)),
+            (
+                "wasm_over_native_pool_start_2_workers".into(),
+                Json::Number(self.browser_ms("pool_start_2_ms") / self.native_ms("pool_start_2_ms")),
+            ),
+        ];
+        ratios.extend(
+            native_derived
+                .iter()
+                .zip(&browser_derived)
+                .map(|(&(key, native), &(_, wasm))| (format!("wasm_over_native_{key}"), Json::Number(wasm / native))),
+        );
         Json::object([
             ("generated_at", Json::String(self.generated_at.clone())),
             ("commit", Json::String(self.commit.clone())),
@@ -413,27 +728,18 @@ impl BenchResults {
                     ("repetitions", Json::Number(REPETITIONS.into())),
                     ("workers", Json::Array(vec![Json::Number(1.0), Json::Number(2.0)])),
                     ("tasks", Json::Array(TASK_COUNTS.iter().map(|&t| Json::Number(t.into())).collect())),
+                    (
+                        "kernels",
+                        Json::object(
+                            Kernel::ALL.map(|k| (k.name(), Json::String(format!("lab {}", k.lab_args().join(" "))))),
+                        ),
+                    ),
                 ]),
             ),
             ("native", figures(&self.native)),
             ("browser", figures(&self.browser)),
-            (
-                "ratios",
-                Json::object([
-                    (
-                        "wasm_over_native_sequential",
-                        Json::Number(self.browser_ms("sequential_ms") / self.native_ms("sequential_ms")),
-                    ),
-                    ("native_speedup_2_workers_2_tasks", Json::Number(native_speedup_2)),
-                    ("wasm_speedup_2_workers_2_tasks", Json::Number(wasm_speedup_2)),
-                    ("native_speedup_2_workers_8_tasks", Json::Number(native_speedup_8)),
-                    ("wasm_speedup_2_workers_8_tasks", Json::Number(wasm_speedup_8)),
-                    (
-                        "wasm_over_native_pool_start_2_workers",
-                        Json::Number(self.browser_ms("pool_start_2_ms") / self.native_ms("pool_start_2_ms")),
-                    ),
-                ]),
-            ),
+            ("derived", Json::object([("native", numbers(&native_derived)), ("browser", numbers(&browser_derived))])),
+            ("ratios", Json::Object(ratios)),
             ("site", Json::object([("app_wasm", weight(&self.app_wasm)), ("engine_wasm", weight(&self.engine_wasm))])),
         ])
     }
@@ -442,6 +748,84 @@ impl BenchResults {
 /// The figure under `key` if it is a number.
 fn number(figures: &Figures, key: &str) -> Option<f64> {
     figures.get(key).and_then(Json::as_f64)
+}
+
+/// How a row of a kernel's table shows and compares its figures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Unit {
+    /// A duration or a cost (ms, ns per task): smaller is faster; wasm / native as `1.25x`.
+    Time,
+    /// A throughput (MB/s, req/s): larger is faster; wasm / native as `0.80`.
+    Rate,
+    /// A speedup or a lesson's ratio, `1.80x` on each side; wasm / native as `0.90`.
+    Factor,
+}
+
+/// The kernels' figures in their own units and their lessons' ratios, computed the same way for each
+/// side from its medians (NaN where a median is missing).
+fn derived(figures: &Figures) -> Vec<(&'static str, f64)> {
+    let ms = |key: &str| number(figures, key).unwrap_or(f64::NAN);
+    // lab's --mb counts MiB; its MB/s, like ours, counts 10^6 bytes.
+    let hashed_mb = (HASH_MB << 20) as f64 * f64::from(HASH_HASHES) / 1e6;
+    let mb_s = |key: &str| hashed_mb / (ms(key) / 1e3);
+    let per_task = |key: &str| ms(key) * 1e6 / f64::from(COST_TASKS);
+    // Two switches per round trip.
+    let per_switch = |key: &str| ms(key) * 1e6 / (2.0 * f64::from(SWITCH_TRIPS));
+    let over_sequential = |key: &str| ms("docsearch_sequential_ms") / ms(key);
+    vec![
+        ("hash_loop_mb_s", mb_s("hash_loop_ms")),
+        ("hash_tasks_mb_s", mb_s("hash_tasks_ms")),
+        ("hash_speedup", ms("hash_loop_ms") / ms("hash_tasks_ms")),
+        ("spawn_loop_ns_per_task", per_task("spawn_loop_ms")),
+        ("spawn_tasks_ns_per_task", per_task("spawn_tasks_ms")),
+        ("spawn_goroutines_ns_per_task", per_task("spawn_goroutines_ms")),
+        ("switch_threads_ns_per_switch", per_switch("switch_threads_ms")),
+        ("switch_goroutines_ns_per_switch", per_switch("switch_goroutines_ms")),
+        ("switch_threads_over_goroutines", ms("switch_threads_ms") / ms("switch_goroutines_ms")),
+        ("docsearch_threads_speedup", over_sequential("docsearch_threads_ms")),
+        ("docsearch_goroutines_speedup", over_sequential("docsearch_goroutines_ms")),
+        ("docsearch_goroutines_over_threads", ms("docsearch_threads_ms") / ms("docsearch_goroutines_ms")),
+        ("qps_goroutines_over_thread_pool", ms("qps_goroutines_req_s") / ms("qps_thread_pool_req_s")),
+    ]
+}
+
+/// A reported figure or a [`derived`] one under `key`; NaN if there is none.
+fn value(figures: &Figures, key: &str) -> f64 {
+    number(figures, key)
+        .or_else(|| derived(figures).into_iter().find(|(k, _)| *k == key).map(|(_, v)| v))
+        .unwrap_or(f64::NAN)
+}
+
+/// Whether every job behind the boolean figure `key` computed the right answer.
+fn checks(figures: &Figures, key: &str) -> &'static str {
+    match figures.get(key).and_then(Json::as_bool) {
+        Some(true) => "all correct",
+        Some(false) => "WRONG",
+        None => "?",
+    }
+}
+
+/// A JSON value on one line, for messages (whitespace inside strings is squeezed too).
+fn one_line(value: &Json) -> String {
+    value.to_string_pretty().split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `1 worker`, `2 workers`.
+fn counted(n: u32, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{} {what}s", group_digits(n.into()))
+    }
+}
+
+/// `median of 3 timed runs`, or `1 timed run`.
+fn timed_runs(repetitions: u32) -> String {
+    if repetitions == 1 {
+        "1 timed run".into()
+    } else {
+        format!("median of {repetitions} timed runs")
+    }
 }
 
 /// Milliseconds with three significant digits, at most three decimals.
@@ -927,7 +1311,7 @@ mod tests {
       ]
     }"#;
 
-    fn browser_output() -> &'static str {
+    fn browser_output() -> String {
         "browser.version=Chromium 156.0\nnoise\nbrowser.hardware_concurrency=2\n\
          browser.sequential_ms=3.0\nbrowser.tasks2_workers1_ms=3.1\nbrowser.tasks2_workers2_ms=2\n\
          browser.tasks8_workers1_ms=3.2\nbrowser.tasks8_workers2_ms=1.6\nbrowser.pool_start_1_ms=30\n\
@@ -935,6 +1319,113 @@ mod tests {
          browser.first_contentful_paint_ms=120.5\nbrowser.sum_panel_ms=200\nbrowser.engine_ready_ms=45\n\
          browser.longest_task_run_ms=0\nbrowser.long_tasks_run=0\nbrowser.longest_task_load_ms=70\n\
          browser.ui_sequential_ms=3.5\nbrowser.ui_tasks2_workers2_ms=2.5\n"
+            .to_string()
+            + &browser_kernel_lines()
+    }
+
+    /// Each kernel's jobs as both sides report them (serde's field order), from the constants.
+    fn kernel_jobs(kernel: Kernel) -> Vec<String> {
+        let job = |workload: &str, variant: &str, workers: u32, tasks: u32, repetitions: u32| {
+            format!(
+                r#"{{"workload":{workload},"variant":"{variant}","workers":{workers},"tasks":{tasks},"repetitions":{repetitions}}}"#
+            )
+        };
+        match kernel {
+            Kernel::Hash => {
+                let hash = format!(
+                    r#"{{"kind":"hash","source":{{"from":"generated","bytes":{},"seed":12648430}},"slice_bytes":4194304}}"#,
+                    HASH_MB << 20
+                );
+                vec![
+                    job(&hash, "sequential", 1, HASH_HASHES, HASH_REPETITIONS),
+                    job(&hash, "tasks", HASH_WORKERS, HASH_HASHES, HASH_REPETITIONS),
+                ]
+            }
+            Kernel::Cost => {
+                let tiny = format!(r#"{{"kind":"granularity","sqrt":{COST_SQRT}}}"#);
+                let ping_pong = format!(r#"{{"kind":"ping_pong","round_trips":{SWITCH_TRIPS}}}"#);
+                vec![
+                    job(&tiny, "sequential", 1, COST_TASKS, COST_REPETITIONS),
+                    job(&tiny, "tasks", COST_WORKERS, COST_TASKS, COST_REPETITIONS),
+                    job(&tiny, "goroutines", COST_WORKERS, COST_TASKS, COST_REPETITIONS),
+                    job(&ping_pong, "tasks", 2, 2, COST_REPETITIONS),
+                    job(&ping_pong, "goroutines", 1, 2, COST_REPETITIONS),
+                ]
+            }
+            Kernel::Docsearch => {
+                let search = format!(
+                    r#"{{"kind":"doc_search","documents":{DOCUMENTS},"latency_us":{},"seed":12648430}}"#,
+                    READ_LATENCY_MS * 1000
+                );
+                vec![
+                    job(&search, "sequential", 1, 1, DOCSEARCH_REPETITIONS),
+                    job(&search, "tasks", DOCSEARCH_WORKERS, DOCSEARCH_TASKS, DOCSEARCH_REPETITIONS),
+                    job(&search, "goroutines", DOCSEARCH_WORKERS, DOCSEARCH_TASKS, DOCSEARCH_REPETITIONS),
+                ]
+            }
+            Kernel::Qps => {
+                let load = format!(
+                    r#"{{"kind":"qps","requests":{QPS_REQUESTS},"concurrency":{QPS_CONCURRENCY},"work_us":{QPS_WORK_US},"wait_us":{}}}"#,
+                    QPS_WAIT_MS * 1000
+                );
+                vec![
+                    job(&load, "tasks", QPS_WORKERS, 1, QPS_REPETITIONS),
+                    job(&load, "goroutines", QPS_WORKERS, 1, QPS_REPETITIONS),
+                ]
+            }
+        }
+    }
+
+    /// Medians (ms) of each kernel's jobs, in [`Kernel::ALL`] and [`kernel_jobs`] order, natively and
+    /// in the browser, and the servers' requests per second.
+    const NATIVE_MS: [&[f64]; 4] =
+        [&[100.0, 50.0], &[0.1, 5.0, 10.0, 1000.0, 40.0], &[216.0, 216.0, 27.0], &[1000.0, 100.0]];
+    const BROWSER_MS: [&[f64]; 4] =
+        [&[400.0, 250.0], &[0.2, 2.0, 6.0, 1200.0, 50.0], &[220.0, 220.0, 27.5], &[1020.4, 102.04]];
+    const NATIVE_REQ_S: [f64; 2] = [200.0, 2000.0];
+    const BROWSER_REQ_S: [f64; 2] = [196.0, 1960.0];
+
+    fn kernel_index(kernel: Kernel) -> usize {
+        Kernel::ALL.iter().position(|&k| k == kernel).expect("listed")
+    }
+
+    /// What `lab <kernel> --json` prints for [`kernel_jobs`] with [`NATIVE_MS`].
+    fn lab_kernel_output(kernel: Kernel) -> String {
+        let results: Vec<String> = kernel_jobs(kernel)
+            .iter()
+            .zip(NATIVE_MS[kernel_index(kernel)])
+            .enumerate()
+            .map(|(i, (job, median))| {
+                let qps = match kernel {
+                    Kernel::Qps => format!(r#", "qps": {{"qps": {}, "p50_ms": 10.0}}"#, NATIVE_REQ_S[i]),
+                    _ => String::new(),
+                };
+                format!(
+                    r#"{{"benchmark": "Benchmark{i}", "speedup": 1.0, "measurement": {{"job": {job},
+                      "samples_ms": [{median}], "summary": {{"median_ms": {median}, "min_ms": {median}, "max_ms": {median}}},
+                      "trace": {{"spans": [], "wall_ms": {median}}}, "check": {{"ok": true, "value": "1", "expected": "1"}},
+                      "pool_start_ms": null{qps}}}}}"#
+                )
+            })
+            .collect();
+        format!(r#"{{"machine": {{"os": "linux"}}, "results": [{}]}}"#, results.join(",\n"))
+    }
+
+    /// What e2e/bench.mjs prints for the kernels, with [`BROWSER_MS`].
+    fn browser_kernel_lines() -> String {
+        let mut lines = String::new();
+        for kernel in Kernel::ALL {
+            let jobs = kernel_jobs(kernel);
+            for (i, (job, median)) in jobs.iter().zip(BROWSER_MS[kernel_index(kernel)]).enumerate() {
+                let name = figure_name(&json::parse(job).expect("job parses")).expect("named");
+                lines += &format!("browser.{name}_ms={median}\n");
+                if kernel == Kernel::Qps {
+                    lines += &format!("browser.{name}_req_s={}\n", BROWSER_REQ_S[i]);
+                }
+            }
+            lines += &format!("browser.{0}_check_ok=true\nbrowser.{0}_jobs=[{1}]\n", kernel.name(), jobs.join(","));
+        }
+        lines
     }
 
     fn native_figures() -> Figures {
@@ -943,6 +1434,10 @@ mod tests {
         add_lab_figures(&report, 2, true, &mut figures).expect("figures");
         let eight = LAB_OUTPUT.replace("tasks\": 2", "tasks\": 8").replace("1.2", "0.6");
         add_lab_figures(&json::parse(&eight).expect("parses"), 8, false, &mut figures).expect("figures");
+        for kernel in Kernel::ALL {
+            let report = json::parse(&lab_kernel_output(kernel)).expect("lab output parses");
+            add_kernel_figures(&report, kernel, &mut figures).expect("figures");
+        }
         figures
     }
 
@@ -951,7 +1446,7 @@ mod tests {
             generated_at: "2026-01-01T00:00:00Z".into(),
             commit: "abc1234".into(),
             native: native_figures(),
-            browser: parse_browser_lines(browser_output()),
+            browser: parse_browser_lines(&browser_output()),
             app_wasm: Weight { file: "dist/app-1_bg.wasm".into(), raw_bytes: 1_048_576, gzip_bytes: 300_000 },
             engine_wasm: Weight { file: "dist/engine/engine_bg.wasm".into(), raw_bytes: 100_000, gzip_bytes: 40_000 },
         }
@@ -982,11 +1477,16 @@ mod tests {
 
     #[test]
     fn browser_lines_are_typed_and_noise_is_ignored() {
-        let figures = parse_browser_lines(browser_output());
+        let figures = parse_browser_lines(&browser_output());
         assert_eq!(figures.get("version"), Some(&Json::String("Chromium 156.0".into())));
         assert_eq!(number(&figures, "tasks2_workers2_ms"), Some(2.0));
         assert_eq!(figures.get("check_ok"), Some(&Json::Bool(true)));
         assert!(!figures.contains_key("noise"));
+        assert_eq!(figures.get("hash_jobs").and_then(Json::as_array).map(<[Json]>::len), Some(2));
+        let odd = parse_browser_lines("browser.a=[1, 2]\nbrowser.b=[unclosed\nbrowser.c={\"k\": true}");
+        assert_eq!(odd.get("a"), Some(&Json::Array(vec![Json::Number(1.0), Json::Number(2.0)])));
+        assert_eq!(odd.get("b"), Some(&Json::String("[unclosed".into())));
+        assert_eq!(odd.get("c").and_then(|c| c.get("k")), Some(&Json::Bool(true)));
     }
 
     #[test]
@@ -1011,11 +1511,118 @@ mod tests {
         assert_eq!(row("speedup, 2 tasks on 2 workers"), ["2.00x", "1.50x", "0.75"]);
         assert_eq!(row("pool start, 2 workers, ms"), ["0.100", "40.0", "400.00x"]);
         assert_eq!(row("results"), ["all", "correct", "all", "correct"]);
-        let sizes = tables[1].to_text();
+        let sizes = table(&tables, "Site downloads");
         assert!(sizes.contains("1,048,576 B (1024.0 KiB)") && sizes.contains("300,000 B"), "{sizes}");
-        let page = tables[2].to_text();
+        let page = table(&tables, "The Sum chapter in Chromium");
         assert!(page.contains("first paint") && page.contains("121"), "{page}");
         assert!(page.contains("(0 long tasks; 0: none)"), "{page}");
+    }
+
+    /// The text of the table whose title starts with `title`.
+    fn table(tables: &[Table], title: &str) -> String {
+        tables.iter().map(Table::to_text).find(|t| t.starts_with(title)).unwrap_or_else(|| panic!("no table {title}"))
+    }
+
+    /// The cells after `label` in the row of `table` that contains it, split at spaces.
+    fn cells(table: &str, label: &str) -> Vec<String> {
+        let line = table.lines().find(|l| l.contains(label)).unwrap_or_else(|| panic!("no row {label} in\n{table}"));
+        line[line.find(label).expect(label) + label.len()..].split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn lab_kernel_json_becomes_the_browser_keys() {
+        let figures = native_figures();
+        assert_eq!(number(&figures, "hash_loop_ms"), Some(100.0));
+        assert_eq!(number(&figures, "hash_tasks_ms"), Some(50.0));
+        assert_eq!(number(&figures, "spawn_goroutines_ms"), Some(10.0));
+        assert_eq!(number(&figures, "switch_threads_ms"), Some(1000.0));
+        assert_eq!(number(&figures, "switch_goroutines_ms"), Some(40.0));
+        assert_eq!(number(&figures, "docsearch_threads_ms"), Some(216.0));
+        assert_eq!(number(&figures, "qps_thread_pool_req_s"), Some(200.0));
+        assert_eq!(number(&figures, "qps_goroutines_req_s"), Some(2000.0));
+        assert_eq!(figures.get("cost_check_ok"), Some(&Json::Bool(true)));
+        assert_eq!(figures.get("cost_jobs").and_then(Json::as_array).map(<[Json]>::len), Some(5));
+        // Both sides report the same jobs in the same shape.
+        let browser = parse_browser_lines(&browser_output());
+        for kernel in Kernel::ALL {
+            let jobs = format!("{}_jobs", kernel.name());
+            assert_eq!(figures.get(&jobs), browser.get(&jobs), "{jobs}");
+        }
+    }
+
+    #[test]
+    fn kernel_figures_that_cannot_be_read_are_errors() {
+        let mut figures = Figures::new();
+        let no_qps = lab_kernel_output(Kernel::Qps).replace(r#""qps": {"qps": 200, "#, r#""qps": {"#);
+        let error = add_kernel_figures(&json::parse(&no_qps).expect("parses"), Kernel::Qps, &mut figures);
+        assert_eq!(error, Err("`lab qps`'s JSON has no number at measurement.qps.qps".into()));
+        let twice = lab_kernel_output(Kernel::Hash).replace(r#""variant":"sequential""#, r#""variant":"tasks""#);
+        let error = add_kernel_figures(&json::parse(&twice).expect("parses"), Kernel::Hash, &mut Figures::new());
+        assert_eq!(error, Err("two jobs of `lab hash` are both reported as hash_tasks".into()));
+        let sort = r#"{"workload": {"kind": "sort"}, "variant": "tasks"}"#;
+        assert!(figure_name(&json::parse(sort).expect("parses")).unwrap_err().contains("sort"));
+        let wrong = lab_kernel_output(Kernel::Docsearch).replacen(r#""ok": true"#, r#""ok": false"#, 1);
+        let mut figures = Figures::new();
+        add_kernel_figures(&json::parse(&wrong).expect("parses"), Kernel::Docsearch, &mut figures).expect("read");
+        assert_eq!(figures.get("docsearch_check_ok"), Some(&Json::Bool(false)));
+    }
+
+    #[test]
+    fn different_jobs_on_the_two_sides_are_refused() {
+        let mut different = results();
+        let jobs = kernel_jobs(Kernel::Hash).join(",").replace(r#""repetitions":3"#, r#""repetitions":5"#);
+        different.browser.insert("hash_jobs".into(), json::parse(&format!("[{jobs}]")).expect("parses"));
+        let error = different.check_complete().unwrap_err();
+        assert!(error.starts_with("lab and e2e/bench.mjs measured different hash jobs"), "{error}");
+        assert!(error.contains(r#""repetitions": 5"#), "{error}");
+        let mut missing = results();
+        missing.native.remove("qps_goroutines_req_s");
+        assert_eq!(missing.check_complete(), Err("lab did not report qps_goroutines_req_s".into()));
+        let mut missing = results();
+        missing.browser.remove("cost_check_ok");
+        assert_eq!(missing.check_complete(), Err("e2e/bench.mjs did not report cost_check_ok".into()));
+    }
+
+    #[test]
+    fn kernel_tables_show_units_and_the_lessons_ratios() {
+        let tables = results().tables();
+        let hash = table(&tables, "SHA-256 of 32 MiB");
+        // 4 × 32 MiB = 134.2 MB: in 100 ms natively, 400 ms in the browser.
+        assert_eq!(cells(&hash, "loop, ms"), ["100", "400", "4.00x"]);
+        assert_eq!(cells(&hash, "loop, MB/s"), ["1342", "336", "0.25"]);
+        assert_eq!(cells(&hash, "speedup, 2 workers"), ["2.00x", "1.60x", "0.80"]);
+        assert_eq!(cells(&hash, "results"), ["all", "correct", "all", "correct"]);
+        let cost = table(&tables, "What a task costs: 10,000 tasks of 1 square root each");
+        assert_eq!(cells(&cost, "spawn: loop iteration, ns/task"), ["10.0", "20.0", "2.00x"]);
+        assert_eq!(cells(&cost, "spawn: thread-pool task (rayon, 2 workers), ns/task"), ["500", "200", "0.40x"]);
+        // 1000 ms for 100,000 round trips, two switches each: 5000 ns per switch.
+        assert_eq!(cells(&cost, "(block, wake), ns/switch"), ["5000", "6000", "1.20x"]);
+        assert_eq!(cells(&cost, "switch cost, threads / goroutines"), ["25.00x", "24.00x", "0.96"]);
+        let reads = table(&tables, "Blocking reads: searching 200 RSS documents");
+        assert!(
+            reads.contains(
+                "; 1 timed run
+"
+            ),
+            "{reads}"
+        );
+        assert_eq!(cells(&reads, "goroutines: 8 tasks on 1 worker, reads park, ms"), ["27.0", "27.5", "1.02x"]);
+        assert_eq!(cells(&reads, "speedup, goroutines"), ["8.00x", "8.00x", "1.00"]);
+        assert_eq!(cells(&reads, "goroutines over threads"), ["8.00x", "8.00x", "1.00"]);
+        let server = table(&tables, "A server under load: 200 requests, 20 in flight");
+        assert_eq!(cells(&server, "thread pool of 2 threads, req/s"), ["200", "196", "0.98"]);
+        assert_eq!(cells(&server, "goroutines / thread pool"), ["10.00x", "10.00x", "1.00"]);
+        assert_eq!(tables.len(), 7);
+    }
+
+    #[test]
+    fn the_help_names_every_lab_command_it_runs() {
+        for kernel in Kernel::ALL {
+            let command = format!("lab {}", kernel.lab_args().join(" "));
+            assert!(HELP.contains(&command), "HELP does not say {command}");
+        }
+        assert!(HELP.contains(&format!("lab sum --workers 1,2 --tasks 2|8 --n {NUMBERS} --reps {REPETITIONS}")));
+        assert!(HELP.lines().all(|l| l.chars().count() <= 100), "{HELP}");
     }
 
     #[test]
@@ -1042,6 +1649,17 @@ mod tests {
         assert_eq!(ratio("wasm_speedup_2_workers_2_tasks"), Some(1.5));
         assert_eq!(report.path(&["site", "app_wasm", "gzip_bytes"]).and_then(Json::as_f64), Some(300_000.0));
         assert_eq!(report.path(&["browser", "version"]).and_then(Json::as_str), Some("Chromium 156.0"));
+        assert_eq!(ratio("wasm_over_native_hash_loop_mb_s"), Some(0.25));
+        assert_eq!(ratio("wasm_over_native_switch_threads_over_goroutines"), Some(0.96));
+        let derived = |side: &str, key: &str| report.path(&["derived", side, key]).and_then(Json::as_f64);
+        assert_eq!(derived("native", "switch_threads_over_goroutines"), Some(25.0));
+        assert_eq!(derived("browser", "qps_goroutines_over_thread_pool"), Some(10.0));
+        assert_eq!(derived("native", "spawn_tasks_ns_per_task"), Some(500.0));
+        assert_eq!(
+            report.path(&["parameters", "kernels", "hash"]).and_then(Json::as_str),
+            Some("lab hash --mb 32 --hashes 4 --workers 2 --reps 3")
+        );
+        assert_eq!(report.path(&["native", "qps_jobs"]), report.path(&["browser", "qps_jobs"]));
     }
 
     #[test]

@@ -27,10 +27,20 @@ pub struct ResultRow {
 fn check_cell(check: &Check) -> String {
     let t = ui();
     if check.ok {
-        let value = check.value.parse().map(format::int).unwrap_or_else(|_| check.value.clone());
+        let value = check.value.parse().map(format::int).unwrap_or_else(|_| shortened(&check.value));
         format!("{value} {} ✓", t.check_ok)
     } else {
         fill(t.check_wrong, &[("expected", &check.expected)])
+    }
+}
+
+/// A long value (a SHA-256 digest) cut to its first 12 characters: the panel shows it whole elsewhere.
+fn shortened(value: &str) -> String {
+    const SHOWN: usize = 12;
+    if value.chars().count() > 2 * SHOWN {
+        format!("{}…", value.chars().take(SHOWN).collect::<String>())
+    } else {
+        value.to_string()
     }
 }
 
