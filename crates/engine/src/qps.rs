@@ -28,14 +28,19 @@ pub enum Server {
     Goroutines(Handle),
 }
 
-/// When one request was sent, started by the server, done computing, and answered (engine ms).
+/// When one request was sent, started by the server, done computing, done waiting (its server
+/// thread or task free again), and answered as the load generator saw it (engine ms).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RequestTimes {
     pub sent_ms: f64,
     pub started_ms: f64,
     pub computed_ms: f64,
+    pub released_ms: f64,
     pub answered_ms: f64,
 }
+
+/// What the server notes about one request: started, done computing, done waiting.
+type ServerTimes = (f64, f64, f64);
 
 /// The shape of a load test.
 #[derive(Clone, Copy, Debug)]
@@ -86,12 +91,15 @@ pub async fn load_test(server: Server, load: Load, cancel: Cancel) -> Result<Vec
                     break;
                 }
                 let sent_ms = now_ms();
-                let Ok((started_ms, computed_ms)) = send(&server, index, load, work_units).await else { break };
+                let Ok((started_ms, computed_ms, released_ms)) = send(&server, index, load, work_units).await else {
+                    break;
+                };
                 let answered_ms = now_ms();
                 times.lock().unwrap_or_else(|p| p.into_inner()).push(RequestTimes {
                     sent_ms,
                     started_ms,
                     computed_ms,
+                    released_ms,
                     answered_ms,
                 });
             }
@@ -105,8 +113,8 @@ pub async fn load_test(server: Server, load: Load, cancel: Cancel) -> Result<Vec
 }
 
 /// One request: the server computes `work_units` spin units, then waits; the answer says when it
-/// started and when it finished computing.
-async fn send(server: &Server, index: u32, load: Load, work_units: u32) -> Result<(f64, f64), oneshot::Canceled> {
+/// started, finished computing and finished waiting.
+async fn send(server: &Server, index: u32, load: Load, work_units: u32) -> Result<ServerTimes, oneshot::Canceled> {
     let (answer, answered) = oneshot::channel();
     let compute = move || {
         let started = now_ms();
@@ -115,16 +123,16 @@ async fn send(server: &Server, index: u32, load: Load, work_units: u32) -> Resul
     };
     match server {
         Server::ThreadPool(pool) => pool.spawn(move || {
-            let times = compute();
+            let (started, computed) = compute();
             // The thread is held for the whole wait: nothing else can run on it meanwhile.
             block_for(Duration::from_micros(load.wait_us as u64));
-            let _ = answer.send(times);
+            let _ = answer.send((started, computed, now_ms()));
         }),
         Server::Goroutines(handle) => handle.spawn(index, async move {
-            let times = compute();
+            let (started, computed) = compute();
             // The task parks; its worker serves other requests meanwhile.
             runtime::sleep(Duration::from_micros(load.wait_us as u64)).await;
-            let _ = answer.send(times);
+            let _ = answer.send((started, computed, now_ms()));
         }),
     }
     answered.await
@@ -144,7 +152,8 @@ pub fn report(times: &[RequestTimes], workers: u32, load: Load, thread_pool: boo
     let capacity = workers.max(1) as f64 * elapsed_ms;
     let computing: f64 = times.iter().map(|t| t.computed_ms - t.started_ms).sum();
     // A thread-pool request holds its worker until answered; a goroutine only while computing.
-    let held: f64 = if thread_pool { times.iter().map(|t| t.answered_ms - t.started_ms).sum() } else { computing };
+    // (Until the server let go of it, not until the load generator noticed the answer.)
+    let held: f64 = if thread_pool { times.iter().map(|t| t.released_ms - t.started_ms).sum() } else { computing };
     QpsReport {
         requests: times.len() as u32,
         concurrency: load.concurrency,

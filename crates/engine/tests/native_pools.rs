@@ -388,4 +388,9 @@ fn requests_compute_before_they_answer() {
     assert_eq!(report.requests, 40);
     assert!(report.computing_utilisation > 0.3, "computing {:.3}", report.computing_utilisation);
     assert!(report.p50_ms > 0.5, "a request that computes takes time: p50 {:.3} ms", report.p50_ms);
+    // One thread cannot be held for more than all of the time, however late answers are noticed.
+    let pool = Job { variant: Variant::Tasks, ..job };
+    let report = engine.run(&pool, &Cancel::new()).unwrap().qps.expect("a report");
+    assert!(report.held_utilisation <= 1.0 + 1e-9, "held {:.3}", report.held_utilisation);
+    assert!(report.computing_utilisation <= report.held_utilisation);
 }

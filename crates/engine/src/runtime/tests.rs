@@ -4,6 +4,7 @@
 use super::*;
 use crate::runtime::EventKind;
 use std::collections::HashSet;
+use std::future::Future;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -202,4 +203,31 @@ fn the_runtime_reports_when_all_its_workers_started() {
     }
     let started = runtime.start_time_ms().expect("all three workers started");
     assert!(started >= 0.0);
+}
+
+#[test]
+fn a_sleep_whose_timer_fires_before_its_own_clock_agrees_waits_again_instead_of_being_lost() {
+    // Web Workers' clocks can disagree slightly: the worker firing a timer may think the deadline
+    // passed while the worker polling the task next thinks it has not. Moving the deadline after the
+    // timer is registered reproduces that here, deterministically.
+    let runtime = Runtime::new(2).unwrap();
+    let waited_ms = run_within(&runtime, Duration::from_secs(10), async {
+        let started = Instant::now();
+        let mut nap = sleep(Duration::from_millis(2));
+        let mut registered = false;
+        std::future::poll_fn(|context| {
+            if !registered {
+                registered = true;
+                let pending = std::pin::Pin::new(&mut nap).poll(context).is_pending();
+                assert!(pending, "a fresh 2 ms sleep is not due yet");
+                // The timer fires at the old deadline; the sleep's own clock now says 30 ms later.
+                nap.deadline_ms += 30.0;
+                return std::task::Poll::Pending;
+            }
+            std::pin::Pin::new(&mut nap).poll(context)
+        })
+        .await;
+        started.elapsed().as_secs_f64() * 1000.0
+    });
+    assert!(waited_ms >= 30.0, "the sleep ended after {waited_ms} ms, before its deadline");
 }

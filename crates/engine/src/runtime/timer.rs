@@ -37,12 +37,12 @@ impl Ord for TimerEntry {
 /// (its worker runs other tasks meanwhile); polled anywhere else it panics, because nothing would
 /// ever wake it.
 pub fn sleep(duration: Duration) -> Sleep {
-    Sleep { deadline_ms: now_ms() + duration.as_secs_f64() * 1000.0, registered: false }
+    Sleep { deadline_ms: now_ms() + duration.as_secs_f64() * 1000.0 }
 }
 
 pub struct Sleep {
-    deadline_ms: f64,
-    registered: bool,
+    /// Private to the runtime's module, so its tests can move it (as a skewed clock would).
+    pub(super) deadline_ms: f64,
 }
 
 impl Sleep {
@@ -54,15 +54,16 @@ impl Sleep {
 impl Future for Sleep {
     type Output = ();
 
-    fn poll(mut self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<()> {
+    fn poll(self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<()> {
         if now_ms() >= self.deadline_ms {
             return Poll::Ready(());
         }
-        if !self.registered {
-            let runtime = Shared::current().expect("runtime::sleep must be awaited inside the M:N runtime");
-            runtime.add_timer(self.deadline_ms, context.waker().clone());
-            self.registered = true;
-        }
+        // Register on every pending poll, not just the first. Web Workers' clocks can disagree by a
+        // fraction of a millisecond, so a timer fired on one worker may be polled on another whose
+        // clock says "not yet": without a fresh timer nothing would hold or wake the task again,
+        // and it would be dropped. An extra entry after a spurious wake-up only costs a no-op wake.
+        let runtime = Shared::current().expect("runtime::sleep must be awaited inside the M:N runtime");
+        runtime.add_timer(self.deadline_ms, context.waker().clone());
         Poll::Pending
     }
 }
