@@ -197,7 +197,7 @@ impl Shared {
             self.record(Some(index), task.id, SchedulerEventKind::Run);
         }
         // The task records how its poll ended (Finish, Park, or Park and Wake) itself.
-        let _ = task.poll(index);
+        let _ = task.poll(index, counted);
         if counted {
             self.polling_traced.fetch_sub(1, SeqCst);
         }

@@ -45,9 +45,10 @@ impl Task {
         Arc::new(Task { id, traced, state: AtomicU8::new(SCHEDULED), future: Mutex::new(Some(future)), runtime })
     }
 
-    /// Poll once on `worker`, recording how the poll ended. Must only be called by the worker that
-    /// took the task out of a queue.
-    pub fn poll(self: &Arc<Self>, worker: u32) -> Polled {
+    /// Poll once on `worker`, recording how the poll ended if its start was recorded (`recorded`):
+    /// tracing may begin while an earlier task is mid-poll, and a Finish without its Run would not
+    /// replay. Must only be called by the worker that took the task out of a queue.
+    pub fn poll(self: &Arc<Self>, worker: u32, recorded: bool) -> Polled {
         let claimed = self.state.compare_exchange(SCHEDULED, RUNNING, Ordering::AcqRel, Ordering::Acquire);
         if claimed.is_err() {
             // Only DONE can be found here (a task dropped at shutdown); nothing to run.
@@ -62,18 +63,18 @@ impl Task {
         };
         if ready {
             *slot = None;
-            self.record(worker, SchedulerEventKind::Finish);
+            self.record(recorded, worker, SchedulerEventKind::Finish);
             self.state.store(DONE, Ordering::Release);
             return Polled::Finished;
         }
         drop(slot);
         // Recorded before the task becomes wakeable, so no Wake can be recorded ahead of its Park.
-        self.record(worker, SchedulerEventKind::Park);
+        self.record(recorded, worker, SchedulerEventKind::Park);
         match self.state.compare_exchange(RUNNING, IDLE, Ordering::AcqRel, Ordering::Acquire) {
             Ok(_) => Polled::Parked,
             Err(_) => {
                 // NOTIFIED: someone woke us while we ran. Queue again.
-                self.record(worker, SchedulerEventKind::Wake);
+                self.record(recorded, worker, SchedulerEventKind::Wake);
                 self.state.store(SCHEDULED, Ordering::Release);
                 self.runtime.schedule(self.clone());
                 Polled::Requeued
@@ -81,8 +82,8 @@ impl Task {
         }
     }
 
-    fn record(&self, worker: u32, kind: SchedulerEventKind) {
-        if self.traced {
+    fn record(&self, recorded: bool, worker: u32, kind: SchedulerEventKind) {
+        if recorded {
             self.runtime.record(Some(worker), self.id, kind);
         }
     }

@@ -231,3 +231,23 @@ fn a_sleep_whose_timer_fires_before_its_own_clock_agrees_waits_again_instead_of_
     });
     assert!(waited_ms >= 30.0, "the sleep ended after {waited_ms} ms, before its deadline");
 }
+
+#[test]
+fn tracing_that_starts_while_a_task_is_mid_poll_records_neither_half_of_that_poll() {
+    // A straggler of an untraced warm-up can still be inside its last poll when the measured run
+    // starts tracing: its Finish must not be recorded without the Run that began it.
+    let runtime = Runtime::new(1).unwrap();
+    let handle = runtime.handle();
+    run_within(&runtime, Duration::from_secs(10), async move {
+        let group = WaitGroup::new(1);
+        let done = group.clone();
+        spawn(7, async move {
+            handle.start_tracing();
+            done.done();
+        });
+        group.wait().await;
+    });
+    let events = runtime.take_events();
+    assert!(events.iter().all(|e| e.kind != EventKind::Finish), "{events:?}");
+    experiments::replay::replay(&events, 1).expect("the recording replays");
+}
