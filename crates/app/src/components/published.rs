@@ -2,8 +2,18 @@
 
 use crate::format;
 use crate::i18n::ui;
-use experiments::published::PublishedComparison;
+use experiments::published::{PublishedComparison, Source};
 use leptos::prelude::*;
+
+/// A published figure's source: its label in the UI's language, then its original title, marked
+/// with the article's own language so screen readers pronounce each part correctly.
+#[component]
+pub fn SourceCitation(source: Source) -> impl IntoView {
+    view! {
+        <cite>{source.label}</cite>
+        <span class="original-title" lang=source.language>{source.title}</span>
+    }
+}
 
 #[component]
 pub fn PublishedTable(
@@ -17,7 +27,7 @@ pub fn PublishedTable(
         .map(|r| {
             view! {
                 <tr>
-                    <td><cite title=r.source.title lang=r.source.language>{r.source.label}</cite></td>
+                    <td><SourceCitation source=r.source /></td>
                     <td>{r.machine}</td>
                     <td class="num">{r.cores_used}</td>
                     <td class="num">{r.goroutines}</td>

@@ -7,6 +7,7 @@ use crate::components::controls::{NumberField, Slider};
 use crate::components::line_chart::{Line, LineChart};
 use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
+use crate::components::published::SourceCitation;
 use crate::components::share::ShareBar;
 use crate::components::unavailable::{ModeBanner, UnavailableNotice};
 use crate::engine_client::{self, Mode};
@@ -52,7 +53,7 @@ pub fn QpsExperiment() -> impl IntoView {
                     <td>{p.coroutines}</td>
                     <td class="num">{format::int(p.coroutines_qps as u64)}</td>
                     <td class="num">{format::times(p.coroutines_qps as f64 / p.thread_pool_qps as f64)}</td>
-                    <td><cite title=p.source.title lang=p.source.language>{p.source.label}</cite></td>
+                    <td><SourceCitation source=p.source /></td>
                 </tr>
             }
         })
