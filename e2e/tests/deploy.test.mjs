@@ -322,3 +322,38 @@ for (const host of ['GitHub Pages (no headers: the service worker)', 'Netlify or
     assert.deepEqual(page.problems, []);
   });
 }
+
+const PROJECT_SITE_DIR = process.env.PROJECT_SITE_DIR || path.resolve(import.meta.dirname, '../../target/project-site');
+
+test('a site built with --public-url /lab/ keeps every link, file and worker under /lab/', async (t) => {
+  if (!fs.existsSync(path.join(PROJECT_SITE_DIR, 'lab/sw.js'))) {
+    throw new Error(`no project-page site in ${PROJECT_SITE_DIR}/lab: \`cargo xtask test\` builds it`);
+  }
+  // A static host that sends no headers, serving the site at /lab/ as GitHub Pages does a project.
+  const server = await startPlainServer(fs.realpathSync(PROJECT_SITE_DIR));
+  t.after(() => server.close());
+  const page = await openPage();
+  t.after(() => page.context().close());
+  await page.goto(`${server.url}/lab/`);
+  await waitForLoads(page, 2);
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'the service worker isolates /lab/');
+  const main = page.locator('main');
+  await main.locator('a[href*="chapters/"]').first().waitFor();
+  const hrefs = await page.locator('a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+  assert.ok(hrefs.length > 10, `links: ${hrefs}`);
+  assert.deepEqual(hrefs.filter((href) => !href.startsWith('/lab/')), [], 'every site link stays under /lab/');
+  // Following a link, reloading it and running an experiment all stay under /lab/.
+  await main.locator('a[href="/lab/chapters/sum"]').first().click();
+  await page.waitForURL(`${server.url}/lab/chapters/sum`);
+  await page.reload();
+  await page.locator('section[data-experiment="sum"]').waitFor();
+  await page.goto(`${server.url}/lab/chapters/sum?n=100000&reps=1`);
+  const panel = page.locator('section[data-experiment="sum"]');
+  await panel.waitFor();
+  assert.equal(await clickAndWait(panel, 'Run'), 'finished');
+  assert.match(await panel.getByTestId('machine-line').innerText(), /isolated: yes/);
+  // (A folder without its slash is redirected to it, as GitHub Pages does.)
+  const outside = server.log.filter(([address, status]) => !address.startsWith('/lab/') || ![200, 301].includes(status));
+  assert.deepEqual(outside, [], 'every request was for a file under /lab/, and found');
+  assert.deepEqual(page.problems, []);
+});

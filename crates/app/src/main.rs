@@ -11,6 +11,7 @@ mod environment;
 mod experiments;
 mod format;
 mod i18n;
+mod links;
 mod pages;
 mod presets;
 mod runner;
@@ -28,21 +29,10 @@ fn main() {
     leptos::mount::mount_to_body(App);
 }
 
-/// The path the site is served under (from `<base href>`), e.g. "/lab" on a project page; "" at the root.
-fn base_path() -> String {
-    let base = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.base_uri().ok().flatten())
-        .and_then(|uri| web_sys::Url::new(&uri).ok())
-        .map(|url| url.pathname())
-        .unwrap_or_default();
-    base.trim_end_matches('/').to_string()
-}
-
 #[component]
 fn App() -> impl IntoView {
     view! {
-        <Router base=base_path()>
+        <Router base=links::base_path()>
             <components::layout::Layout>
                 <Routes fallback=pages::not_found::NotFound>
                     <Route path=path!("/") view=pages::landing::Landing />

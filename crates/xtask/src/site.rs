@@ -5,6 +5,9 @@ use crate::tools::setup;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// Where `cargo xtask test` puts a copy of the site built for the path `/lab/`, as a host would serve it.
+const PROJECT_SITE: &str = "target/project-site";
+
 /// Threads in wasm: atomics need nightly's build-std, and since rust-lang/rust#147225 shared memory
 /// must be asked for explicitly at link time (the TLS exports let wasm-bindgen start threads).
 const ENGINE_RUSTFLAGS: &[&str] = &[
@@ -122,6 +125,8 @@ pub fn test() -> Result<(), String> {
     build()?;
     // The deployable copy (per-route pages, service worker) that the deploy tests serve.
     crate::dist::package(&root().join("dist"), &root().join("target/site"))?;
+    // And one for a project page under a path (GitHub Pages' https://you.github.io/lab/).
+    crate::dist::build_site(&root().join(PROJECT_SITE).join("lab"), "/lab/")?;
     end_to_end()
 }
 

@@ -18,14 +18,14 @@ pub fn Layout(children: Children) -> impl IntoView {
     let t = ui();
     let chapters = content::chapters(lang().tag())
         .map(|c| {
-            let href = format!("/chapters/{}", c.slug);
+            let href = crate::links::chapter(c.slug);
             view! { <li><A href=href>{c.title}</A></li> }
         })
         .collect_view();
     view! {
         <a class="skip-link" href="#main">{t.skip_to_content}</a>
         <header class="site-header">
-            <A href="/" attr:class="site-name">{t.site_name}</A>
+            <A href=crate::links::site_path("/") attr:class="site-name">{t.site_name}</A>
             <nav aria-label=t.nav_label>
                 <details class="chapter-menu">
                     <summary>{t.nav_chapters}</summary>

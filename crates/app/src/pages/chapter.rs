@@ -28,7 +28,7 @@ fn Chapter(chapter: &'static ChapterText) -> impl IntoView {
     let link = |c: Option<&'static ChapterText>, label: &'static str, rel: &'static str| {
         c.map(|c| {
             view! {
-                <A href=format!("/chapters/{}", c.slug) attr:rel=rel>
+                <A href=crate::links::chapter(c.slug) attr:rel=rel>
                     <span class="nav-label">{label}</span>
                     <span class="nav-title">{c.title}</span>
                 </A>

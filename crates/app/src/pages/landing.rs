@@ -21,7 +21,7 @@ pub fn Landing() -> impl IntoView {
             .collect_view()
     });
     let chapters: Vec<_> = content::chapters(lang().tag()).collect();
-    let first = chapters.first().map(|c| format!("/chapters/{}", c.slug));
+    let first = chapters.first().map(|c| crate::links::chapter(c.slug));
     let list = chapters
         .into_iter()
         .enumerate()
@@ -29,7 +29,7 @@ pub fn Landing() -> impl IntoView {
             view! {
                 <li>
                     <span class="chapter-number">{fill(t.chapter_number, &[("n", &(i + 1).to_string())])}</span>
-                    <A href=format!("/chapters/{}", c.slug)>{c.title}</A>
+                    <A href=crate::links::chapter(c.slug)>{c.title}</A>
                     <p>{c.summary}</p>
                 </li>
             }

@@ -12,7 +12,7 @@ pub fn NotFound() -> impl IntoView {
         <article class="chapter" data-testid="not-found">
             <h1>{t.not_found_title}</h1>
             <p>{t.not_found_body}</p>
-            <p><A href="/">{t.back_home}</A></p>
+            <p><A href=crate::links::site_path("/")>{t.back_home}</A></p>
         </article>
     }
 }
