@@ -44,3 +44,20 @@ test('tasks on one worker take turns; on four workers they use four lanes', asyn
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test('without cross-origin isolation the tasks still spread over four lanes, on message-passing workers', async () => {
+  const plain = await serve('none');
+  const page = await newPage(browser);
+  await page.goto(`${plain.url}/chapters/concurrency-vs-parallelism?workers=4&tasks=8&autorun=1`);
+  const panel = page.locator('section[data-experiment="demo"]');
+  assert.equal(await waitForOutcome(panel), 'finished');
+  assert.match(await page.getByTestId('single-worker-banner').innerText(), /share no memory/);
+  assert.deepEqual(await lanes(panel.getByTestId('demo-timeline-one')), [0]);
+  assert.deepEqual(await lanes(panel.getByTestId('demo-timeline-many')), [0, 1, 2, 3]);
+  for (const text of await panel.locator('table.results tbody tr[data-variant] td:last-child').allInnerTexts()) {
+    assert.match(text, /correct/);
+  }
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+  await plain.close();
+});

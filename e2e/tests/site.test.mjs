@@ -2,7 +2,7 @@
 // phone width, and a page served without cross-origin isolation.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+import { clickAndWait, launch, newPage, serve, waitForOutcome } from '../lib.mjs';
 
 let browser;
 before(async () => {
@@ -47,32 +47,60 @@ test('an unknown chapter shows a not-found page, not a blank one', async () => {
   await server.close();
 });
 
-test('without cross-origin isolation experiments run on one worker, with a banner that says so', async () => {
+test('without cross-origin isolation the sum runs on message-passing workers, with a banner that says so', async () => {
   const server = await serve('none');
   const page = await newPage(browser);
-  await page.goto(server.url + '/chapters/sum?workers=4&n=200000&reps=2&autorun=1');
+  await page.goto(server.url + '/chapters/sum?workers=4&tasks=8&n=2000000&reps=2&autorun=1');
   assert.equal(await page.evaluate(() => crossOriginIsolated), false);
   await page.getByRole('heading', { level: 1, name: 'Adding up ten million numbers' }).waitFor();
   const banner = page.getByTestId('single-worker-banner');
   await banner.waitFor();
-  assert.match(await banner.innerText(), /not cross-origin isolated.*single worker/s);
+  assert.match(await banner.innerText(), /not cross-origin isolated.*share no memory|share no memory.*not cross-origin isolated/s);
   const link = banner.getByRole('link', { name: /own tab/ });
-  assert.equal(await link.getAttribute('href'), `${server.url}/chapters/sum?workers=4&n=200000&reps=2&autorun=1`);
-  // The preset asked for 4 workers: the page says it uses 1, and measures with 1.
+  assert.equal(await link.getAttribute('href'), `${server.url}/chapters/sum?workers=4&tasks=8&n=2000000&reps=2&autorun=1`);
+  // Four workers were asked for, and four it is: separate workers, each with its own memory.
   const panel = page.locator('section[data-experiment="sum"]');
-  assert.match(await panel.getByTestId('preset-notes').innerText(), /workers.*4/);
-  assert.equal(await panel.getByLabel('Workers', { exact: true }).inputValue(), '1');
-  assert.equal(await panel.getByRole('button', { name: 'Sweep workers' }).isDisabled(), true);
+  assert.equal(await panel.getByLabel('Workers', { exact: true }).inputValue(), '4');
   assert.equal(await waitForOutcome(panel), 'finished');
+  assert.equal(await panel.getByRole('button', { name: 'Sweep workers' }).isDisabled(), false);
   const rows = panel.locator('table.results tbody tr[data-variant]');
   assert.equal(await rows.count(), 2);
   for (const text of await rows.locator('td:last-child').allInnerTexts()) assert.match(text, /correct/);
-  // The single-worker engine was loaded, not the threaded one (which cannot even start here).
-  assert.ok(server.requests.some((url) => url.startsWith('/engine-single/')));
+  const lanes = panel.getByTestId('sum-timeline').locator('table.timeline-workers tbody tr');
+  assert.deepEqual(await lanes.evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.worker))), [0, 1, 2, 3]);
+  assert.equal(await panel.getByTestId('sum-timeline').locator('table.timeline-tasks tbody tr').count(), 8);
+  // The engine without threads was loaded (the threaded one cannot even start here), and it
+  // started its message workers: coordinator plus four.
+  assert.ok(server.requests.some((url) => url.startsWith('/engine-single/message-worker.js')));
   assert.ok(!server.requests.some((url) => url.startsWith('/engine/')));
-  // Prose after the experiment is there too, and the published figures still show.
-  await page.getByRole('heading', { name: 'Reading your results' }).waitFor();
+  assert.ok(page.workers().length >= 5, `${page.workers().length} workers`);
+  // Fewer workers next time: the pool of four ends.
+  await panel.getByLabel('Workers', { exact: true }).fill('2');
+  assert.equal(await clickAndWait(panel, 'Run'), 'finished');
+  let alive = Infinity;
+  for (let i = 0; i < 50 && alive > 3; i++) {
+    await page.waitForTimeout(100);
+    alive = page.workers().length;
+  }
+  assert.equal(alive, 3, 'the coordinator and two message workers');
+  // Prose explains the mode, and the published figures still show.
+  await page.getByRole('heading', { name: 'Without shared memory: share by communicating' }).waitFor();
   assert.equal(await page.getByTestId('published').locator('tbody tr').count(), 4);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+  await server.close();
+});
+
+test('without cross-origin isolation, experiments that need shared memory run on one worker and say so', async () => {
+  const server = await serve('none');
+  const page = await newPage(browser);
+  await page.goto(server.url + '/chapters/cpu-vs-io?workers=4&reps=1');
+  const banner = page.getByTestId('single-worker-banner');
+  await banner.waitFor();
+  assert.match(await banner.innerText(), /not cross-origin isolated.*single worker/s);
+  const panel = page.locator('section[data-experiment]').first();
+  assert.equal(await panel.getByLabel('Workers', { exact: true }).inputValue(), '1');
+  assert.match(await panel.getByTestId('preset-notes').innerText(), /workers.*4/);
   assert.deepEqual(page.problems, []);
   await page.context().close();
   await server.close();

@@ -173,6 +173,8 @@ pub struct Ui {
     pub unavailable_title: &'static str,
     pub single_worker_title: &'static str,
     pub single_worker_body: &'static str,
+    pub message_workers_title: &'static str,
+    pub message_workers_body: &'static str,
     pub no_workers_body: &'static str,
     pub open_isolated: &'static str,
 
@@ -527,6 +529,8 @@ static EN: Ui = Ui {
     unavailable_title: "Live experiments are not available on this page",
     single_worker_title: "Running on one worker here",
     single_worker_body: "This page is not cross-origin isolated (course sites and plain static hosts usually are not), so your browser does not let threads share memory. The experiments still run, but on a single worker: Workers is fixed at 1 and sweeps over workers are off. Everything about tasks, waiting and parking still shows. For real parallelism, open the lesson in its own tab.",
+    message_workers_title: "Workers here share no memory",
+    message_workers_body: "This page is not cross-origin isolated (course sites and plain static hosts usually are not), so your browser does not let threads share memory. This experiment still runs in parallel, another way: each worker is a separate Web Worker with its own copy of the engine, every task's input is copied to it in a message and its result is sent back. Copying costs time that threads sharing memory never pay: when the work per number is as small as an addition, the copy can cost more than the work and more workers make it slower, while work that computes a lot per byte still speeds up. For the threaded version, open the lesson in its own tab.",
     no_workers_body: "Your browser does not offer Web Workers or WebAssembly, which the experiments need.",
     open_isolated: "Open the full lesson in its own tab",
 

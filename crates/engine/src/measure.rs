@@ -50,7 +50,7 @@ impl Progress {
 }
 
 /// Compare every repetition's value with the expected one and assemble the measurement.
-fn finish(
+pub(crate) fn finish(
     job: &Job,
     input: &Input,
     samples: Vec<(f64, Trace)>,

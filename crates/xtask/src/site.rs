@@ -76,8 +76,10 @@ fn build_single_engine(out_dir: &Path) -> Result<(), String> {
         .args(["--target", "web", "--no-typescript", "--out-name", "engine", "--out-dir"])
         .arg(out_dir)
         .arg(target_dir.join("wasm32-unknown-unknown/release/engine.wasm")))?;
-    let from = root().join("crates/engine/js/coordinator.js");
-    std::fs::copy(&from, out_dir.join("coordinator.js")).map_err(|e| format!("{}: {e}", from.display()))?;
+    for script in ["coordinator.js", "message-worker.js"] {
+        let from = root().join("crates/engine/js").join(script);
+        std::fs::copy(&from, out_dir.join(script)).map_err(|e| format!("{}: {e}", from.display()))?;
+    }
     Ok(())
 }
 

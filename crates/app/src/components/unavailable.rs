@@ -18,14 +18,21 @@ pub fn UnavailableNotice(reason: Unavailable) -> impl IntoView {
 }
 
 /// The honest banner of the single-worker mode: what is different here, and where the full lab is.
+/// `by_messages`: this experiment runs on message-passing workers there (see the engine's
+/// `web::messages`), so its worker count is real and only the way data travels differs.
 #[component]
-pub fn ModeBanner(mode: crate::engine_client::Mode) -> impl IntoView {
+pub fn ModeBanner(mode: crate::engine_client::Mode, #[prop(optional)] by_messages: bool) -> impl IntoView {
     let t = ui();
     (mode == crate::engine_client::Mode::SingleWorker).then(|| {
+        let (title, body) = if by_messages {
+            (t.message_workers_title, t.message_workers_body)
+        } else {
+            (t.single_worker_title, t.single_worker_body)
+        };
         view! {
             <div class="notice notice-warning" role="note" data-testid="single-worker-banner">
-                <h3>{t.single_worker_title}</h3>
-                <p>{t.single_worker_body}</p>
+                <h3>{title}</h3>
+                <p>{body}</p>
                 <p><a href=full_lesson_url() target="_blank" rel="noopener">{t.open_isolated}</a></p>
             </div>
         }

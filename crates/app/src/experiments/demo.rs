@@ -1,7 +1,7 @@
 //! Chapter 1's demo: the same t tasks on one worker (concurrency) and on k workers (parallelism),
 //! drawn as two timelines.
 
-use super::panel::{workers_for, ResultLog, RunStatus};
+use super::panel::{ResultLog, RunStatus};
 use crate::components::controls::Slider;
 use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
@@ -9,7 +9,7 @@ use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::timeline::Timeline;
 use crate::components::unavailable::{ModeBanner, UnavailableNotice};
-use crate::engine_client::{self, Mode};
+use crate::engine_client;
 use crate::environment::machine;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
@@ -30,7 +30,9 @@ pub fn DemoExperiment() -> impl IntoView {
     let machine = machine();
     let body = match engine_client::availability() {
         Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
-        Ok(mode) => view! { <ModeBanner mode /> <DemoControls cores=machine.logical_processors mode /> }.into_any(),
+        Ok(mode) => {
+            view! { <ModeBanner mode by_messages=true /> <DemoControls cores=machine.logical_processors /> }.into_any()
+        }
     };
     view! {
         <section class="experiment" aria-labelledby="demo-title" data-experiment="demo">
@@ -42,9 +44,10 @@ pub fn DemoExperiment() -> impl IntoView {
 }
 
 #[component]
-fn DemoControls(cores: u32, mode: Mode) -> impl IntoView {
+fn DemoControls(cores: u32) -> impl IntoView {
     let t = ui();
-    let workers_limits = workers_for(workers_range(cores), mode);
+    // Without shared memory these tasks run on message-passing workers: every worker count is real.
+    let workers_limits = workers_range(cores);
     let mut preset = Preset::from_url();
     let workers = RwSignal::new(preset.value(&workers_limits));
     let tasks = RwSignal::new(preset.value(&TASKS));

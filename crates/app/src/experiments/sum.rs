@@ -1,6 +1,6 @@
 //! The Sum chapter's experiment: one loop versus t tasks on k workers, and a sweep over k.
 
-use super::panel::{variant_id, workers_for, ResultLog, RunStatus};
+use super::panel::{variant_id, ResultLog, RunStatus};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
@@ -10,7 +10,7 @@ use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
 use crate::components::timeline::Timeline;
 use crate::components::unavailable::{ModeBanner, UnavailableNotice};
-use crate::engine_client::{self, Mode};
+use crate::engine_client;
 use crate::environment::machine;
 use crate::format;
 use crate::i18n::{self, fill, ui};
@@ -52,7 +52,9 @@ pub fn SumExperiment() -> impl IntoView {
     let machine = machine();
     let body = match engine_client::availability() {
         Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
-        Ok(mode) => view! { <ModeBanner mode /> <SumControls cores=machine.logical_processors mode /> }.into_any(),
+        Ok(mode) => {
+            view! { <ModeBanner mode by_messages=true /> <SumControls cores=machine.logical_processors /> }.into_any()
+        }
     };
     view! {
         <section class="experiment" aria-labelledby="sum-title" data-experiment="sum">
@@ -65,9 +67,10 @@ pub fn SumExperiment() -> impl IntoView {
 }
 
 #[component]
-fn SumControls(cores: u32, mode: Mode) -> impl IntoView {
+fn SumControls(cores: u32) -> impl IntoView {
     let t = ui();
-    let workers_limits = workers_for(workers_range(cores), mode);
+    // Without shared memory these tasks run on message-passing workers: every worker count is real.
+    let workers_limits = workers_range(cores);
     let mut preset = Preset::from_url();
     let workers = RwSignal::new(preset.value(&workers_limits));
     let tasks = RwSignal::new(preset.value(&TASKS));
@@ -163,7 +166,7 @@ fn SumControls(cores: u32, mode: Mode) -> impl IntoView {
             <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <div class="actions">
                 <button type="submit" class="primary" disabled=move || running.get()>{t.run}</button>
-                <button type="button" disabled=move || running.get() || mode == Mode::SingleWorker on:click=move |_| sweep()>{t.sweep}</button>
+                <button type="button" disabled=move || running.get() on:click=move |_| sweep()>{t.sweep}</button>
                 <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
                 <button type="button" disabled=move || running.get() || log.rows.with(Vec::is_empty) on:click=move |_| log.rows.set(Vec::new())>{t.clear}</button>
             </div>

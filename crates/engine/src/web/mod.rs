@@ -5,6 +5,8 @@
 //! the coordinator. The coordinator never blocks: it hands each job to the pool and awaits a
 //! oneshot channel, so its event loop stays free to start workers and to receive "stop".
 
+#[cfg(not(target_feature = "atomics"))]
+mod messages;
 mod streams;
 #[cfg(target_feature = "atomics")]
 pub mod workers;
@@ -91,8 +93,8 @@ pub fn coordinator_start() {
                 }
             }),
             Ok(Request::Status) => post(&Response::Status {
-                live_workers: live_workers(),
-                pool_workers: EXECUTORS.with(|e| e.borrow().workers()),
+                live_workers: live_workers() + message_workers(),
+                pool_workers: EXECUTORS.with(|e| e.borrow().workers()).max(message_workers()),
             }),
             Err(error) => post(&Response::Failed { run_id: 0, message: format!("unreadable request: {error}") }),
         }
@@ -118,10 +120,12 @@ async fn run(run_id: RunId, jobs: &[Job], cancel: &Cancel) -> Response {
         if cancel.is_stopped() {
             return Response::Stopped { run_id };
         }
-        // Hashing and load tests are driven from here, step by step.
+        // Hashing, load tests and message-passing workers are driven from here, step by step.
         let driven = match job.workload {
             Workload::Hash { .. } => Some(streams::run_hash(run_id, job_index, job, cancel).await),
             Workload::Qps { .. } => Some(streams::run_qps(job, cancel).await),
+            #[cfg(not(target_feature = "atomics"))]
+            _ if messages::handles(job) => Some(messages::run_job(job, cancel).await),
             _ => None,
         };
         if let Some(outcome) = driven {
@@ -192,6 +196,14 @@ fn start_job(job: &Job, cancel: &Cancel, progress: &Arc<Progress>) -> Result<one
         }
         Ok(result)
     })
+}
+
+/// Message-passing workers alive (only pages without shared memory have them).
+fn message_workers() -> u32 {
+    #[cfg(not(target_feature = "atomics"))]
+    return messages::live();
+    #[cfg(target_feature = "atomics")]
+    0
 }
 
 /// A future that resolves after `ms` milliseconds (a `setTimeout` on this worker).

@@ -1,0 +1,328 @@
+//! Parallel work without shared memory: message-passing Web Workers, each with its own copy of the
+//! engine, for pages that are not cross-origin isolated ("share memory by communicating").
+//!
+//! The coordinator keeps a pool of k such workers. A task's input is copied out of the coordinator's
+//! memory into a message, and from the message into the worker's own memory; the worker posts back
+//! a small result and when it started and ended. The coordinator hands out tasks one at a time to
+//! whichever worker is free, adds up the results and turns the spans into the usual trace, so the
+//! page shows the same table and timeline as with threads, copying cost included.
+//!
+//! Only the CPU-bound kernels that split by data run this way (sum, and the spin tasks of the first
+//! chapter): they are where parallelism pays and where copying has something to teach.
+
+use super::scope;
+use crate::cancel::{Cancel, Stopped};
+use crate::clock::now_ms;
+use crate::inputs::{self, spin_seed, Input};
+use crate::measure::finish;
+use experiments::{Job, Measurement, Span, Trace, Workload};
+use futures_channel::mpsc;
+use futures_util::future::{select, Either};
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+use workloads::spin::spin;
+use workloads::split::even_ranges;
+use workloads::sum::sum;
+
+/// How long workers may take to load their copy of the engine before the run gives up.
+const START_TIMEOUT_MS: f64 = 20_000.0;
+/// How often the coordinator looks at the stop flag while it waits for answers.
+const STOP_POLL_MS: i32 = 20;
+
+/// What the coordinator asks of a worker. For a sum, the numbers travel beside it as an `Int32Array`.
+#[derive(Serialize, Deserialize)]
+enum Order {
+    Sum { task: u32 },
+    Spin { task: u32, units: u32, seed: u64 },
+}
+
+/// What a worker answers: ready to work, a task's result and span (engine clock, ms), or a failure.
+#[derive(Serialize, Deserialize)]
+enum Answer {
+    Ready,
+    Done { task: u32, value: u64, start_ms: f64, end_ms: f64 },
+    Failed { message: String },
+}
+
+type MessageHandler = Closure<dyn FnMut(MessageEvent)>;
+type ErrorHandler = Closure<dyn FnMut(ErrorEvent)>;
+
+/// k message workers and the channel their answers arrive on, tagged with the worker's index.
+struct MessagePool {
+    workers: Vec<(Worker, MessageHandler, ErrorHandler)>,
+    answers: mpsc::UnboundedReceiver<(u32, Answer)>,
+}
+
+impl Drop for MessagePool {
+    fn drop(&mut self) {
+        for (worker, _, _) in &self.workers {
+            worker.terminate();
+        }
+    }
+}
+
+thread_local! {
+    /// The pool kept between runs, so repeated runs with the same k start at once.
+    static POOL: RefCell<Option<MessagePool>> = const { RefCell::new(None) };
+}
+
+/// Message workers alive right now (counted in the engine's status answer).
+pub fn live() -> u32 {
+    POOL.with(|p| p.borrow().as_ref().map_or(0, |pool| pool.workers.len() as u32))
+}
+
+/// Whether `job` runs on message workers in this build: split-by-data kernels on the Tasks variant.
+pub fn handles(job: &Job) -> bool {
+    job.variant == experiments::Variant::Tasks && matches!(job.workload, Workload::Sum { .. } | Workload::Spin { .. })
+}
+
+fn describe(error: JsValue) -> String {
+    error.as_string().or_else(|| js_sys::JSON::stringify(&error).ok().map(String::from)).unwrap_or_default()
+}
+
+/// Start `workers` workers, each loading this module (already compiled: it is posted to them).
+fn start_pool(workers: u32) -> Result<MessagePool, String> {
+    let (sender, answers) = mpsc::unbounded();
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    let mut pool = MessagePool { workers: Vec::new(), answers };
+    for index in 0..workers {
+        options.set_name(&format!("lab-message-worker-{index}"));
+        // Resolved against the coordinator's own URL: the two scripts sit side by side.
+        let worker = Worker::new_with_options("./message-worker.js", &options)
+            .map_err(|e| format!("the browser refused to start a worker: {}", describe(e)))?;
+        let to_coordinator = sender.clone();
+        let on_message = MessageHandler::new(move |event: MessageEvent| {
+            let text = event.data().as_string().unwrap_or_default();
+            let answer = serde_json::from_str(&text)
+                .unwrap_or_else(|e| Answer::Failed { message: format!("an unreadable answer ({e})") });
+            let _ = to_coordinator.unbounded_send((index, answer));
+        });
+        let to_coordinator = sender.clone();
+        let on_error = ErrorHandler::new(move |event: ErrorEvent| {
+            event.prevent_default();
+            let _ = to_coordinator.unbounded_send((index, Answer::Failed { message: event.message() }));
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        worker
+            .post_message(&wasm_bindgen::module())
+            .map_err(|e| format!("could not hand the engine to a worker: {}", describe(e)))?;
+        pool.workers.push((worker, on_message, on_error));
+    }
+    Ok(pool)
+}
+
+/// The next answer from any worker, or `Stopped` if the run was stopped meanwhile.
+async fn next_answer(pool: &mut MessagePool, cancel: &Cancel) -> Result<(u32, Answer), Stopped> {
+    loop {
+        cancel.check()?;
+        match select(pool.answers.next(), Box::pin(super::sleep_ms(STOP_POLL_MS))).await {
+            Either::Left((Some(answer), _)) => return Ok(answer),
+            // Every sender lives in the pool's own handlers, so the channel never ends while it lives.
+            Either::Left((None, _)) => return Err(Stopped),
+            Either::Right(_) => {}
+        }
+    }
+}
+
+/// Take the kept pool if it has exactly `workers` workers; otherwise end it and start a new one,
+/// waiting until every worker has loaded the engine. Also returns the start-up time of a new pool.
+async fn pool_of(workers: u32, cancel: &Cancel) -> Result<Result<(MessagePool, Option<f64>), Stopped>, String> {
+    if let Some(pool) = POOL.with(|p| p.borrow_mut().take()) {
+        if pool.workers.len() == workers as usize {
+            return Ok(Ok((pool, None)));
+        }
+    }
+    let started = now_ms();
+    let mut pool = start_pool(workers)?;
+    let mut ready = 0;
+    while ready < workers {
+        if now_ms() - started > START_TIMEOUT_MS {
+            return Err(format!("{} of {workers} message workers loaded the engine in time", ready));
+        }
+        match next_answer(&mut pool, cancel).await {
+            Ok((_, Answer::Ready)) => ready += 1,
+            Ok((index, Answer::Failed { message })) => {
+                return Err(format!("message worker {index} could not start: {message}"))
+            }
+            Ok(_) => {}
+            Err(Stopped) => return Ok(Err(Stopped)),
+        }
+    }
+    Ok(Ok((pool, Some(now_ms() - started))))
+}
+
+/// The order for `task` of `job`, and the data that travels with it.
+fn order(job: &Job, input: &Input, ranges: &[std::ops::Range<usize>], task: u32) -> (Order, JsValue) {
+    match (input, job.workload.clone()) {
+        (Input::Sum { numbers, .. }, _) => {
+            // Copied out of this worker's memory here, and into the other worker's memory there.
+            let slice = &numbers[ranges[task as usize].clone()];
+            (Order::Sum { task }, js_sys::Int32Array::from(slice).into())
+        }
+        (_, Workload::Spin { units }) => (Order::Spin { task, units, seed: spin_seed(task) }, JsValue::UNDEFINED),
+        _ => unreachable!("only sum and spin jobs run on message workers"),
+    }
+}
+
+/// One run of `job`: hand tasks to whichever worker is free; returns the total and the trace.
+async fn run_once(
+    job: &Job,
+    input: &Input,
+    pool: &mut MessagePool,
+    cancel: &Cancel,
+) -> Result<Result<(u64, Trace), Stopped>, String> {
+    let ranges = match input {
+        Input::Sum { numbers, .. } => even_ranges(numbers.len(), job.tasks as usize),
+        _ => Vec::new(),
+    };
+    let tasks = if ranges.is_empty() { job.tasks } else { ranges.len() as u32 };
+    let t0 = now_ms();
+    let mut next_task = 0;
+    let mut pending = 0;
+    let mut total = 0u64;
+    let mut spans = Vec::with_capacity(tasks as usize);
+    let send = |worker: u32, task: u32, pool: &MessagePool| -> Result<(), String> {
+        let (order, data) = order(job, input, &ranges, task);
+        let text = serde_json::to_string(&order).map_err(|e| e.to_string())?;
+        let message = js_sys::Array::of2(&text.into(), &data);
+        // The array buffer is handed over, not copied a second time.
+        let transfer = match data.dyn_ref::<js_sys::Int32Array>() {
+            Some(array) => js_sys::Array::of1(&array.buffer()),
+            None => js_sys::Array::new(),
+        };
+        pool.workers[worker as usize]
+            .0
+            .post_message_with_transfer(&message, &transfer)
+            .map_err(|e| format!("could not send a task to worker {worker}: {}", describe(e)))
+    };
+    for worker in 0..pool.workers.len() as u32 {
+        if next_task < tasks {
+            send(worker, next_task, pool)?;
+            next_task += 1;
+            pending += 1;
+        }
+    }
+    while pending > 0 {
+        let (worker, answer) = match next_answer(pool, cancel).await {
+            Ok(answer) => answer,
+            Err(Stopped) => return Ok(Err(Stopped)),
+        };
+        match answer {
+            Answer::Done { task, value, start_ms, end_ms } => {
+                pending -= 1;
+                total = total.wrapping_add(value);
+                spans.push(Span { worker, task, start_ms: start_ms - t0, end_ms: end_ms - t0 });
+                if next_task < tasks {
+                    send(worker, next_task, pool)?;
+                    next_task += 1;
+                    pending += 1;
+                }
+            }
+            Answer::Failed { message } => return Err(format!("message worker {worker} failed: {message}")),
+            Answer::Ready => {}
+        }
+    }
+    let wall_ms = now_ms() - t0;
+    spans.sort_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
+    Ok(Ok((total, Trace { spans, wall_ms, ..Trace::default() })))
+}
+
+/// Measure `job` on k message workers: input prepared here once, a warm-up, then the repetitions.
+pub async fn run_job(job: &Job, cancel: &Cancel) -> Result<Result<Measurement, Stopped>, String> {
+    let input = match inputs::prepare(&job.workload, job.tasks, cancel) {
+        Ok(input) => input,
+        Err(Stopped) => return Ok(Err(Stopped)),
+    };
+    let (mut pool, pool_start_ms) = match pool_of(job.workers.max(1), cancel).await? {
+        Ok(pool) => pool,
+        Err(Stopped) => return Ok(Err(Stopped)),
+    };
+    let outcome = measure(job, &input, &mut pool, pool_start_ms, cancel).await;
+    // A pool that failed or was stopped mid-task may be busy or broken: end it (dropping terminates).
+    if matches!(outcome, Ok(Ok(_))) {
+        POOL.with(|p| *p.borrow_mut() = Some(pool));
+    }
+    outcome
+}
+
+/// A warm-up run, then the timed repetitions, on `pool`.
+async fn measure(
+    job: &Job,
+    input: &Input,
+    pool: &mut MessagePool,
+    pool_start_ms: Option<f64>,
+    cancel: &Cancel,
+) -> Result<Result<Measurement, Stopped>, String> {
+    // Lets each worker's wasm compiler tier up, as the threaded engine's warm-up does.
+    if let Err(Stopped) = run_once(job, input, pool, cancel).await? {
+        return Ok(Err(Stopped));
+    }
+    let mut samples = Vec::new();
+    let mut values = Vec::new();
+    for _ in 0..job.repetitions.max(1) {
+        match run_once(job, input, pool, cancel).await? {
+            Ok((value, trace)) => {
+                samples.push((trace.wall_ms, trace));
+                values.push(value);
+            }
+            Err(Stopped) => return Ok(Err(Stopped)),
+        }
+    }
+    Ok(Ok(finish(job, input, samples, values, pool_start_ms)))
+}
+
+/// Numbers copied into this worker's memory a block at a time, each block summed while it is still
+/// in the cache: the second half of the copy, as cheap as it can be made.
+fn sum_copied_in(array: &js_sys::Int32Array) -> i64 {
+    const BLOCK: u32 = 1 << 16;
+    thread_local! {
+        static BUFFER: RefCell<Vec<i32>> = RefCell::new(vec![0; BLOCK as usize]);
+    }
+    BUFFER.with(|buffer| {
+        let mut buffer = buffer.borrow_mut();
+        let (mut total, mut offset, length) = (0i64, 0u32, array.length());
+        while offset < length {
+            let count = BLOCK.min(length - offset);
+            let block = &mut buffer[..count as usize];
+            array.subarray(offset, offset + count).copy_to(block);
+            total += sum(block);
+            offset += count;
+        }
+        total
+    })
+}
+
+/// Entry point of a message worker (called by `message-worker.js` once its copy of the module is
+/// loaded): answer orders until the coordinator ends this worker.
+#[wasm_bindgen]
+pub fn message_worker_start() {
+    let answer = |answer: &Answer| {
+        let text = serde_json::to_string(answer).unwrap_or_default();
+        let _ = scope().post_message(&JsValue::from_str(&text));
+    };
+    let on_message = MessageHandler::new(move |event: MessageEvent| {
+        let start_ms = now_ms();
+        let parts = js_sys::Array::from(&event.data());
+        let order: Result<Order, _> = serde_json::from_str(&parts.get(0).as_string().unwrap_or_default());
+        let done = |task, value| Answer::Done { task, value, start_ms, end_ms: now_ms() };
+        let reply = match order {
+            Ok(Order::Sum { task }) => match parts.get(1).dyn_into::<js_sys::Int32Array>() {
+                Ok(array) => done(task, sum_copied_in(&array) as u64),
+                Err(_) => Answer::Failed { message: format!("task {task} came without its numbers") },
+            },
+            Ok(Order::Spin { task, units, seed }) => done(task, spin(units, seed)),
+            Err(error) => Answer::Failed { message: format!("an unreadable order ({error})") },
+        };
+        answer(&reply);
+    });
+    scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The handler lives as long as the worker.
+    on_message.forget();
+    answer(&Answer::Ready);
+}
