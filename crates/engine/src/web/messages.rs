@@ -10,7 +10,7 @@
 //! Only the CPU-bound kernels that split by data run this way (sum, and the spin tasks of the first
 //! chapter): they are where parallelism pays and where copying has something to teach.
 
-use super::scope;
+use super::{describe, scope};
 use crate::cancel::{Cancel, Stopped};
 use crate::clock::now_ms;
 use crate::inputs::{self, spin_seed, Input};
@@ -78,10 +78,6 @@ pub fn live() -> u32 {
 /// Whether `job` runs on message workers in this build: split-by-data kernels on the Tasks variant.
 pub fn handles(job: &Job) -> bool {
     job.variant == experiments::Variant::Tasks && matches!(job.workload, Workload::Sum { .. } | Workload::Spin { .. })
-}
-
-fn describe(error: JsValue) -> String {
-    error.as_string().or_else(|| js_sys::JSON::stringify(&error).ok().map(String::from)).unwrap_or_default()
 }
 
 /// Start `workers` workers, each loading this module (already compiled: it is posted to them).

@@ -34,6 +34,11 @@ thread_local! {
     static CURRENT_RUN: RefCell<Option<(RunId, Cancel)>> = const { RefCell::new(None) };
 }
 
+/// A JavaScript error as text for a message to the reader.
+fn describe(error: JsValue) -> String {
+    error.as_string().or_else(|| js_sys::JSON::stringify(&error).ok().map(String::from)).unwrap_or_default()
+}
+
 fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }

@@ -2,7 +2,7 @@
 //! hashing (it reads each slice, from a `File` the UI attached or from the generated stream, then
 //! hands the slice to the pool) and server load tests (the load generator gets its own runtime).
 
-use super::{post, EXECUTORS};
+use super::{describe, post, EXECUTORS};
 use crate::cancel::{Cancel, Stopped};
 use crate::hashing::{check_digests, hash_parameters, slices, Hashing};
 use crate::qps::{load_test, qps_measurement, report, Load, Server};
@@ -13,7 +13,6 @@ use experiments::{HashSource, Job, Measurement, Trace, Variant, Workload};
 use futures_channel::oneshot;
 use std::cell::RefCell;
 use std::sync::{Arc, Mutex};
-use wasm_bindgen::JsValue;
 use workloads::hashing::fill_generated;
 
 thread_local! {
@@ -23,10 +22,6 @@ thread_local! {
 
 /// A run's outcome: measured, stopped, or failed with a reason.
 pub type Outcome = Result<Result<Measurement, Stopped>, String>;
-
-fn describe(error: JsValue) -> String {
-    error.as_string().unwrap_or_else(|| format!("{error:?}"))
-}
 
 /// Read bytes `offset..offset + length` of the attached file (the coordinator is a worker, so it
 /// may read synchronously).

@@ -6,6 +6,7 @@
 //! coordinator it exited. Only the coordinator thread calls [`spawn`], so the handles live in its
 //! thread-local storage.
 
+use super::describe;
 use crate::threads::{worker_finished, worker_started, WorkerMain};
 use experiments::protocol::Response;
 use std::cell::{Cell, RefCell};
@@ -20,10 +21,6 @@ thread_local! {
     /// Live workers by id. Holding the `Worker` keeps it from being garbage-collected.
     static HANDLES: RefCell<HashMap<u32, (Worker, MessageHandler)>> = RefCell::new(HashMap::new());
     static NEXT_ID: Cell<u32> = const { Cell::new(0) };
-}
-
-fn describe(error: JsValue) -> String {
-    error.as_string().or_else(|| js_sys::JSON::stringify(&error).ok().map(String::from)).unwrap_or_default()
 }
 
 /// Start a Web Worker running `main` on this module's shared memory.
