@@ -98,20 +98,30 @@ test('Stop ends a long hashing run', async () => {
   await page.context().close();
 });
 
-test('without cross-origin isolation the data is still hashed, on one worker', async () => {
+test('without cross-origin isolation a picked file is hashed on message-passing workers', async () => {
   const plain = await serve('none');
+  const file = path.join(os.tmpdir(), `lab-hash-plain-${process.pid}.bin`);
   try {
-    const expected = crypto.createHash('sha256').update(generatedBytes(1024 * 1024, DEFAULT_SEED)).digest('hex');
+    const content = crypto.randomBytes(3 * 1024 * 1024 + 77);
+    fs.writeFileSync(file, content);
+    const expected = crypto.createHash('sha256').update(content).digest('hex');
     const page = await newPage(browser);
-    await page.goto(`${plain.url}/chapters/hashing?mb=1&hashes=2&workers=4&autorun=1`);
+    await page.goto(`${plain.url}/chapters/hashing?hashes=4&workers=2`);
     const panel = page.locator('section[data-experiment="hashing"]');
-    assert.equal(await waitForOutcome(panel), 'finished');
+    assert.match(await page.getByTestId('single-worker-banner').innerText(), /share no memory/);
+    await panel.getByRole('radio', { name: 'A file from your computer' }).check();
+    await panel.getByLabel('Choose a file').setInputFiles(file);
+    assert.equal(await clickAndWait(panel, 'Run'), 'finished');
     assert.equal(await panel.getByTestId('digest').getAttribute('data-digest'), expected);
-    const workers = await panel.locator('table.results tbody tr[data-variant]').evaluateAll((trs) => trs.map((tr) => tr.cells[2].textContent.trim()));
-    assert.ok(workers.length > 0 && workers.every((w) => w === '1'), `ran on one worker: ${workers}`);
+    assert.equal(await panel.getByTestId('digest').getAttribute('data-agree'), 'true');
+    // The four hashes ran on the two workers asked for: two lanes in the timeline.
+    const lanes = panel.getByTestId('hash-timeline').locator('table.timeline-workers tbody tr');
+    assert.deepEqual(await lanes.evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.worker))), [0, 1]);
+    assert.ok(plain.requests.some((url) => url.startsWith('/engine-single/message-worker.js')));
     assert.deepEqual(page.problems, []);
     await page.context().close();
   } finally {
+    fs.rmSync(file, { force: true });
     await plain.close();
   }
 });

@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use workloads::hashing::{hex, StreamingHash};
 
 /// Bytes per call into SHA-256.
-const UPDATE_BYTES: usize = 64 * 1024;
+pub(crate) const UPDATE_BYTES: usize = 64 * 1024;
 
 /// The t hash states of one run and the spans of their work.
 pub struct Hashing {

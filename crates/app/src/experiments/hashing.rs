@@ -1,7 +1,7 @@
 //! The hashing chapter: SHA-256 of generated data or of a file the reader picks, t times, as a
 //! loop on one worker and as t tasks on k workers (the article's 1, 4 and 16), read slice by slice.
 
-use super::panel::{variant_id, workers_for, ResultLog, RunStatus};
+use super::panel::{variant_id, ResultLog, RunStatus};
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
@@ -9,7 +9,7 @@ use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::timeline::Timeline;
 use crate::components::unavailable::{ModeBanner, UnavailableNotice};
-use crate::engine_client::{self, Mode};
+use crate::engine_client;
 use crate::environment::machine;
 use crate::format;
 use crate::i18n::{self, fill, ui};
@@ -60,7 +60,8 @@ pub fn HashingExperiment() -> impl IntoView {
     let machine = machine();
     let body = match engine_client::availability() {
         Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
-        Ok(mode) => view! { <ModeBanner mode /> <HashingControls cores=machine.logical_processors mode /> }.into_any(),
+        Ok(mode) => view! { <ModeBanner mode by_messages=true /> <HashingControls cores=machine.logical_processors /> }
+            .into_any(),
     };
     view! {
         <section class="experiment" aria-labelledby="hash-title" data-experiment="hashing">
@@ -76,9 +77,10 @@ pub fn HashingExperiment() -> impl IntoView {
 }
 
 #[component]
-fn HashingControls(cores: u32, mode: Mode) -> impl IntoView {
+fn HashingControls(cores: u32) -> impl IntoView {
     let t = ui();
-    let workers_limits = workers_for(workers_range(cores), mode);
+    // Without shared memory the hashes run on message-passing workers: every worker count is real.
+    let workers_limits = workers_range(cores);
     let mut preset = Preset::from_url();
     let source = RwSignal::new(preset.choice("source", &["generated", "file"], "generated"));
     let size_mb = RwSignal::new(preset.value(&SIZE_MB));
@@ -210,7 +212,7 @@ fn HashingControls(cores: u32, mode: Mode) -> impl IntoView {
             <Slider label=t.repetitions help=t.repetitions_help_no_warm_up.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <div class="actions">
                 <button type="submit" class="primary" disabled=move || running.get()>{t.run}</button>
-                <button type="button" disabled=move || running.get() || mode == Mode::SingleWorker on:click=move |_| run_presets()>{t.hash_run_presets}</button>
+                <button type="button" disabled=move || running.get() on:click=move |_| run_presets()>{t.hash_run_presets}</button>
                 <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
             </div>
         </form>

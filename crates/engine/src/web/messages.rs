@@ -7,14 +7,19 @@
 //! whichever worker is free, adds up the results and turns the spans into the usual trace, so the
 //! page shows the same table and timeline as with threads, copying cost included.
 //!
-//! Only the CPU-bound kernels that split by data run this way (sum, and the spin tasks of the first
-//! chapter): they are where parallelism pays and where copying has something to teach.
+//! Only the CPU-bound kernels run this way: the sum and the first chapter's spin tasks (tasks go to
+//! whichever worker is free) and hashing (hash j lives on worker j mod k; every slice is copied to
+//! each worker that holds a hash, and the end of a slice is a barrier, as with threads). They are
+//! where parallelism pays and where copying has something to teach.
 
-use super::{describe, scope};
+use super::streams::HashInput;
+use super::{describe, post, scope};
 use crate::cancel::{Cancel, Stopped};
 use crate::clock::now_ms;
+use crate::hashing::{check_digests, slices, UPDATE_BYTES};
 use crate::inputs::{self, spin_seed, Input};
 use crate::measure::finish;
+use experiments::protocol::{Response, RunId};
 use experiments::{Job, Measurement, Span, Trace, Workload};
 use futures_channel::mpsc;
 use futures_util::future::{select, Either};
@@ -24,6 +29,7 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+use workloads::hashing::StreamingHash;
 use workloads::spin::spin;
 use workloads::split::even_ranges;
 use workloads::sum::sum;
@@ -36,16 +42,48 @@ const STOP_POLL_MS: i32 = 20;
 /// What the coordinator asks of a worker. For a sum, the numbers travel beside it as an `Int32Array`.
 #[derive(Serialize, Deserialize)]
 enum Order {
-    Sum { task: u32 },
-    Spin { task: u32, units: u32, seed: u64 },
+    Sum {
+        task: u32,
+    },
+    Spin {
+        task: u32,
+        units: u32,
+        seed: u64,
+    },
+    /// Start fresh hash states with these indices; the hash of slice s is task `s * hashes + index`.
+    HashStart {
+        indices: Vec<u32>,
+        hashes: u32,
+    },
+    /// Advance every hash state with the bytes that travel beside it, as slice `slice`.
+    HashSlice {
+        slice: u32,
+    },
+    /// Send back the digests.
+    HashFinish,
 }
 
 /// What a worker answers: ready to work, a task's result and span (engine clock, ms), or a failure.
 #[derive(Serialize, Deserialize)]
 enum Answer {
     Ready,
-    Done { task: u32, value: u64, start_ms: f64, end_ms: f64 },
-    Failed { message: String },
+    Done {
+        task: u32,
+        value: u64,
+        start_ms: f64,
+        end_ms: f64,
+    },
+    /// A slice went into every hash state this worker holds: one (task, start, end) per state.
+    Advanced {
+        spans: Vec<(u32, f64, f64)>,
+    },
+    /// The digests of this worker's hashes, by hash index.
+    Digests {
+        digests: Vec<(u32, [u8; 32])>,
+    },
+    Failed {
+        message: String,
+    },
 }
 
 type MessageHandler = Closure<dyn FnMut(MessageEvent)>;
@@ -221,7 +259,7 @@ async fn run_once(
                 }
             }
             Answer::Failed { message } => return Err(format!("message worker {worker} failed: {message}")),
-            Answer::Ready => {}
+            _ => {}
         }
     }
     let wall_ms = now_ms() - t0;
@@ -241,6 +279,148 @@ pub async fn run_job(job: &Job, cancel: &Cancel) -> Result<Result<Measurement, S
     };
     let outcome = measure(job, &input, &mut pool, pool_start_ms, cancel).await;
     // A pool that failed or was stopped mid-task may be busy or broken: end it (dropping terminates).
+    if matches!(outcome, Ok(Ok(_))) {
+        POOL.with(|p| *p.borrow_mut() = Some(pool));
+    }
+    outcome
+}
+
+/// Post `order` to worker `worker`, with `bytes` (copied once more, into a buffer of its own that is
+/// handed over) if there are any.
+fn post_order(pool: &MessagePool, worker: u32, order: &Order, bytes: Option<&[u8]>) -> Result<(), String> {
+    let text = serde_json::to_string(order).map_err(|e| e.to_string())?;
+    let data: JsValue = bytes.map_or(JsValue::UNDEFINED, |b| js_sys::Uint8Array::from(b).into());
+    let transfer = match data.dyn_ref::<js_sys::Uint8Array>() {
+        Some(array) => js_sys::Array::of1(&array.buffer()),
+        None => js_sys::Array::new(),
+    };
+    pool.workers[worker as usize]
+        .0
+        .post_message_with_transfer(&js_sys::Array::of2(&text.into(), &data), &transfer)
+        .map_err(|e| format!("could not send work to worker {worker}: {}", describe(e)))
+}
+
+/// Wait for one answer of the wanted kind from each of `workers` workers; returns them by worker.
+async fn gather(
+    pool: &mut MessagePool,
+    workers: u32,
+    cancel: &Cancel,
+) -> Result<Result<Vec<(u32, Answer)>, Stopped>, String> {
+    let mut answers = Vec::with_capacity(workers as usize);
+    while answers.len() < workers as usize {
+        match next_answer(pool, cancel).await {
+            Ok((worker, Answer::Failed { message })) => {
+                return Err(format!("message worker {worker} failed: {message}"))
+            }
+            Ok((_, Answer::Ready)) => {}
+            Ok(answer) => answers.push(answer),
+            Err(Stopped) => return Ok(Err(Stopped)),
+        }
+    }
+    Ok(Ok(answers))
+}
+
+/// One pass of hashing on the workers in use: start their states, send every slice to each of
+/// them and wait for all, then collect the digests. Returns digests in hash order and the trace.
+async fn hash_once(
+    job: &Job,
+    input: &HashInput,
+    pool: &mut MessagePool,
+    slice_limit: Option<usize>,
+    cancel: &Cancel,
+    mut on_slice: impl FnMut(),
+) -> Result<Result<(Vec<[u8; 32]>, Trace), Stopped>, String> {
+    let hashes = job.tasks.max(1);
+    let in_use = (pool.workers.len() as u32).min(hashes);
+    let t0 = now_ms();
+    for worker in 0..in_use {
+        let indices = (0..hashes).filter(|h| h % in_use == worker).collect();
+        post_order(pool, worker, &Order::HashStart { indices, hashes }, None)?;
+    }
+    let mut spans = Vec::new();
+    for (slice, (offset, length)) in slices(input.total, input.slice_bytes).enumerate() {
+        let bytes = match slice_limit {
+            // The warm-up: a short slice of zeros, so the workers' compilers optimise SHA-256 untimed.
+            Some(_) if slice > 0 => break,
+            Some(limit) => vec![0u8; limit],
+            None => input.slice(offset, length)?,
+        };
+        for worker in 0..in_use {
+            post_order(pool, worker, &Order::HashSlice { slice: slice as u32 }, Some(&bytes))?;
+        }
+        match gather(pool, in_use, cancel).await? {
+            Ok(answers) => {
+                for (worker, answer) in answers {
+                    if let Answer::Advanced { spans: advanced } = answer {
+                        spans.extend(advanced.into_iter().map(|(task, start_ms, end_ms)| Span {
+                            worker,
+                            task,
+                            start_ms: start_ms - t0,
+                            end_ms: end_ms - t0,
+                        }));
+                    }
+                }
+            }
+            Err(Stopped) => return Ok(Err(Stopped)),
+        }
+        on_slice();
+    }
+    for worker in 0..in_use {
+        post_order(pool, worker, &Order::HashFinish, None)?;
+    }
+    let mut digests = vec![[0u8; 32]; hashes as usize];
+    match gather(pool, in_use, cancel).await? {
+        Ok(answers) => {
+            for (_, answer) in answers {
+                if let Answer::Digests { digests: theirs } = answer {
+                    for (index, digest) in theirs {
+                        digests[index as usize] = digest;
+                    }
+                }
+            }
+        }
+        Err(Stopped) => return Ok(Err(Stopped)),
+    }
+    let wall_ms = now_ms() - t0;
+    spans.sort_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
+    Ok(Ok((digests, Trace { spans, wall_ms, ..Trace::default() })))
+}
+
+/// Hash the job's data t times on k message workers, reporting progress per slice.
+pub async fn run_hash(
+    run_id: RunId,
+    job_index: usize,
+    job: &Job,
+    cancel: &Cancel,
+) -> Result<Result<Measurement, Stopped>, String> {
+    let input = HashInput::of(job)?;
+    let (mut pool, _) = match pool_of(job.workers.max(1), cancel).await? {
+        Ok(pool) => pool,
+        Err(Stopped) => return Ok(Err(Stopped)),
+    };
+    let steps = slices(input.total, input.slice_bytes).count() as u32 * job.repetitions.max(1);
+    let mut done = 0;
+    let mut measured = async || -> Result<Result<Measurement, Stopped>, String> {
+        if let Err(Stopped) = hash_once(job, &input, &mut pool, Some(256 * 1024), cancel, || {}).await? {
+            return Ok(Err(Stopped));
+        }
+        let (mut samples, mut digests_seen) = (Vec::new(), Vec::new());
+        for _ in 0..job.repetitions.max(1) {
+            let progress = || {
+                done += 1;
+                post(&Response::Progress { run_id, job_index, done, total: steps });
+            };
+            match hash_once(job, &input, &mut pool, None, cancel, progress).await? {
+                Ok((digests, trace)) => {
+                    digests_seen.extend(digests);
+                    samples.push((trace.wall_ms, trace));
+                }
+                Err(Stopped) => return Ok(Err(Stopped)),
+            }
+        }
+        Ok(Ok(Measurement::from_samples(job.clone(), samples, check_digests(&digests_seen), None)))
+    };
+    let outcome = measured().await;
     if matches!(outcome, Ok(Ok(_))) {
         POOL.with(|p| *p.borrow_mut() = Some(pool));
     }
@@ -271,6 +451,29 @@ async fn measure(
         }
     }
     Ok(Ok(finish(job, input, samples, values, pool_start_ms)))
+}
+
+thread_local! {
+    /// In a message worker: how many hashes the job has, and the states this worker holds.
+    static HASHES: RefCell<(u32, Vec<(u32, StreamingHash)>)> = const { RefCell::new((0, Vec::new())) };
+}
+
+/// Advance each hash state this worker holds with `bytes` (slice number `slice`), in 64 KB calls
+/// as the threaded engine does (see [`UPDATE_BYTES`]); one span per state.
+fn advance_hashes(slice: u32, bytes: &[u8]) -> Vec<(u32, f64, f64)> {
+    HASHES.with(|h| {
+        let (hashes, states) = &mut *h.borrow_mut();
+        states
+            .iter_mut()
+            .map(|(index, state)| {
+                let start = now_ms();
+                for piece in bytes.chunks(UPDATE_BYTES) {
+                    state.update(piece);
+                }
+                (slice * *hashes + *index, start, now_ms())
+            })
+            .collect()
+    })
 }
 
 /// Numbers copied into this worker's memory a block at a time, each block summed while it is still
@@ -313,6 +516,23 @@ pub fn message_worker_start() {
                 Err(_) => Answer::Failed { message: format!("task {task} came without its numbers") },
             },
             Ok(Order::Spin { task, units, seed }) => done(task, spin(units, seed)),
+            Ok(Order::HashStart { indices, hashes }) => {
+                HASHES.with(|h| {
+                    *h.borrow_mut() = (hashes, indices.into_iter().map(|i| (i, StreamingHash::new())).collect())
+                });
+                return;
+            }
+            Ok(Order::HashSlice { slice }) => match parts.get(1).dyn_into::<js_sys::Uint8Array>() {
+                Ok(array) => Answer::Advanced { spans: advance_hashes(slice, &array.to_vec()) },
+                Err(_) => Answer::Failed { message: format!("slice {slice} came without its bytes") },
+            },
+            Ok(Order::HashFinish) => Answer::Digests {
+                digests: HASHES
+                    .with(|h| std::mem::take(&mut h.borrow_mut().1))
+                    .into_iter()
+                    .map(|(index, state)| (index, state.finish()))
+                    .collect(),
+            },
             Err(error) => Answer::Failed { message: format!("an unreadable order ({error})") },
         };
         answer(&reply);

@@ -32,21 +32,54 @@ fn read_file_slice(file: &web_sys::File, offset: u64, length: usize) -> Result<V
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
+/// Where a hashing job's bytes come from: the attached file, or the generator.
+pub(super) struct HashInput {
+    file: Option<web_sys::File>,
+    source: HashSource,
+    pub slice_bytes: u32,
+    pub total: u64,
+}
+
+impl HashInput {
+    pub fn of(job: &Job) -> Result<HashInput, String> {
+        let (source, slice_bytes) = hash_parameters(job).expect("a hashing job");
+        let file = match source {
+            HashSource::File { .. } => Some(
+                ATTACHED_FILE.with(|f| f.borrow().clone()).ok_or("no file was sent with the request".to_string())?,
+            ),
+            HashSource::Generated { .. } => None,
+        };
+        let total = match source {
+            HashSource::Generated { bytes, .. } | HashSource::File { bytes, .. } => *bytes,
+        };
+        Ok(HashInput { file, source: source.clone(), slice_bytes, total })
+    }
+
+    /// Bytes `offset..offset + length`: read from the file, or generated.
+    pub fn slice(&self, offset: u64, length: usize) -> Result<Vec<u8>, String> {
+        match (&self.file, &self.source) {
+            (Some(file), _) => read_file_slice(file, offset, length),
+            (None, HashSource::Generated { seed, .. }) => {
+                let mut slice = vec![0u8; length];
+                fill_generated(&mut slice, offset, *seed);
+                Ok(slice)
+            }
+            (None, HashSource::File { .. }) => unreachable!("attached in HashInput::of"),
+        }
+    }
+}
+
 /// Hash the job's data, one slice at a time, reporting progress per slice.
 pub async fn run_hash(run_id: RunId, job_index: usize, job: &Job, cancel: &Cancel) -> Outcome {
-    let (source, slice_bytes) = hash_parameters(job).expect("a hashing job");
+    #[cfg(not(target_feature = "atomics"))]
+    if job.variant == Variant::Tasks {
+        return super::messages::run_hash(run_id, job_index, job, cancel).await;
+    }
+    let input = HashInput::of(job)?;
+    let (slice_bytes, total) = (input.slice_bytes, input.total);
     let workers = if job.variant == Variant::Sequential { 1 } else { job.workers };
     let pool = EXECUTORS.with(|e| e.borrow_mut().pool(workers).map(|(pool, _)| pool))?;
     warm_up(&pool, job).await?;
-    let file = match source {
-        HashSource::File { .. } => {
-            Some(ATTACHED_FILE.with(|f| f.borrow().clone()).ok_or("no file was sent with the request".to_string())?)
-        }
-        HashSource::Generated { .. } => None,
-    };
-    let total = match source {
-        HashSource::Generated { bytes, .. } | HashSource::File { bytes, .. } => *bytes,
-    };
     let steps = slices(total, slice_bytes).count() as u32 * job.repetitions.max(1);
     let mut done = 0;
     let mut samples = Vec::new();
@@ -57,15 +90,7 @@ pub async fn run_hash(run_id: RunId, job_index: usize, job: &Job, cancel: &Cance
             if cancel.is_stopped() {
                 return Ok(Err(Stopped));
             }
-            let slice = match (&file, source) {
-                (Some(file), _) => read_file_slice(file, offset, length)?,
-                (None, HashSource::Generated { seed, .. }) => {
-                    let mut slice = vec![0u8; length];
-                    fill_generated(&mut slice, offset, *seed);
-                    slice
-                }
-                (None, HashSource::File { .. }) => unreachable!("attached above"),
-            };
+            let slice = input.slice(offset, length)?;
             let (advanced, waited) = oneshot::channel();
             let step = hashing.clone();
             let advance = move || {
