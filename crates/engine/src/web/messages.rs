@@ -191,15 +191,45 @@ async fn pool_of(workers: u32, cancel: &Cancel) -> Result<Result<(MessagePool, O
     Ok(Ok((pool, Some(now_ms() - started))))
 }
 
+/// Data that travels beside an order: a typed array copied out of this worker's memory, whose buffer
+/// is then handed over (not copied a second time). The worker copies it into its own memory.
+struct Payload {
+    array: JsValue,
+    buffer: js_sys::ArrayBuffer,
+}
+
+impl Payload {
+    fn numbers(numbers: &[i32]) -> Payload {
+        let array = js_sys::Int32Array::from(numbers);
+        Payload { buffer: array.buffer(), array: array.into() }
+    }
+
+    fn bytes(bytes: &[u8]) -> Payload {
+        let array = js_sys::Uint8Array::from(bytes);
+        Payload { buffer: array.buffer(), array: array.into() }
+    }
+}
+
+/// Post `order` to worker `worker`, with its payload if it has one.
+fn post_order(pool: &MessagePool, worker: u32, order: &Order, payload: Option<Payload>) -> Result<(), String> {
+    let text = serde_json::to_string(order).map_err(|e| e.to_string())?;
+    let (array, transfer) = match payload {
+        Some(Payload { array, buffer }) => (array, js_sys::Array::of1(&buffer)),
+        None => (JsValue::UNDEFINED, js_sys::Array::new()),
+    };
+    pool.workers[worker as usize]
+        .0
+        .post_message_with_transfer(&js_sys::Array::of2(&text.into(), &array), &transfer)
+        .map_err(|e| format!("could not send work to worker {worker}: {}", describe(e)))
+}
+
 /// The order for `task` of `job`, and the data that travels with it.
-fn order(job: &Job, input: &Input, ranges: &[std::ops::Range<usize>], task: u32) -> (Order, JsValue) {
+fn order(job: &Job, input: &Input, ranges: &[std::ops::Range<usize>], task: u32) -> (Order, Option<Payload>) {
     match (input, job.workload.clone()) {
         (Input::Sum { numbers, .. }, _) => {
-            // Copied out of this worker's memory here, and into the other worker's memory there.
-            let slice = &numbers[ranges[task as usize].clone()];
-            (Order::Sum { task }, js_sys::Int32Array::from(slice).into())
+            (Order::Sum { task }, Some(Payload::numbers(&numbers[ranges[task as usize].clone()])))
         }
-        (_, Workload::Spin { units }) => (Order::Spin { task, units, seed: spin_seed(task) }, JsValue::UNDEFINED),
+        (_, Workload::Spin { units }) => (Order::Spin { task, units, seed: spin_seed(task) }, None),
         _ => unreachable!("only sum and spin jobs run on message workers"),
     }
 }
@@ -221,19 +251,9 @@ async fn run_once(
     let mut pending = 0;
     let mut total = 0u64;
     let mut spans = Vec::with_capacity(tasks as usize);
-    let send = |worker: u32, task: u32, pool: &MessagePool| -> Result<(), String> {
-        let (order, data) = order(job, input, &ranges, task);
-        let text = serde_json::to_string(&order).map_err(|e| e.to_string())?;
-        let message = js_sys::Array::of2(&text.into(), &data);
-        // The array buffer is handed over, not copied a second time.
-        let transfer = match data.dyn_ref::<js_sys::Int32Array>() {
-            Some(array) => js_sys::Array::of1(&array.buffer()),
-            None => js_sys::Array::new(),
-        };
-        pool.workers[worker as usize]
-            .0
-            .post_message_with_transfer(&message, &transfer)
-            .map_err(|e| format!("could not send a task to worker {worker}: {}", describe(e)))
+    let send = |worker: u32, task: u32, pool: &MessagePool| {
+        let (order, payload) = order(job, input, &ranges, task);
+        post_order(pool, worker, &order, payload)
     };
     for worker in 0..pool.workers.len() as u32 {
         if next_task < tasks {
@@ -278,26 +298,8 @@ pub async fn run_job(job: &Job, cancel: &Cancel) -> Result<Result<Measurement, S
         Err(Stopped) => return Ok(Err(Stopped)),
     };
     let outcome = measure(job, &input, &mut pool, pool_start_ms, cancel).await;
-    // A pool that failed or was stopped mid-task may be busy or broken: end it (dropping terminates).
-    if matches!(outcome, Ok(Ok(_))) {
-        POOL.with(|p| *p.borrow_mut() = Some(pool));
-    }
+    keep_if_measured(pool, &outcome);
     outcome
-}
-
-/// Post `order` to worker `worker`, with `bytes` (copied once more, into a buffer of its own that is
-/// handed over) if there are any.
-fn post_order(pool: &MessagePool, worker: u32, order: &Order, bytes: Option<&[u8]>) -> Result<(), String> {
-    let text = serde_json::to_string(order).map_err(|e| e.to_string())?;
-    let data: JsValue = bytes.map_or(JsValue::UNDEFINED, |b| js_sys::Uint8Array::from(b).into());
-    let transfer = match data.dyn_ref::<js_sys::Uint8Array>() {
-        Some(array) => js_sys::Array::of1(&array.buffer()),
-        None => js_sys::Array::new(),
-    };
-    pool.workers[worker as usize]
-        .0
-        .post_message_with_transfer(&js_sys::Array::of2(&text.into(), &data), &transfer)
-        .map_err(|e| format!("could not send work to worker {worker}: {}", describe(e)))
 }
 
 /// Wait for one answer of the wanted kind from each of `workers` workers; returns them by worker.
@@ -346,7 +348,7 @@ async fn hash_once(
             None => input.slice(offset, length)?,
         };
         for worker in 0..in_use {
-            post_order(pool, worker, &Order::HashSlice { slice: slice as u32 }, Some(&bytes))?;
+            post_order(pool, worker, &Order::HashSlice { slice: slice as u32 }, Some(Payload::bytes(&bytes)))?;
         }
         match gather(pool, in_use, cancel).await? {
             Ok(answers) => {
@@ -398,33 +400,48 @@ pub async fn run_hash(
         Ok(pool) => pool,
         Err(Stopped) => return Ok(Err(Stopped)),
     };
+    let outcome = measure_hashing(run_id, job_index, job, &input, &mut pool, cancel).await;
+    keep_if_measured(pool, &outcome);
+    outcome
+}
+
+/// A warm-up pass over a short slice, then the timed repetitions, on `pool`.
+async fn measure_hashing(
+    run_id: RunId,
+    job_index: usize,
+    job: &Job,
+    input: &HashInput,
+    pool: &mut MessagePool,
+    cancel: &Cancel,
+) -> Result<Result<Measurement, Stopped>, String> {
+    if let Err(Stopped) = hash_once(job, input, pool, Some(256 * 1024), cancel, || {}).await? {
+        return Ok(Err(Stopped));
+    }
     let steps = slices(input.total, input.slice_bytes).count() as u32 * job.repetitions.max(1);
     let mut done = 0;
-    let mut measured = async || -> Result<Result<Measurement, Stopped>, String> {
-        if let Err(Stopped) = hash_once(job, &input, &mut pool, Some(256 * 1024), cancel, || {}).await? {
-            return Ok(Err(Stopped));
-        }
-        let (mut samples, mut digests_seen) = (Vec::new(), Vec::new());
-        for _ in 0..job.repetitions.max(1) {
-            let progress = || {
-                done += 1;
-                post(&Response::Progress { run_id, job_index, done, total: steps });
-            };
-            match hash_once(job, &input, &mut pool, None, cancel, progress).await? {
-                Ok((digests, trace)) => {
-                    digests_seen.extend(digests);
-                    samples.push((trace.wall_ms, trace));
-                }
-                Err(Stopped) => return Ok(Err(Stopped)),
+    let (mut samples, mut digests_seen) = (Vec::new(), Vec::new());
+    for _ in 0..job.repetitions.max(1) {
+        let progress = || {
+            done += 1;
+            post(&Response::Progress { run_id, job_index, done, total: steps });
+        };
+        match hash_once(job, input, pool, None, cancel, progress).await? {
+            Ok((digests, trace)) => {
+                digests_seen.extend(digests);
+                samples.push((trace.wall_ms, trace));
             }
+            Err(Stopped) => return Ok(Err(Stopped)),
         }
-        Ok(Ok(Measurement::from_samples(job.clone(), samples, check_digests(&digests_seen), None)))
-    };
-    let outcome = measured().await;
+    }
+    Ok(Ok(Measurement::from_samples(job.clone(), samples, check_digests(&digests_seen), None)))
+}
+
+/// Keep `pool` for the next run if this one was measured. A pool that failed or was stopped
+/// mid-task may be busy or broken: it is dropped, which ends its workers.
+fn keep_if_measured(pool: MessagePool, outcome: &Result<Result<Measurement, Stopped>, String>) {
     if matches!(outcome, Ok(Ok(_))) {
         POOL.with(|p| *p.borrow_mut() = Some(pool));
     }
-    outcome
 }
 
 /// A warm-up run, then the timed repetitions, on `pool`.
