@@ -97,6 +97,17 @@ pub const HIGH_CONCURRENCY_RU: Source =
         label: "What is high concurrency? (Russian)", title: "Что такое высокий параллелизм?", language: "ru"
     };
 
+pub const GOROUTINE_PERFORMANCE_HI: Source =
+    Source {
+        label: "Go: goroutine performance (Hindi translation)", title: "जाओ: गोरोइन प्रदर्शन", language: "hi"
+    };
+
+pub const PARALLELISM_BY_GOROUTINES_JA: Source = Source {
+    label: "Parallelism through goroutine concurrency (Japanese)",
+    title: "Goroutine の並行処理によって並列処理を実現する",
+    language: "ja",
+};
+
 pub const QPS: [PublishedServers; 2] = [
     PublishedServers {
         source: HIGH_CONCURRENCY_RU,

@@ -5,6 +5,7 @@ use super::panel::{variant_id, ResultLog, RunStatus};
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
+use crate::components::published::SourceCitation;
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::timeline::Timeline;
@@ -18,6 +19,7 @@ use crate::runner::Runner;
 use experiments::params::hashing::{
     workers as workers_range, HASHES, PRESET_WORKERS, REPETITIONS, SIZE_MB, SLICE_BYTES,
 };
+use experiments::published::PARALLELISM_BY_GOROUTINES_JA;
 use experiments::{HashSource, Job, Measurement, Variant, Workload, DEFAULT_SEED};
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
@@ -69,7 +71,7 @@ pub fn HashingExperiment() -> impl IntoView {
             {body}
             <section class="published" data-testid="published">
                 <h3>{t.cost_claims_title}</h3>
-                <ul><li>{t.hash_claim}" "<cite>{t.source_sprocket}</cite></li></ul>
+                <ul><li>{t.hash_claim}" "<SourceCitation source=PARALLELISM_BY_GOROUTINES_JA /></li></ul>
             </section>
             <MachineLine machine />
         </section>

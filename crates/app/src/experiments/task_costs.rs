@@ -6,6 +6,7 @@ use crate::components::controls::NumberField;
 use crate::components::controls::Slider;
 use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
+use crate::components::published::SourceCitation;
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint, YAxis};
@@ -19,19 +20,20 @@ use crate::runner::Runner;
 use experiments::params::task_cost::{
     workers as workers_range, PARKED, REPETITIONS, ROUND_TRIPS, SQRT_COUNTS, SWITCH_REPETITIONS, TASKS,
 };
+use experiments::published::{Source, GOROUTINE_PERFORMANCE_HI, PARALLELISM_BY_GOROUTINES_JA};
 use experiments::stats::speedup;
 use experiments::{Job, Measurement, Summary, Variant, Workload};
 use leptos::prelude::*;
 
 /// The claims of the articles about task costs, with their sources (quoted, not measured here).
 #[component]
-fn CostClaims(claims: Vec<(&'static str, &'static str)>) -> impl IntoView {
+fn CostClaims(claims: Vec<(&'static str, Source)>) -> impl IntoView {
     let t = ui();
     view! {
         <section class="published" data-testid="published">
             <h3>{t.cost_claims_title}</h3>
             <ul>
-                {claims.into_iter().map(|(claim, source)| view! { <li>{claim}" "<cite>{source}</cite></li> }).collect_view()}
+                {claims.into_iter().map(|(claim, source)| view! { <li>{claim}" "<SourceCitation source /></li> }).collect_view()}
             </ul>
         </section>
     }
@@ -96,7 +98,7 @@ pub fn GranularityExperiment() -> impl IntoView {
     view! {
         <CostPanel name="task-granularity" title=t.granularity_title>
             <GranularityControls cores=machine().logical_processors mode=current_mode() />
-            <CostClaims claims=vec![(t.cost_claim_overhead, t.source_goroutine_performance)] />
+            <CostClaims claims=vec![(t.cost_claim_overhead, GOROUTINE_PERFORMANCE_HI)] />
         </CostPanel>
     }
 }
@@ -297,7 +299,7 @@ pub fn TaskMemoryExperiment() -> impl IntoView {
     view! {
         <CostPanel name="task-memory" title=t.memory_title>
             <TaskMemoryControls mode=current_mode() />
-            <CostClaims claims=vec![(t.cost_claim_memory, t.source_goroutine_performance), (t.cost_claim_lighter, t.source_sprocket)] />
+            <CostClaims claims=vec![(t.cost_claim_memory, GOROUTINE_PERFORMANCE_HI), (t.cost_claim_lighter, PARALLELISM_BY_GOROUTINES_JA)] />
         </CostPanel>
     }
 }
