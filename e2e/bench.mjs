@@ -18,6 +18,8 @@
 // optimising compiler competes with the workers for the first second or so (without that pass the
 // first repetitions of SHA-256 took about 1.5 times as long as the later ones). That pass is where
 // pool start-up is read, because it is what a reader waits for on a first run.
+// Last, the engine built without shared memory (what a course page that is not isolated gets) times
+// the sum and the hashes again on message-passing workers (`nomem_*` figures): copying included.
 import { launch, newPage, serve, waitForOutcome } from './lib.mjs';
 
 const NUMBERS = 10_000_000;
@@ -169,9 +171,9 @@ function emitKernel(kernel, measurements, untimed) {
  * `settleBefore` after a pause of `settleMs`) and collect the measurements. Returns how long the
  * engine took to be ready and every run's measurements. `labels` name the runs in error messages.
  */
-async function talkToEngine({ runs, labels, timeoutMs, settleMs, settleBefore }) {
+async function talkToEngine({ runs, labels, timeoutMs, settleMs, settleBefore, coordinator = '/engine/coordinator.js' }) {
   const started = performance.now();
-  const worker = new Worker('/engine/coordinator.js', { type: 'module', name: 'bench-engine' });
+  const worker = new Worker(coordinator, { type: 'module', name: 'bench-engine' });
   try {
     return await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the engine did not finish within ${timeoutMs} ms`)), timeoutMs);
@@ -292,6 +294,40 @@ async function measureKernels(browser, server) {
   }
 }
 
+/**
+ * The engine without shared memory, on a page that is not isolated: the sum (8 tasks) and the hashes
+ * as a loop and on 2 message-passing workers, after an untimed pass of the same jobs.
+ */
+async function measureWithoutSharedMemory(browser) {
+  const plain = await serve('none', { overrides: { [BLANK_PAGE]: '<!doctype html><meta charset="utf-8"><title>engine bench</title>' } });
+  const page = await newPage(browser);
+  try {
+    await page.goto(plain.url + BLANK_PAGE);
+    if (await page.evaluate(() => globalThis.crossOriginIsolated === true)) throw new Error('the plain page is isolated');
+    log('timing the sum and the hashes on message-passing workers (no shared memory)');
+    const [sumLoop, , sumTasks] = sumRun(8);
+    const [hashLoop, hashTasks] = hashRun();
+    const jobs = [sumLoop, sumTasks, hashLoop, hashTasks];
+    const { results } = await page.evaluate(talkToEngine, {
+      runs: [jobs.map((job) => ({ ...job, repetitions: 1 })), jobs],
+      labels: ['the untimed pass without shared memory', 'the timed pass without shared memory'],
+      timeoutMs: ENGINE_TIMEOUT_MS,
+      settleMs: SETTLE_MS,
+      settleBefore: 1,
+      coordinator: '/engine-single/coordinator.js',
+    });
+    const measured = results[1];
+    if (measured.length !== jobs.length || measured.some((m) => !m)) throw new Error('a job without shared memory was not measured');
+    ['sum_sequential', 'sum_tasks8_workers2', 'hash_loop', 'hash_tasks'].forEach((name, index) => {
+      emit(`nomem_${name}_ms`, measured[index].summary.median_ms);
+    });
+    emit('nomem_check_ok', [...results[0], ...measured].every((m) => m.check.ok));
+  } finally {
+    await page.context().close();
+    await plain.close();
+  }
+}
+
 /** Before any script of the page: record long main-thread tasks and when the Sum panel appears. */
 function instrumentPage() {
   window.__longTasks = [];
@@ -375,6 +411,7 @@ try {
   emit('version', `Chromium ${browser.version()}`);
   await measureKernels(browser, server);
   await measureUi(browser, server);
+  await measureWithoutSharedMemory(browser);
 } catch (error) {
   log(`cannot measure: ${error.message}`);
   process.exitCode = 1;

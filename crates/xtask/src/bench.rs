@@ -38,6 +38,10 @@ cargo xtask bench
              threads and goroutines on 2 workers, in req/s:
              lab qps --workers 2 --requests 200 --concurrency 20 --wait-ms 10 --work-us 50 --reps 1
 
+  Then, in Chromium only, the Sum (8 tasks) and hashing jobs again in the engine built without
+  shared memory, on 2 message-passing workers that get their input copied in (what a course page
+  that is not cross-origin isolated runs), beside the same jobs with shared memory.
+
   Also weighs the site's wasm (raw and gzip -9) and times first paint and the longest main-thread
   task during a UI run. Prints a table per kernel and writes bench-report.md and bench-report.json
   at the workspace root. Figures are measurements: a slow one never fails the command; one that
@@ -193,6 +197,10 @@ const PAGE_KEYS: [&str; 9] = [
     "ui_sequential_ms",
     "ui_tasks2_workers2_ms",
 ];
+
+/// Figures of the engine without shared memory (message-passing workers), browser only.
+const NO_SHARED_MEMORY_KEYS: [&str; 4] =
+    ["nomem_sum_sequential_ms", "nomem_sum_tasks8_workers2_ms", "nomem_hash_loop_ms", "nomem_hash_tasks_ms"];
 
 pub fn run() -> Result<(), String> {
     if std::env::args().skip(2).any(|a| a == "--help" || a == "-h") {
@@ -447,7 +455,7 @@ impl BenchResults {
         for key in KERNEL_KEYS {
             number(&self.native, key).ok_or_else(|| format!("lab did not report {key}"))?;
         }
-        for key in KERNEL_KEYS.iter().chain(&PAGE_KEYS) {
+        for key in KERNEL_KEYS.iter().chain(&PAGE_KEYS).chain(&NO_SHARED_MEMORY_KEYS) {
             number(&self.browser, key).ok_or_else(|| format!("e2e/bench.mjs did not report {key}"))?;
         }
         for kernel in Kernel::ALL {
@@ -567,8 +575,42 @@ impl BenchResults {
         ]);
         let mut tables = vec![kernel];
         tables.extend(Kernel::ALL.map(|k| self.kernel_table(k)));
-        tables.extend([sizes, page]);
+        tables.extend([sizes, page, self.no_shared_memory_table()]);
         tables
+    }
+
+    /// The sum and the hashes in Chromium on a page without shared memory (message-passing
+    /// workers, every input copied to them) beside the same jobs with shared memory.
+    fn no_shared_memory_table(&self) -> Table {
+        let mut table = Table::new(
+            &format!(
+                "Without shared memory (a page that is not isolated): the same jobs in Chromium on {} that \
+                 get their input copied in messages (ms)",
+                counted(2, "message-passing worker")
+            ),
+            &["measure", "shared memory", "messages", "messages / shared"],
+            &[false, true, true, true],
+        );
+        let rows = [
+            ("sum, sequential (one loop)", "sequential_ms", "nomem_sum_sequential_ms"),
+            ("sum, 8 tasks on 2 workers", "tasks8_workers2_ms", "nomem_sum_tasks8_workers2_ms"),
+            ("hashes, loop", "hash_loop_ms", "nomem_hash_loop_ms"),
+            ("hashes, on 2 workers", "hash_tasks_ms", "nomem_hash_tasks_ms"),
+        ];
+        for (label, shared, messages) in rows {
+            let (shared, messages) = (self.browser_ms(shared), self.browser_ms(messages));
+            table.row(&[label, &ms(shared), &ms(messages), &times(messages / shared)]);
+        }
+        let speedup = |loop_key: &str, tasks_key: &str| self.browser_ms(loop_key) / self.browser_ms(tasks_key);
+        let sum = (
+            speedup("sequential_ms", "tasks8_workers2_ms"),
+            speedup("nomem_sum_sequential_ms", "nomem_sum_tasks8_workers2_ms"),
+        );
+        let hash = (speedup("hash_loop_ms", "hash_tasks_ms"), speedup("nomem_hash_loop_ms", "nomem_hash_tasks_ms"));
+        table.row(&["sum, speedup on 2 workers", &times(sum.0), &times(sum.1), &ratio(sum.1 / sum.0)]);
+        table.row(&["hashes, speedup on 2 workers", &times(hash.0), &times(hash.1), &ratio(hash.1 / hash.0)]);
+        table.row(&["results", "", checks(&self.browser, "nomem_check_ok"), ""]);
+        table
     }
 
     /// One kernel's table: its figures on each side in the kernel's own units, and its lessons' ratios.
@@ -1318,7 +1360,9 @@ mod tests {
          browser.pool_start_2_ms=40\nbrowser.check_ok=true\nbrowser.first_paint_ms=120.7\n\
          browser.first_contentful_paint_ms=120.5\nbrowser.sum_panel_ms=200\nbrowser.engine_ready_ms=45\n\
          browser.longest_task_run_ms=0\nbrowser.long_tasks_run=0\nbrowser.longest_task_load_ms=70\n\
-         browser.ui_sequential_ms=3.5\nbrowser.ui_tasks2_workers2_ms=2.5\n"
+         browser.ui_sequential_ms=3.5\nbrowser.ui_tasks2_workers2_ms=2.5\n\
+         browser.nomem_sum_sequential_ms=3.4\nbrowser.nomem_sum_tasks8_workers2_ms=9\n\
+         browser.nomem_hash_loop_ms=300\nbrowser.nomem_hash_tasks_ms=200\nbrowser.nomem_check_ok=true\n"
             .to_string()
             + &browser_kernel_lines()
     }
@@ -1612,7 +1656,12 @@ mod tests {
         let server = table(&tables, "A server under load: 200 requests, 20 in flight");
         assert_eq!(cells(&server, "thread pool of 2 threads, req/s"), ["200", "196", "0.98"]);
         assert_eq!(cells(&server, "goroutines / thread pool"), ["10.00x", "10.00x", "1.00"]);
-        assert_eq!(tables.len(), 7);
+        let messages = table(&tables, "Without shared memory (a page that is not isolated)");
+        assert_eq!(cells(&messages, "sum, sequential (one loop)"), ["3.00", "3.40", "1.13x"]);
+        assert_eq!(cells(&messages, "sum, speedup on 2 workers"), ["1.88x", "0.38x", "0.20"]);
+        assert_eq!(cells(&messages, "hashes, speedup on 2 workers"), ["1.60x", "1.50x", "0.94"]);
+        assert_eq!(cells(&messages, "results"), ["all", "correct"]);
+        assert_eq!(tables.len(), 8);
     }
 
     #[test]
