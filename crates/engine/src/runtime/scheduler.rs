@@ -74,9 +74,13 @@ impl Shared {
     /// Record an event. A global sequence number orders events exactly, even when the clock
     /// cannot tell them apart (browsers give 5 µs resolution).
     pub(crate) fn record(&self, worker: Option<u32>, task: u32, kind: SchedulerEventKind) {
-        if !self.tracing.load(SeqCst) {
-            return;
+        if self.tracing.load(SeqCst) {
+            self.record_anyway(worker, task, kind);
         }
+    }
+
+    /// Record an event even if tracing has just stopped: how a poll whose Run was recorded ended.
+    pub(crate) fn record_anyway(&self, worker: Option<u32>, task: u32, kind: SchedulerEventKind) {
         let seq = self.event_seq.fetch_add(1, SeqCst);
         let buffer = worker.map_or(self.workers as usize, |w| w as usize);
         lock(&self.events[buffer]).push((seq, SchedulerEvent { at_ms: now_ms(), worker, task, kind }));
@@ -191,10 +195,18 @@ impl Shared {
 
     fn run(self: &Arc<Self>, task: Arc<Task>, index: u32) {
         // Counted only while tracing, so untraced runs pay one atomic load per poll, nothing more.
-        let counted = task.traced && self.tracing.load(SeqCst);
-        if counted {
+        // Tracing is checked again after counting: `take_events` stops tracing and then waits for
+        // the count to drop, so a poll is either counted and recorded whole, or not at all.
+        let counted = task.traced && self.tracing.load(SeqCst) && {
             self.polling_traced.fetch_add(1, SeqCst);
-            self.record(Some(index), task.id, SchedulerEventKind::Run);
+            let still_tracing = self.tracing.load(SeqCst);
+            if !still_tracing {
+                self.polling_traced.fetch_sub(1, SeqCst);
+            }
+            still_tracing
+        };
+        if counted {
+            self.record_anyway(Some(index), task.id, SchedulerEventKind::Run);
         }
         // The task records how its poll ended (Finish, Park, or Park and Wake) itself.
         let _ = task.poll(index, counted);
@@ -397,10 +409,11 @@ impl Handle {
     /// Stop recording and return the events in the order they happened. Waits (briefly) for traced
     /// tasks still inside a poll to record how it ended, so no Finish or Park is lost.
     pub fn take_events(&self) -> Vec<SchedulerEvent> {
+        // Stop first, so no new poll is counted; then let the counted ones record how they ended.
+        self.shared.tracing.store(false, SeqCst);
         while self.shared.polling_traced.load(SeqCst) > 0 {
             std::hint::spin_loop();
         }
-        self.shared.tracing.store(false, SeqCst);
         let mut events: Vec<(u64, SchedulerEvent)> =
             self.shared.events.iter().flat_map(|buffer| std::mem::take(&mut *lock(buffer))).collect();
         events.sort_by_key(|(seq, _)| *seq);

@@ -84,7 +84,7 @@ impl Task {
 
     fn record(&self, recorded: bool, worker: u32, kind: SchedulerEventKind) {
         if recorded {
-            self.runtime.record(Some(worker), self.id, kind);
+            self.runtime.record_anyway(Some(worker), self.id, kind);
         }
     }
 

@@ -25,10 +25,10 @@ use futures_channel::mpsc;
 use futures_util::future::{select, Either};
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 use workloads::hashing::StreamingHash;
 use workloads::spin::spin;
 use workloads::split::even_ranges;
@@ -36,6 +36,8 @@ use workloads::sum::sum;
 
 /// How long workers may take to load their copy of the engine before the run gives up.
 const START_TIMEOUT_MS: f64 = 20_000.0;
+/// At most this many bytes of one slice's copies in flight to hashing workers at once.
+const MAX_SLICE_COPIES_BYTES: u64 = 512 << 20;
 /// How often the coordinator looks at the stop flag while it waits for answers.
 const STOP_POLL_MS: i32 = 20;
 
@@ -87,7 +89,7 @@ enum Answer {
 }
 
 type MessageHandler = Closure<dyn FnMut(MessageEvent)>;
-type ErrorHandler = Closure<dyn FnMut(ErrorEvent)>;
+type ErrorHandler = Closure<dyn FnMut(Event)>;
 
 /// k message workers and the channel their answers arrive on, tagged with the worker's index.
 struct MessagePool {
@@ -97,7 +99,11 @@ struct MessagePool {
 
 impl Drop for MessagePool {
     fn drop(&mut self) {
+        LIVE.with(|live| live.set(live.get().saturating_sub(self.workers.len() as u32)));
         for (worker, _, _) in &self.workers {
+            // Unhooked first: an answer already queued must not reach a handler about to be freed.
+            worker.set_onmessage(None);
+            worker.set_onerror(None);
             worker.terminate();
         }
     }
@@ -106,11 +112,13 @@ impl Drop for MessagePool {
 thread_local! {
     /// The pool kept between runs, so repeated runs with the same k start at once.
     static POOL: RefCell<Option<MessagePool>> = const { RefCell::new(None) };
+    /// Message workers started and not yet ended, kept or in use by a run.
+    static LIVE: Cell<u32> = const { Cell::new(0) };
 }
 
 /// Message workers alive right now (counted in the engine's status answer).
 pub fn live() -> u32 {
-    POOL.with(|p| p.borrow().as_ref().map_or(0, |pool| pool.workers.len() as u32))
+    LIVE.with(Cell::get)
 }
 
 /// Whether `job` runs on message workers in this build: split-by-data kernels on the Tasks variant.
@@ -137,9 +145,15 @@ fn start_pool(workers: u32) -> Result<MessagePool, String> {
             let _ = to_coordinator.unbounded_send((index, answer));
         });
         let to_coordinator = sender.clone();
-        let on_error = ErrorHandler::new(move |event: ErrorEvent| {
+        let on_error = ErrorHandler::new(move |event: Event| {
             event.prevent_default();
-            let _ = to_coordinator.unbounded_send((index, Answer::Failed { message: event.message() }));
+            // A script that fails to load fires a plain Event, with no message to read.
+            let message = event
+                .dyn_ref::<ErrorEvent>()
+                .map(ErrorEvent::message)
+                .filter(|m| !m.is_empty())
+                .unwrap_or_else(|| "it could not load its copy of the engine".into());
+            let _ = to_coordinator.unbounded_send((index, Answer::Failed { message }));
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -147,19 +161,35 @@ fn start_pool(workers: u32) -> Result<MessagePool, String> {
             .post_message(&wasm_bindgen::module())
             .map_err(|e| format!("could not hand the engine to a worker: {}", describe(e)))?;
         pool.workers.push((worker, on_message, on_error));
+        LIVE.with(|live| live.set(live.get() + 1));
     }
     Ok(pool)
 }
 
-/// The next answer from any worker, or `Stopped` if the run was stopped meanwhile.
-async fn next_answer(pool: &mut MessagePool, cancel: &Cancel) -> Result<(u32, Answer), Stopped> {
+/// The next answer from any worker, `None` if none came by `deadline_ms` (engine clock), or
+/// `Stopped` if the run was stopped meanwhile.
+async fn next_answer_by(
+    pool: &mut MessagePool,
+    cancel: &Cancel,
+    deadline_ms: f64,
+) -> Result<Option<(u32, Answer)>, Stopped> {
     loop {
         cancel.check()?;
         match select(pool.answers.next(), Box::pin(super::sleep_ms(STOP_POLL_MS))).await {
-            Either::Left((Some(answer), _)) => return Ok(answer),
+            Either::Left((Some(answer), _)) => return Ok(Some(answer)),
             // Every sender lives in the pool's own handlers, so the channel never ends while it lives.
             Either::Left((None, _)) => return Err(Stopped),
+            Either::Right(_) if now_ms() > deadline_ms => return Ok(None),
             Either::Right(_) => {}
+        }
+    }
+}
+
+/// The next answer from any worker (however long the work takes), or `Stopped`.
+async fn next_answer(pool: &mut MessagePool, cancel: &Cancel) -> Result<(u32, Answer), Stopped> {
+    loop {
+        if let Some(answer) = next_answer_by(pool, cancel, f64::INFINITY).await? {
+            return Ok(answer);
         }
     }
 }
@@ -176,15 +206,16 @@ async fn pool_of(workers: u32, cancel: &Cancel) -> Result<Result<(MessagePool, O
     let mut pool = start_pool(workers)?;
     let mut ready = 0;
     while ready < workers {
-        if now_ms() - started > START_TIMEOUT_MS {
-            return Err(format!("{} of {workers} message workers loaded the engine in time", ready));
-        }
-        match next_answer(&mut pool, cancel).await {
-            Ok((_, Answer::Ready)) => ready += 1,
-            Ok((index, Answer::Failed { message })) => {
+        match next_answer_by(&mut pool, cancel, started + START_TIMEOUT_MS).await {
+            Ok(Some((_, Answer::Ready))) => ready += 1,
+            Ok(Some((index, Answer::Failed { message }))) => {
                 return Err(format!("message worker {index} could not start: {message}"))
             }
-            Ok(_) => {}
+            Ok(Some(_)) => {}
+            Ok(None) => {
+                let seconds = START_TIMEOUT_MS / 1000.0;
+                return Err(format!("only {ready} of {workers} message workers loaded the engine within {seconds} s"));
+            }
             Err(Stopped) => return Ok(Err(Stopped)),
         }
     }
@@ -396,6 +427,14 @@ pub async fn run_hash(
     cancel: &Cancel,
 ) -> Result<Result<Measurement, Stopped>, String> {
     let input = HashInput::of(job)?;
+    let copies = job.workers.max(1).min(job.tasks.max(1)) as u64;
+    if copies * input.slice_bytes as u64 > MAX_SLICE_COPIES_BYTES {
+        return Err(format!(
+            "without shared memory each of the {copies} workers needs its own copy of every {} MB slice, more than \
+             this page should hold at once: choose fewer workers",
+            input.slice_bytes >> 20
+        ));
+    }
     let (mut pool, _) = match pool_of(job.workers.max(1), cancel).await? {
         Ok(pool) => pool,
         Err(Stopped) => return Ok(Err(Stopped)),
