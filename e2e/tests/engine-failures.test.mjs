@@ -45,3 +45,18 @@ test('a worker that crashes mid-run fails that run with a message, not a frozen 
   assert.equal(await panel.locator('table.results tbody tr[data-variant]').count(), 2);
   await page.context().close();
 });
+
+test('without shared memory, message workers that cannot load fail the run with a message', async () => {
+  // The worker script is served broken, so each message worker fails to load its engine.
+  const plain = await serve('none', { overrides: { '/engine-single/message-worker.js': 'this is not a script(' } });
+  try {
+    const page = await newPage(browser);
+    await page.goto(`${plain.url}/chapters/sum?workers=2&tasks=4&n=100000&reps=1`);
+    const panel = page.locator('section[data-experiment="sum"]');
+    assert.equal(await run(panel, 60_000), 'failed');
+    assert.match(await panel.getByTestId('outcome').innerText(), /The run failed: message worker \d could not start/);
+    await page.context().close();
+  } finally {
+    await plain.close();
+  }
+});
