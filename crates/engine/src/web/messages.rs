@@ -353,13 +353,13 @@ async fn gather(
     Ok(Ok(answers))
 }
 
-/// One pass of hashing on the workers in use: start their states, send every slice to each of
-/// them and wait for all, then collect the digests. Returns digests in hash order and the trace.
+/// One pass of hashing on the workers in use: start their states, send every slice of `data` to
+/// each of them and wait for all, then collect the digests. Returns digests in hash order and the
+/// trace.
 async fn hash_once(
     job: &Job,
-    input: &HashInput,
+    data: impl Iterator<Item = Result<Vec<u8>, String>>,
     pool: &mut MessagePool,
-    slice_limit: Option<usize>,
     cancel: &Cancel,
     mut on_slice: impl FnMut(),
 ) -> Result<Result<(Vec<[u8; 32]>, Trace), Stopped>, String> {
@@ -371,13 +371,8 @@ async fn hash_once(
         post_order(pool, worker, &Order::HashStart { indices, hashes }, None)?;
     }
     let mut spans = Vec::new();
-    for (slice, (offset, length)) in slices(input.total, input.slice_bytes).enumerate() {
-        let bytes = match slice_limit {
-            // The warm-up: a short slice of zeros, so the workers' compilers optimise SHA-256 untimed.
-            Some(_) if slice > 0 => break,
-            Some(limit) => vec![0u8; limit],
-            None => input.slice(offset, length)?,
-        };
+    for (slice, bytes) in data.enumerate() {
+        let bytes = bytes?;
         for worker in 0..in_use {
             post_order(pool, worker, &Order::HashSlice { slice: slice as u32 }, Some(Payload::bytes(&bytes)))?;
         }
@@ -453,7 +448,9 @@ async fn measure_hashing(
     pool: &mut MessagePool,
     cancel: &Cancel,
 ) -> Result<Result<Measurement, Stopped>, String> {
-    if let Err(Stopped) = hash_once(job, input, pool, Some(256 * 1024), cancel, || {}).await? {
+    // A short slice of zeros first, so the workers' compilers optimise SHA-256 untimed.
+    let warm_up = std::iter::once(Ok(vec![0u8; 256 * 1024]));
+    if let Err(Stopped) = hash_once(job, warm_up, pool, cancel, || {}).await? {
         return Ok(Err(Stopped));
     }
     let steps = slices(input.total, input.slice_bytes).count() as u32 * job.repetitions.max(1);
@@ -464,7 +461,8 @@ async fn measure_hashing(
             done += 1;
             post(&Response::Progress { run_id, job_index, done, total: steps });
         };
-        match hash_once(job, input, pool, None, cancel, progress).await? {
+        let data = slices(input.total, input.slice_bytes).map(|(offset, length)| input.slice(offset, length));
+        match hash_once(job, data, pool, cancel, progress).await? {
             Ok((digests, trace)) => {
                 digests_seen.extend(digests);
                 samples.push((trace.wall_ms, trace));
