@@ -29,7 +29,7 @@ test('all four sorts run from a preset and every result is checked sorted', asyn
   const rows = panel.locator('table.results tbody tr[data-variant]');
   assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.variant)), ['bubble', 'chunked', 'odd-even', 'merge']);
   assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.result)), ['sorted', 'sorted', 'sorted', 'sorted']);
-  for (const text of await rows.locator('td:last-child').allInnerTexts()) assert.match(text, /sorted correct/);
+  for (const text of await rows.locator('td.check').allInnerTexts()) assert.match(text, /sorted correct/);
   // The chunked sort's timeline: 4 chunk tasks, then the final pass over everything (task 4).
   const timeline = panel.getByTestId('sort-timeline');
   const tasks = await timeline.locator('table.timeline-tasks tbody tr th').allTextContents();

@@ -28,7 +28,7 @@ test('a preset picks the workload kind and runs it', async () => {
   assert.equal(await waitForOutcome(panel), 'finished');
   const rows = panel.locator('table.results tbody tr[data-variant]');
   assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.variant)), ['sequential', 'goroutines']);
-  for (const text of await rows.locator('td:last-child').allInnerTexts()) assert.match(text, /correct/);
+  for (const text of await rows.locator('td.check').allInnerTexts()) assert.match(text, /correct/);
   assert.match(page.url(), /kind=cpu/);
   assert.deepEqual(page.problems, []);
   await page.context().close();

@@ -24,7 +24,7 @@ test('the granularity sweep runs from a preset and fills the table and the chart
   // 5 task sizes × (the loop + 4 kinds of task).
   const rows = panel.locator('table.results tbody tr[data-variant]');
   assert.equal(await rows.count(), 25);
-  for (const text of await rows.locator('td:last-child').allInnerTexts()) assert.match(text, /correct/);
+  for (const text of await rows.locator('td.check').allInnerTexts()) assert.match(text, /correct/);
   const points = await panel.getByTestId('granularity-chart').locator('table.chart-data tbody tr')
     .evaluateAll((trs) => trs.map((tr) => [tr.dataset.series, Number(tr.dataset.x)]));
   assert.equal(points.length, 20);

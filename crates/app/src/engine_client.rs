@@ -4,7 +4,7 @@
 //! engine crashes (or cannot load), every run in progress is told why, the worker is discarded, and
 //! the next request starts a fresh one, so a crash costs the reader one run, never the page.
 
-use experiments::protocol::{Request, Response, RunId};
+use experiments::protocol::{Request, Response, RunId, Stage};
 use experiments::{Job, Measurement};
 use futures_channel::{mpsc, oneshot};
 use std::cell::RefCell;
@@ -16,8 +16,17 @@ use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 /// What a run reports back, in order: progress and measurements, then exactly one of the last three.
 #[derive(Clone, Debug)]
 pub enum EngineEvent {
-    Progress { job_index: usize, done: u32, total: u32 },
-    Measured { job_index: usize, measurement: Box<Measurement> },
+    /// `done` of `total` steps of `stage` for job `job_index`.
+    Progress {
+        job_index: usize,
+        stage: Stage,
+        done: u32,
+        total: u32,
+    },
+    Measured {
+        job_index: usize,
+        measurement: Box<Measurement>,
+    },
     Finished,
     Stopped,
     Failed(String),
@@ -166,8 +175,8 @@ fn on_response(response: Response) {
                 }
             }
         }),
-        Response::Progress { run_id, job_index, done, total } => {
-            deliver(run_id, EngineEvent::Progress { job_index, done, total }, false)
+        Response::Progress { run_id, job_index, done, total, stage } => {
+            deliver(run_id, EngineEvent::Progress { job_index, stage, done, total }, false)
         }
         Response::Measured { run_id, job_index, measurement } => {
             deliver(run_id, EngineEvent::Measured { job_index, measurement }, false)
@@ -204,6 +213,12 @@ fn crash(message: String) {
     if let Some(handlers) = handlers {
         wasm_bindgen_futures::spawn_local(async move { drop(handlers) });
     }
+}
+
+/// Start the engine now, before anything asks it to measure, so that downloading and compiling it
+/// overlaps the page's own loading instead of the first run. Harmless if it is already running.
+pub fn start_early() {
+    let _ = CLIENT.with(|c| start_worker(&mut c.borrow_mut()));
 }
 
 /// Start measuring `jobs`; events arrive on the returned channel. A new run stops the one in progress.

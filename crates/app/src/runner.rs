@@ -5,11 +5,13 @@
 //! panel leaves the page.
 
 use crate::engine_client::{self, EngineEvent};
-use experiments::protocol::RunId;
+use experiments::protocol::{RunId, Stage};
 use experiments::{Job, Measurement};
 use futures_util::StreamExt;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// How a run ended, for the status line.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,13 +21,41 @@ pub enum Outcome {
     Failed(String),
 }
 
+/// The engine's latest progress report of a run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    /// The job concerned.
+    pub job_index: usize,
+    /// `None` before the engine has reported anything.
+    pub stage: Option<Stage>,
+    pub done: u32,
+    pub total: u32,
+}
+
+impl Step {
+    /// The step before the engine's first report.
+    pub fn preparing() -> Self {
+        Step { job_index: 0, stage: None, done: 0, total: 0 }
+    }
+
+    /// How far a run of `job_count` jobs has come, 0.0..=1.0.
+    pub fn fraction(&self, job_count: usize) -> f64 {
+        let job_count = job_count.max(1) as f64;
+        let within = match self.stage {
+            Some(Stage::Measuring) if self.total > 0 => self.done.min(self.total) as f64 / self.total as f64,
+            _ => 0.0,
+        };
+        ((self.job_index as f64 + within) / job_count).clamp(0.0, 1.0)
+    }
+}
+
 #[derive(Clone, Copy)]
 pub struct Runner {
     pub running: RwSignal<bool>,
     /// 0.0..=1.0 over all jobs of the run.
     pub progress: RwSignal<f64>,
-    /// Index of the job being measured and its repetitions done / total.
-    pub current: RwSignal<Option<(usize, u32, u32)>>,
+    /// What the engine is doing now, `None` between runs.
+    pub current: RwSignal<Option<Step>>,
     pub outcome: RwSignal<Option<Outcome>>,
     /// How many runs have ended (finished, stopped or failed): tests wait for it to grow.
     pub ended: RwSignal<u32>,
@@ -62,7 +92,7 @@ impl Runner {
         file: Option<web_sys::File>,
         on_measured: impl Fn(usize, Measurement) + 'static,
     ) {
-        let job_count = jobs.len().max(1) as f64;
+        let job_count = jobs.len();
         let started = match file {
             Some(file) => engine_client::run_with_file(jobs, file),
             None => engine_client::run(jobs),
@@ -78,7 +108,7 @@ impl Runner {
         self.run_id.set(Some(run_id));
         self.running.set(true);
         self.progress.set(0.0);
-        self.current.set(Some((0, 0, 0)));
+        self.current.set(Some(Step::preparing()));
         self.outcome.set(None);
         let runner = *self;
         spawn_local(async move {
@@ -94,13 +124,13 @@ impl Runner {
                     runner.ended.try_update(|n| *n += 1);
                 };
                 match event {
-                    EngineEvent::Progress { job_index, done, total } => {
-                        let within = if total > 0 { done as f64 / total as f64 } else { 0.0 };
-                        runner.progress.try_set((job_index as f64 + within) / job_count);
-                        runner.current.try_set(Some((job_index, done, total)));
+                    EngineEvent::Progress { job_index, stage, done, total } => {
+                        let step = Step { job_index, stage: Some(stage), done, total };
+                        runner.progress.try_set(step.fraction(job_count));
+                        runner.current.try_set(Some(step));
                     }
                     EngineEvent::Measured { job_index, measurement } => {
-                        runner.progress.try_set((job_index + 1) as f64 / job_count);
+                        runner.progress.try_set(((job_index + 1) as f64 / job_count.max(1) as f64).min(1.0));
                         on_measured(job_index, *measurement);
                     }
                     EngineEvent::Finished => finish(Outcome::Finished),
@@ -115,5 +145,56 @@ impl Runner {
         if let Some(run_id) = self.run_id.get_untracked() {
             engine_client::stop(run_id);
         }
+    }
+}
+
+/// How long an autorun waits at most for the page to become idle.
+const IDLE_WAIT_LIMIT_MS: u32 = 3_000;
+
+/// Call `start` once, after the panel is on the page, the page has finished loading and the
+/// browser has found the main thread idle (or after [`IDLE_WAIT_LIMIT_MS`]): a run started while
+/// the page is still loading would be measured against the page's own work. With
+/// `start_engine_early` the engine starts loading at once, so it is ready by then.
+pub fn run_on_mount(start: impl Fn() + 'static, start_engine_early: bool) {
+    let start = std::rc::Rc::new(start);
+    Effect::new(move |already: Option<()>| {
+        if already.is_none() {
+            if start_engine_early {
+                engine_client::start_early();
+            }
+            let start = start.clone();
+            when_page_is_idle(move || start());
+        }
+    });
+}
+
+/// Call `then` after the window's `load` event and the next idle period of the main thread.
+fn when_page_is_idle(then: impl FnOnce() + 'static) {
+    let Some(window) = web_sys::window() else {
+        then();
+        return;
+    };
+    let idle = move || {
+        let Some(window) = web_sys::window() else { return then() };
+        let callback = Closure::once_into_js(move |_: JsValue| then());
+        let options = web_sys::IdleRequestOptions::new();
+        options.set_timeout(IDLE_WAIT_LIMIT_MS);
+        if window.request_idle_callback_with_options(callback.unchecked_ref(), &options).is_err() {
+            // No idle callbacks in this browser: a plain timeout instead.
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(callback.unchecked_ref(), 500);
+        }
+    };
+    let loaded = window.document().is_some_and(|d| d.ready_state() == "complete");
+    if loaded {
+        idle();
+    } else {
+        let on_load = Closure::once_into_js(move |_: JsValue| idle());
+        let options = web_sys::AddEventListenerOptions::new();
+        options.set_once(true);
+        let _ = window.add_event_listener_with_callback_and_add_event_listener_options(
+            "load",
+            on_load.unchecked_ref(),
+            &options,
+        );
     }
 }

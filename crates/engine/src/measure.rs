@@ -1,13 +1,13 @@
-//! Measuring a job: a warm-up, R timed repetitions, a trace of each, and a correctness check.
+//! One repetition of a job, timed and traced, and the correctness check of all of them.
 //!
-//! Jobs on rayon pools ([`run_job`]) run *on a worker of the pool* (the native and web front ends
-//! arrange that), so `rayon::scope` spreads tasks over exactly that pool's workers. Jobs on the M:N
-//! runtime ([`run_job_on_runtime`]) run as the runtime's root task and spawn their tasks there.
+//! Repetitions on rayon pools ([`rep_on_pool`]) run *on a worker of the pool* (the harness arranges
+//! that), so `rayon::scope` spreads tasks over exactly that pool's workers. Repetitions on the M:N
+//! runtime ([`rep_on_runtime`]) run as the runtime's root task and spawn their tasks there. When and
+//! how often they run (warm-ups, rounds side by side) is [`crate::harness`]'s business.
 
 use crate::cancel::{Cancel, Stopped};
 use crate::clock::now_ms;
-use crate::executors::PoolBuilt;
-use crate::inputs::{self, digest, spin_seed, Input};
+use crate::inputs::{digest, spin_seed, Input};
 use crate::runtime::{self, Handle, WaitGroup};
 use crate::sorting::{sort_parallel, sort_sequential};
 use experiments::{
@@ -27,26 +27,16 @@ use workloads::sum::sum_cancellable;
 /// Scheduler events beyond this many are dropped from a trace (spans are always kept).
 const MAX_TRACE_EVENTS: usize = 20_000;
 
-/// Repetitions done so far, readable from another thread while the job runs.
-#[derive(Default, Debug)]
-pub struct Progress {
-    pub done: AtomicU32,
-    pub total: AtomicU32,
-}
-
-impl Progress {
-    pub fn snapshot(&self) -> (u32, u32) {
-        (self.done.load(Ordering::Relaxed), self.total.load(Ordering::Relaxed))
-    }
-
-    fn start(&self, total: u32) {
-        self.total.store(total, Ordering::Relaxed);
-        self.done.store(0, Ordering::Relaxed);
-    }
-
-    fn step(&self) {
-        self.done.fetch_add(1, Ordering::Relaxed);
-    }
+/// What one repetition produced.
+pub struct Rep {
+    /// The result to check against the expected one.
+    pub value: u64,
+    /// Its trace; `trace.wall_ms` is the repetition's time.
+    pub trace: Trace,
+    /// Digests of a hashing repetition (empty otherwise).
+    pub digests: Vec<[u8; 32]>,
+    /// Heap bytes held per parked task, for the parked-task memory job.
+    pub held_per_task: Option<f64>,
 }
 
 /// Compare every repetition's value with the expected one and assemble the measurement.
@@ -81,52 +71,9 @@ fn total(values: Vec<Option<u64>>) -> Result<u64, Stopped> {
 // ---------------------------------------------------------------------------------------------
 // Jobs on rayon pools: Sequential and Tasks.
 
-/// Measure `job` (Sequential or Tasks) on the current rayon pool. `fresh_pool_built_at` is set
-/// when the pool was just built: the job then waits for every worker and reports the start-up time.
-pub fn run_job(
-    job: &Job,
-    fresh_pool_built_at: Option<PoolBuilt>,
-    cancel: &Cancel,
-    progress: &Progress,
-) -> Result<Measurement, Stopped> {
-    // Without shared memory the "pool" is this very thread: nothing to wait for.
-    let fresh_pool_built_at = fresh_pool_built_at.filter(|_| crate::threads::SHARED_MEMORY);
-    let started = fresh_pool_built_at.map(|built| {
-        // Returns once every worker of the pool has run it, i.e. once all of them are up.
-        rayon::broadcast(|_| ());
-        let workers = rayon::current_num_threads().max(1) as f64;
-        (now_ms() - built.at_ms, (crate::alloc::live_bytes() - built.live_bytes) as f64 / workers)
-    });
-    let pool_start_ms = started.map(|(ms, _)| ms);
-    let repetitions = job.repetitions.max(1);
-    progress.start(repetitions);
-    let input = inputs::prepare(&job.workload, job.tasks, cancel)?;
-    if needs_warm_up(job) {
-        // Touches the data, wakes the workers, fills caches, lets the wasm compiler tier up.
-        run_once(job, &input, cancel)?;
-    }
-    let mut samples = Vec::with_capacity(repetitions as usize);
-    let mut values = Vec::with_capacity(repetitions as usize);
-    for _ in 0..repetitions {
-        let (value, trace) = run_once(job, &input, cancel)?;
-        samples.push((trace.wall_ms, trace));
-        values.push(value);
-        progress.step();
-    }
-    let mut measurement = finish(job, &input, samples, values, pool_start_ms);
-    if let Some((_, bytes_per_worker)) = started {
-        measurement.memory = Some(experiments::MemoryReport {
-            tasks: 0,
-            bytes_per_task: None,
-            bytes_per_worker: Some(bytes_per_worker),
-        });
-    }
-    Ok(measurement)
-}
-
-/// One untimed run before the timed ones, except for work dominated by waiting: a sweep of
-/// 1 ms reads would spend most of its time warming up, and waiting needs no warm caches.
-fn needs_warm_up(job: &Job) -> bool {
+/// Untimed runs before the timed ones, except for work dominated by waiting: a sweep of 1 ms reads
+/// would spend most of its time warming up, and waiting needs no warm caches.
+pub fn needs_warm_up(job: &Job) -> bool {
     !matches!(job.workload, Workload::DocSearch { latency_us, .. } if latency_us > 0)
 }
 
@@ -142,8 +89,14 @@ fn search(document: &str) -> u64 {
     count_matching_items(document, DEFAULT_TOPIC).map_or(0, u64::from)
 }
 
-/// One timed run on the current pool; returns its result value and its trace (with the wall time).
-fn run_once(job: &Job, input: &Input, cancel: &Cancel) -> Result<(u64, Trace), Stopped> {
+/// One timed repetition on the current pool (call it on a worker of the job's pool).
+///
+/// Never inlined: every repetition (warm-ups included) is a call of this one function, so the
+/// browser's optimised version of it, compiled while the warm-ups run, serves the timed ones.
+/// (WebAssembly engines swap in optimised code only between calls; a loop over all repetitions
+/// inlined into one call would run its first call, all of it, unoptimised.)
+#[inline(never)]
+pub fn rep_on_pool(job: &Job, input: &Input, cancel: &Cancel) -> Result<Rep, Stopped> {
     let keep_going = || !cancel.is_stopped();
     let (values, trace) = match (input, job.variant) {
         (Input::Expected { .. }, variant) if matches!(job.workload, Workload::Granularity { .. }) => {
@@ -212,7 +165,7 @@ fn run_once(job: &Job, input: &Input, cancel: &Cancel) -> Result<(u64, Trace), S
         }
     };
     cancel.check()?;
-    Ok((total(values)?, trace))
+    Ok(Rep { value: total(values)?, trace, digests: Vec::new(), held_per_task: None })
 }
 
 /// The granularity experiment on a rayon pool: a plain loop (Sequential) or one task per item
@@ -302,12 +255,13 @@ fn current_worker() -> u32 {
     rayon::current_thread_index().unwrap_or(0) as u32
 }
 
-/// Run `work` once on this worker as a single traced span.
+/// Run `work` once on this worker as a single traced span. The loop is the one worker of its
+/// variant, worker 0, whichever worker of the group's pool it ran on.
 fn traced_sequential(work: impl FnOnce() -> Option<u64>) -> (Vec<Option<u64>>, Trace) {
     let t0 = now_ms();
     let value = work();
     let t1 = now_ms();
-    let span = Span { worker: current_worker(), task: 0, start_ms: 0.0, end_ms: t1 - t0 };
+    let span = Span { worker: 0, task: 0, start_ms: 0.0, end_ms: t1 - t0 };
     (vec![value], Trace { spans: vec![span], wall_ms: t1 - t0, ..Trace::default() })
 }
 
@@ -345,100 +299,62 @@ fn traced_tasks(tasks: usize, work: impl Fn(usize) -> Option<u64> + Sync) -> (Ve
 // ---------------------------------------------------------------------------------------------
 // Jobs on the M:N task runtime: Goroutines.
 
-/// Measure a Goroutines `job`; runs as the runtime's root task (untraced), spawning `job.tasks`
-/// traced tasks per repetition. With `fresh`, first waits until every worker has started.
-pub async fn run_job_on_runtime(
-    job: Job,
-    handle: Handle,
-    fresh: bool,
-    cancel: Cancel,
-    progress: Arc<Progress>,
-) -> Result<Measurement, Stopped> {
-    let pool_start_ms = if fresh {
-        while handle.start_time_ms().is_none() {
-            runtime::sleep(Duration::from_micros(100)).await;
-        }
-        handle.start_time_ms()
-    } else {
-        None
-    };
-    let repetitions = job.repetitions.max(1);
-    progress.start(repetitions);
-    let input = inputs::prepare(&job.workload, job.tasks, &cancel)?;
+/// One repetition on the task runtime (call it from a root task of the job's runtime): `job.tasks`
+/// tasks spawned and awaited with a WaitGroup, traced when `traced` (costs are measured untraced:
+/// recording every step would be part of what is measured).
+pub async fn rep_on_runtime(
+    job: &Job,
+    input: &Arc<Input>,
+    handle: &Handle,
+    traced: bool,
+    cancel: &Cancel,
+) -> Result<Rep, Stopped> {
     if job.workload == Workload::TaskMemory {
-        return measure_task_memory(&job, &input, pool_start_ms, &cancel, &progress).await;
+        return task_memory_once(job, cancel).await;
     }
-    if needs_warm_up(&job) {
-        run_once_on_runtime(&job, &input, &cancel).await?;
+    let traced = traced && !matches!(job.workload, Workload::Granularity { .. } | Workload::PingPong { .. });
+    if traced {
+        handle.start_tracing();
     }
-    // Costs are measured untraced: recording every step would be part of what is measured.
-    let traced = !matches!(job.workload, Workload::Granularity { .. } | Workload::PingPong { .. });
-    let mut samples = Vec::with_capacity(repetitions as usize);
-    let mut values = Vec::with_capacity(repetitions as usize);
-    for _ in 0..repetitions {
-        if traced {
-            handle.start_tracing();
-        }
-        let t0 = now_ms();
-        let outcome = run_once_on_runtime(&job, &input, &cancel).await;
-        let wall_ms = now_ms() - t0;
-        let events = if traced { handle.take_events() } else { Vec::new() };
-        values.push(outcome?);
-        samples.push((wall_ms, trace_from_events(events, t0, wall_ms)));
-        progress.step();
-    }
-    Ok(finish(&job, &input, samples, values, pool_start_ms))
+    let t0 = now_ms();
+    let outcome = run_once_on_runtime(job, input, cancel).await;
+    let wall_ms = now_ms() - t0;
+    let events = if traced { handle.take_events() } else { Vec::new() };
+    Ok(Rep { value: outcome?, trace: trace_from_events(events, t0, wall_ms), digests: Vec::new(), held_per_task: None })
 }
 
 /// Spawn `job.tasks` tasks that park at a gate; once all are parked, count the heap bytes they
-/// hold; open the gate. Each repetition's sample is the time to spawn them all.
-async fn measure_task_memory(
-    job: &Job,
-    input: &Input,
-    pool_start_ms: Option<f64>,
-    cancel: &Cancel,
-    progress: &Progress,
-) -> Result<Measurement, Stopped> {
+/// hold; open the gate. The repetition's time is the time to spawn them all.
+async fn task_memory_once(job: &Job, cancel: &Cancel) -> Result<Rep, Stopped> {
+    cancel.check()?;
     let tasks = job.tasks.max(1);
-    let mut samples = Vec::new();
-    let mut values = Vec::new();
-    let mut per_task = Vec::new();
-    for _ in 0..job.repetitions.max(1) {
-        cancel.check()?;
-        let gate = runtime::Gate::new();
-        let parked = Arc::new(AtomicU32::new(0));
-        let group = WaitGroup::new(tasks as usize);
-        let before = crate::alloc::live_bytes();
-        let t0 = now_ms();
-        for task in 0..tasks {
-            let (gate, parked, group) = (gate.clone(), parked.clone(), group.clone());
-            runtime::spawn(task, async move {
-                parked.fetch_add(1, Ordering::SeqCst);
-                gate.wait().await;
-                group.done();
-            });
-        }
-        let spawn_ms = now_ms() - t0;
-        // Let every task run up to the gate and park there.
-        while parked.load(Ordering::SeqCst) < tasks {
-            runtime::yield_now().await;
-        }
-        let held = crate::alloc::live_bytes() - before;
-        gate.open();
-        group.wait().await;
-        per_task.push(held as f64 / tasks as f64);
-        samples.push((spawn_ms, Trace { wall_ms: spawn_ms, ..Trace::default() }));
-        values.push(tasks as u64);
-        progress.step();
+    let gate = runtime::Gate::new();
+    let parked = Arc::new(AtomicU32::new(0));
+    let group = WaitGroup::new(tasks as usize);
+    let before = crate::alloc::live_bytes();
+    let t0 = now_ms();
+    for task in 0..tasks {
+        let (gate, parked, group) = (gate.clone(), parked.clone(), group.clone());
+        runtime::spawn(task, async move {
+            parked.fetch_add(1, Ordering::SeqCst);
+            gate.wait().await;
+            group.done();
+        });
     }
-    let mut measurement = finish(job, input, samples, values, pool_start_ms);
-    per_task.sort_by(f64::total_cmp);
-    measurement.memory = Some(experiments::MemoryReport {
-        tasks,
-        bytes_per_task: Some(per_task[(per_task.len() - 1) / 2]),
-        bytes_per_worker: None,
-    });
-    Ok(measurement)
+    let spawn_ms = now_ms() - t0;
+    // Let every task run up to the gate and park there.
+    while parked.load(Ordering::SeqCst) < tasks {
+        runtime::yield_now().await;
+    }
+    let held = crate::alloc::live_bytes() - before;
+    gate.open();
+    group.wait().await;
+    Ok(Rep {
+        value: tasks as u64,
+        trace: Trace { wall_ms: spawn_ms, ..Trace::default() },
+        digests: Vec::new(),
+        held_per_task: Some(held as f64 / tasks as f64),
+    })
 }
 
 /// One timed run: `job.tasks` tasks spawned from the root task's worker, awaited with a WaitGroup.

@@ -2,10 +2,12 @@
 
 use crate::cancel::{Cancel, Stopped};
 use crate::executors::Executors;
-use crate::hashing::{check_digests, hash_parameters, slices, Hashing};
+use crate::harness::{self, Context, SliceSource};
+use crate::hashing::hash_parameters;
 use crate::qps::{load_test, qps_measurement, report, Load, Server};
 use crate::runtime::Runtime;
-use experiments::{HashSource, Trace, Workload};
+use experiments::{HashSource, Job, Measurement, Trace, Variant, Workload};
+use std::cell::RefCell;
 use std::io::{Read, Seek, SeekFrom};
 use workloads::hashing::fill_generated;
 
@@ -15,14 +17,56 @@ fn read_at(file: &mut std::fs::File, offset: u64, buffer: &mut [u8]) -> Result<(
         .and_then(|_| file.read_exact(buffer))
         .map_err(|e| format!("reading the file: {e}"))
 }
-use crate::measure::{run_job, run_job_on_runtime, Progress};
-use experiments::{Job, Measurement, Variant};
-use std::sync::Arc;
 
-/// Runs jobs one after another on rayon pools of OS threads, keeping the last pool between jobs.
-#[derive(Default)]
+/// Runs jobs on rayon pools and task runtimes of OS threads, keeping the last run's executors.
 pub struct NativeEngine {
-    executors: Executors,
+    executors: RefCell<Executors>,
+    quiet_limit_ms: f64,
+}
+
+impl Default for NativeEngine {
+    fn default() -> Self {
+        NativeEngine { executors: RefCell::default(), quiet_limit_ms: harness::SETTLE_LIMIT_MS }
+    }
+}
+
+/// The bytes of a hashing job natively: a file on disk, or the generator.
+struct NativeSource {
+    file: Option<std::fs::File>,
+    seed: u64,
+}
+
+impl SliceSource for NativeSource {
+    fn slice(&mut self, offset: u64, length: usize) -> Result<Vec<u8>, String> {
+        let mut slice = vec![0u8; length];
+        match &mut self.file {
+            Some(file) => read_at(file, offset, &mut slice)?,
+            None => fill_generated(&mut slice, offset, self.seed),
+        }
+        Ok(slice)
+    }
+}
+
+fn open_source(job: &Job) -> Result<Box<dyn SliceSource>, String> {
+    let (source, _) = hash_parameters(job).ok_or("not a hashing job")?;
+    Ok(Box::new(match source {
+        HashSource::File { name, .. } => {
+            NativeSource { file: Some(std::fs::File::open(name).map_err(|e| format!("{name}: {e}"))?), seed: 0 }
+        }
+        HashSource::Generated { seed, .. } => NativeSource { file: None, seed: *seed },
+    }))
+}
+
+/// A future that resolves after `ms` milliseconds, timed by a helper thread.
+fn sleep(ms: u32) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>> {
+    let (done, waited) = futures_channel::oneshot::channel::<()>();
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(ms as u64));
+        let _ = done.send(());
+    });
+    Box::pin(async move {
+        let _ = waited.await;
+    })
 }
 
 impl NativeEngine {
@@ -30,61 +74,49 @@ impl NativeEngine {
         Self::default()
     }
 
+    /// An engine that times every job at once instead of waiting for a quiet machine (it still
+    /// warms up once): for tests that check results and traces, not speed, on a busy test machine.
+    pub fn impatient() -> Self {
+        NativeEngine { quiet_limit_ms: 0.0, ..Self::default() }
+    }
+
     /// Measure `job` on exactly `job.workers` threads (blocking): a rayon pool, or the task
     /// runtime for the Goroutines variant.
     pub fn run(&mut self, job: &Job, cancel: &Cancel) -> Result<Measurement, RunError> {
-        job.validate().map_err(RunError::Failed)?;
-        match job.workload {
-            Workload::Hash { .. } => return self.run_hash(job, cancel),
-            Workload::Qps { .. } => return self.run_qps(job, cancel),
-            _ => {}
-        }
-        let progress = Arc::new(Progress::default());
-        let measured = if job.variant == Variant::Goroutines {
-            let (runtime, fresh) = self.executors.runtime(job.workers).map_err(RunError::Failed)?;
-            runtime.block_on(run_job_on_runtime(job.clone(), runtime.handle(), fresh, cancel.clone(), progress))
-        } else {
-            let (pool, fresh) = self.executors.pool(job.workers).map_err(RunError::Failed)?;
-            pool.install(|| run_job(job, fresh, cancel, &progress))
-        };
-        measured.map_err(|Stopped| RunError::Stopped)
+        let mut measured = self.run_all(std::slice::from_ref(job), cancel)?;
+        Ok(measured.remove(0))
     }
 
-    /// Hash the job's data `job.tasks` times, slice by slice (a file is read from disk).
-    fn run_hash(&mut self, job: &Job, cancel: &Cancel) -> Result<Measurement, RunError> {
-        let (source, slice_bytes) = hash_parameters(job).expect("a hashing job");
-        let workers = if job.variant == Variant::Sequential { 1 } else { job.workers };
-        let (pool, _) = self.executors.pool(workers).map_err(RunError::Failed)?;
-        let mut file = match source {
-            HashSource::File { name, .. } => {
-                Some(std::fs::File::open(name).map_err(|e| RunError::Failed(format!("{name}: {e}")))?)
-            }
-            HashSource::Generated { .. } => None,
-        };
-        let total = match source {
-            HashSource::Generated { bytes, .. } | HashSource::File { bytes, .. } => *bytes,
-        };
-        let mut samples = Vec::new();
-        let mut digests_seen = Vec::new();
-        let mut buffer = vec![0u8; slice_bytes as usize];
-        for _ in 0..job.repetitions.max(1) {
-            let mut hashing = Hashing::new(job.tasks, job.variant);
-            for (offset, length) in slices(total, slice_bytes) {
-                cancel.check().map_err(|Stopped| RunError::Stopped)?;
-                let slice = &mut buffer[..length];
-                match (&mut file, source) {
-                    (Some(file), _) => read_at(file, offset, slice).map_err(RunError::Failed)?,
-                    (None, HashSource::Generated { seed, .. }) => fill_generated(slice, offset, *seed),
-                    (None, HashSource::File { .. }) => unreachable!("opened above"),
-                }
-                let slice = &buffer[..length];
-                pool.install(|| hashing.advance(slice));
-            }
-            let (digests, trace) = hashing.finish();
-            digests_seen.extend(digests);
-            samples.push((trace.wall_ms, trace));
+    /// Measure `jobs` one after another as the browser does (see [`harness`]): the workers of
+    /// consecutive jobs kept alive together, each job warmed up until the machine is quiet, then
+    /// timed. Load tests run alone.
+    pub fn run_all(&mut self, jobs: &[Job], cancel: &Cancel) -> Result<Vec<Measurement>, RunError> {
+        for job in jobs {
+            job.validate().map_err(RunError::Failed)?;
         }
-        Ok(Measurement::from_samples(job.clone(), samples, check_digests(&digests_seen), None))
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+        let cx = Context {
+            cancel,
+            cores,
+            quiet_limit_ms: self.quiet_limit_ms,
+            report: &|_| {},
+            hash_source: &open_source,
+            sleep: &sleep,
+        };
+        let mut measurements = Vec::with_capacity(jobs.len());
+        for group in harness::groups(jobs) {
+            let group_jobs = &jobs[group.clone()];
+            if !harness::harnessed(&group_jobs[0]) {
+                measurements.push(self.run_qps(&group_jobs[0], cancel)?);
+                continue;
+            }
+            match futures_executor::block_on(harness::measure_group(&self.executors, group_jobs, group.start, &cx)) {
+                Ok((measured, None)) => measurements.extend(measured),
+                Ok((_, Some(Stopped))) => return Err(RunError::Stopped),
+                Err(message) => return Err(RunError::Failed(message)),
+            }
+        }
+        Ok(measurements)
     }
 
     /// Load-test the job's server with a load generator on its own one-worker runtime.
@@ -94,11 +126,13 @@ impl NativeEngine {
         };
         let load = Load { requests, concurrency, work_us, wait_us };
         let thread_pool = job.variant == Variant::Tasks;
+        let mut executors = self.executors.borrow_mut();
         let server = if thread_pool {
-            Server::ThreadPool(self.executors.pool(job.workers).map_err(RunError::Failed)?.0)
+            Server::ThreadPool(executors.pool(job.workers).map_err(RunError::Failed)?.0)
         } else {
-            Server::Goroutines(self.executors.runtime(job.workers).map_err(RunError::Failed)?.0.handle())
+            Server::Goroutines(executors.runtime(job.workers).map_err(RunError::Failed)?.0)
         };
+        drop(executors);
         let client = Runtime::new(1).map_err(RunError::Failed)?;
         let mut samples = Vec::new();
         let mut reports = Vec::new();
@@ -113,14 +147,14 @@ impl NativeEngine {
         Ok(qps_measurement(job, samples, reports))
     }
 
-    /// Size of the executor currently kept alive.
+    /// Workers of the executors currently kept alive.
     pub fn pool_workers(&self) -> u32 {
-        self.executors.workers()
+        self.executors.borrow().workers()
     }
 
-    /// End the current executor and its threads.
+    /// End the kept executors and their threads.
     pub fn end_pool(&mut self) {
-        self.executors.clear();
+        self.executors.borrow_mut().clear();
     }
 }
 

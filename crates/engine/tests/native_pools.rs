@@ -28,7 +28,7 @@ fn wait_until(limit: Duration, mut condition: impl FnMut() -> bool) -> bool {
 #[test]
 fn a_run_uses_exactly_min_of_workers_and_tasks() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let mut engine = NativeEngine::new();
+    let mut engine = NativeEngine::impatient();
     // Tasks of a few milliseconds each: long enough that every worker gets one.
     for (workers, tasks) in [(1, 4), (2, 2), (4, 8), (4, 2)] {
         let m = engine.run(&spin_job(workers, tasks, 3_000), &Cancel::new()).expect("runs");
@@ -43,7 +43,7 @@ fn a_run_uses_exactly_min_of_workers_and_tasks() {
 #[test]
 fn sequential_and_tasks_compute_the_same_sum() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let mut engine = NativeEngine::new();
+    let mut engine = NativeEngine::impatient();
     let base = Job {
         workload: Workload::Sum { numbers: 1_000_003, seed: 5 },
         variant: Variant::Sequential,
@@ -65,7 +65,7 @@ fn sequential_and_tasks_compute_the_same_sum() {
 #[test]
 fn switching_pool_sizes_ends_old_workers() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let mut engine = NativeEngine::new();
+    let mut engine = NativeEngine::impatient();
     let mut first_start = None;
     for round in 0..20 {
         let workers = 1 + round % 8;
@@ -87,7 +87,7 @@ fn switching_pool_sizes_ends_old_workers() {
 #[test]
 fn stop_ends_a_long_run_quickly() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let mut engine = NativeEngine::new();
+    let mut engine = NativeEngine::impatient();
     // 64 tasks of ~40 ms each, 50 repetitions: minutes of work if nobody stops it.
     let job = Job { repetitions: 50, ..spin_job(2, 64, 40_000) };
     let cancel = Cancel::new();
@@ -133,7 +133,7 @@ fn docsearch(variant: Variant, workers: u32, tasks: u32, documents: u32, latency
 #[test]
 fn parked_reads_beat_blocked_reads_on_one_worker() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let mut engine = NativeEngine::new();
+    let mut engine = NativeEngine::impatient();
     // 200 documents, 1 ms read each, 8 tasks on ONE worker. Blocking: ~200 ms. Parking: ~25 ms.
     // Sleep-dominated, so the 3x margin is robust on a noisy machine.
     let sequential = engine.run(&docsearch(Variant::Sequential, 1, 1, 200, 1000), &Cancel::new()).unwrap();
@@ -157,7 +157,7 @@ fn parked_reads_beat_blocked_reads_on_one_worker() {
 #[test]
 fn goroutine_jobs_of_every_workload_compute_the_right_answer() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let mut engine = NativeEngine::new();
+    let mut engine = NativeEngine::impatient();
     let sum = Job {
         workload: Workload::Sum { numbers: 300_001, seed: 3 },
         variant: Variant::Goroutines,
@@ -179,7 +179,7 @@ fn goroutine_jobs_of_every_workload_compute_the_right_answer() {
 
 #[test]
 fn invalid_jobs_are_refused_with_a_reason() {
-    let mut engine = NativeEngine::new();
+    let mut engine = NativeEngine::impatient();
     let job = Job { workers: 0, ..spin_job(1, 1, 1) };
     match engine.run(&job, &Cancel::new()) {
         Err(RunError::Failed(reason)) => assert!(reason.contains("workers"), "{reason}"),
@@ -190,7 +190,7 @@ fn invalid_jobs_are_refused_with_a_reason() {
 #[test]
 fn every_scheduler_scenario_records_a_consistent_replay() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let mut engine = NativeEngine::new();
+    let mut engine = NativeEngine::impatient();
     for scenario in experiments::ScenarioKind::ALL {
         let (workers, tasks) = scenario.default_workers_and_tasks();
         let job = Job {
@@ -230,7 +230,7 @@ fn every_scheduler_scenario_records_a_consistent_replay() {
 #[test]
 fn task_costs_are_measured_and_checked() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let mut engine = NativeEngine::new();
+    let mut engine = NativeEngine::impatient();
     let granularity = |variant, workers| Job {
         workload: Workload::Granularity { sqrt: 10 },
         variant,
@@ -273,7 +273,7 @@ fn task_costs_are_measured_and_checked() {
 #[test]
 fn a_fresh_pool_reports_the_heap_each_worker_took() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let mut engine = NativeEngine::new();
+    let mut engine = NativeEngine::impatient();
     let job = spin_job(3, 3, 1);
     let m = engine.run(&job, &Cancel::new()).unwrap();
     let per_worker = m.memory.and_then(|r| r.bytes_per_worker).expect("a fresh pool is weighed");
@@ -286,7 +286,7 @@ fn a_fresh_pool_reports_the_heap_each_worker_took() {
 #[ignore = "stress: run with --ignored to hunt for inconsistent recordings"]
 fn scenario_recordings_stay_consistent_over_many_runs() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let mut engine = NativeEngine::new();
+    let mut engine = NativeEngine::impatient();
     for round in 0..300 {
         for scenario in [experiments::ScenarioKind::IoMix, experiments::ScenarioKind::SpawnOnOne] {
             let job = Job {
@@ -308,7 +308,7 @@ fn scenario_recordings_stay_consistent_over_many_runs() {
 #[test]
 fn hashing_generated_data_gives_the_one_pass_digest_every_time() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let mut engine = NativeEngine::new();
+    let mut engine = NativeEngine::impatient();
     let bytes = 1_000_003u64;
     let expected =
         workloads::hashing::hex(&workloads::hashing::sha256(&workloads::hashing::generated_bytes(bytes as usize, 9)));
@@ -349,7 +349,7 @@ fn hashing_generated_data_gives_the_one_pass_digest_every_time() {
 #[test]
 fn under_blocking_waits_the_goroutine_server_answers_far_more_requests_per_second() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let mut engine = NativeEngine::new();
+    let mut engine = NativeEngine::impatient();
     let server = |variant| Job {
         workload: Workload::Qps { requests: 200, concurrency: 20, work_us: 50, wait_us: 10_000 },
         variant,
@@ -375,7 +375,7 @@ fn under_blocking_waits_the_goroutine_server_answers_far_more_requests_per_secon
 #[test]
 fn requests_compute_before_they_answer() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let mut engine = NativeEngine::new();
+    let mut engine = NativeEngine::impatient();
     // 2 ms of work per request and no wait: the server's workers are busy computing, not idle.
     let job = Job {
         workload: Workload::Qps { requests: 40, concurrency: 4, work_us: 2_000, wait_us: 0 },

@@ -12,9 +12,10 @@ pub mod replay;
 
 pub mod results;
 pub mod stats;
+pub mod trust;
 
 pub use job::{HashSource, Job, ScenarioKind, SortAlgorithm, Variant, Workload, DEFAULT_SEED};
 
 pub use results::{
-    Check, Measurement, MemoryReport, QpsReport, SchedulerEvent, SchedulerEventKind, Span, Summary, Trace,
+    Check, Measurement, MemoryReport, QpsReport, SchedulerEvent, SchedulerEventKind, Span, Startup, Summary, Trace,
 };

@@ -25,8 +25,15 @@ pub enum Request {
 pub enum Response {
     /// The engine is loaded and can take requests.
     Ready { threads: bool },
-    /// Some repetitions of job `job_index` are done.
-    Progress { run_id: RunId, job_index: usize, done: u32, total: u32 },
+    /// How far the run has come: `done` of `total` steps of `stage` for job `job_index`.
+    Progress {
+        run_id: RunId,
+        job_index: usize,
+        done: u32,
+        total: u32,
+        #[serde(default)]
+        stage: Stage,
+    },
     /// Job `job_index` is measured.
     Measured { run_id: RunId, job_index: usize, measurement: Box<Measurement> },
     /// All jobs of the run are measured.
@@ -39,6 +46,19 @@ pub enum Response {
     Status { live_workers: u32, pool_workers: u32 },
     /// A worker died (a panic or a trap). The engine must be restarted.
     Crashed { message: String },
+}
+
+/// What the engine is doing for the jobs of a [`Response::Progress`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Starting the workers (`total`: how many, `done`: how many are up).
+    Starting,
+    /// Untimed warm-ups until the machine is quiet (open-ended: `done` and `total` are 0).
+    Settling,
+    /// Timed repetitions, or slices of a hashing job (`done` of `total`).
+    #[default]
+    Measuring,
 }
 
 impl Request {

@@ -120,12 +120,40 @@ pub struct Measurement {
     pub check: Check,
     /// Milliseconds spent starting a new worker pool for this job, if one had to be started.
     pub pool_start_ms: Option<f64>,
+    /// What it took to get ready before the timed repetitions (start-up, warming up until the
+    /// machine was quiet), kept apart from them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub startup: Option<Startup>,
     /// For memory jobs: heap bytes held per parked task.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory: Option<MemoryReport>,
     /// For server jobs: throughput, latency and load.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub qps: Option<QpsReport>,
+}
+
+/// The untimed part of a measurement: getting workers started and warm before the clock runs.
+///
+/// Before its timed repetitions every job warms up until the machine is quiet: until its warm-ups
+/// agree and a probe finds, several times in a row, that the cores the run needs are free.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Startup {
+    /// Starting this job's workers, if they were not already running.
+    pub workers_ms: Option<f64>,
+    /// Warming up until the machine was quiet.
+    pub settle_ms: f64,
+    /// Untimed warm-up rounds (a warm-up and a probe each) before the timed repetitions.
+    pub warm_up_rounds: u32,
+    /// Whether the quiet check passed; `false`: the time limit ran out and the job was timed anyway.
+    pub quiet: bool,
+    /// Whether most probes right after the timing still found the machine quiet; `false`: it got
+    /// busy while the job was being timed.
+    #[serde(default = "yes")]
+    pub quiet_after: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// What a load test of a server measured.
@@ -169,6 +197,16 @@ impl Measurement {
         let summary = stats::summarize(&times);
         let median_index = stats::median_index(&times);
         let trace = median_index.and_then(|i| samples.into_iter().nth(i)).map(|(_, trace)| trace).unwrap_or_default();
-        Measurement { job, samples_ms: times, summary, trace, check, pool_start_ms, memory: None, qps: None }
+        Measurement {
+            job,
+            samples_ms: times,
+            summary,
+            trace,
+            check,
+            pool_start_ms,
+            startup: None,
+            memory: None,
+            qps: None,
+        }
     }
 }

@@ -64,11 +64,14 @@ const HASH_CLAIM: &str = "published, not measured here: on an 8-core, 16-thread 
 ~300 MB file 30 times with goroutines and GOMAXPROCS=16 took about a fifth of the time of the for-loop and of \
 GOMAXPROCS=1 (\"Goroutine の並行処理によって並列処理を実現する\", Japanese)\n";
 
-/// Measure one job, blocking; `Err` says in words why it produced no measurement.
-fn measure(engine: &mut NativeEngine, name: &str, job: &experiments::Job) -> Result<Measurement, String> {
-    engine.run(job, &Cancel::new()).map_err(|error| match error {
-        RunError::Stopped => format!("{name} was stopped"),
-        RunError::Failed(reason) => format!("{name} failed: {reason}"),
+/// Measure every job of the plan as the browser does (workers kept for the whole plan, each job
+/// warmed up until the machine is quiet), blocking; `Err` says in words why the plan produced no
+/// measurements.
+fn measure(plan: &Plan) -> Result<Vec<Measurement>, String> {
+    let jobs: Vec<experiments::Job> = plan.jobs.iter().map(|p| p.job.clone()).collect();
+    NativeEngine::new().run_all(&jobs, &Cancel::new()).map_err(|error| match error {
+        RunError::Stopped => "the run was stopped".to_string(),
+        RunError::Failed(reason) => format!("the run failed: {reason}"),
     })
 }
 
@@ -79,15 +82,14 @@ fn print_table(plan: &Plan, machine: &Machine, published: Option<String>) -> Res
         plan.jobs.iter().map(|p| p.job.repetitions).max().unwrap_or(1),
     );
     println!("{}", machine.header());
-    let mut engine = NativeEngine::new();
+    // Nothing to do if stdout is gone.
+    let _ = std::io::stdout().flush();
+    let measurements = measure(plan)?;
     let mut baseline = None;
     let mut all_ok = true;
     let mut digest = None;
-    for planned in &plan.jobs {
+    for (planned, measurement) in plan.jobs.iter().zip(measurements) {
         print!("{}", layout.name_cell(&planned.name));
-        // The name shows which benchmark is running while it runs; nothing to do if stdout is gone.
-        let _ = std::io::stdout().flush();
-        let measurement = measure(&mut engine, &planned.name, &planned.job).inspect_err(|_| println!())?;
         if planned.baseline {
             baseline = Some(measurement.summary);
         }
@@ -113,12 +115,9 @@ fn print_table(plan: &Plan, machine: &Machine, published: Option<String>) -> Res
 
 /// Measure the plan and print every measurement as one JSON document. `Ok(false)` if a result was wrong.
 fn print_json(plan: &Plan, machine: &Machine) -> Result<bool, String> {
-    let mut engine = NativeEngine::new();
-    let mut measurements = Vec::with_capacity(plan.jobs.len());
-    for planned in &plan.jobs {
-        let measurement = measure(&mut engine, &planned.name, &planned.job)?;
+    let measurements = measure(plan)?;
+    for (planned, measurement) in plan.jobs.iter().zip(&measurements) {
         eprintln!("lab: {}: median {:.3} ms", planned.name, measurement.summary.median_ms);
-        measurements.push(measurement);
     }
     let mut baseline = None;
     let results = plan

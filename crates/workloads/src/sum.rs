@@ -4,6 +4,10 @@
 pub const SUM_BLOCK: usize = 1 << 20;
 
 /// The sequential kernel: add every number, widening to i64 so large inputs never overflow.
+///
+/// Never inlined, so that a long sum is many calls (one per block of [`sum_cancellable`]): a
+/// WebAssembly engine swaps in its optimised code only between calls.
+#[inline(never)]
 pub fn sum(numbers: &[i32]) -> i64 {
     numbers.iter().map(|&x| x as i64).sum()
 }

@@ -2,7 +2,8 @@
 
 use crate::format;
 use crate::i18n::{fill, ui};
-use experiments::{Check, Summary};
+use experiments::trust::Doubt;
+use experiments::{Check, Startup, Summary};
 use leptos::prelude::*;
 
 /// One measured variant of one run.
@@ -22,6 +23,61 @@ pub struct ResultRow {
     /// Sequential median over this median; `None` when there is no baseline.
     pub speedup: Option<f64>,
     pub check: Check,
+    /// Why this row should not be taken at face value (empty: no reason found).
+    pub doubts: Vec<Doubt>,
+    /// Whether the row its speedup is measured against is itself doubtful.
+    pub doubtful_baseline: bool,
+    /// What it took to get ready before the timing.
+    pub startup: Option<Startup>,
+}
+
+impl ResultRow {
+    /// Whether the row's speedup needs a caveat.
+    pub fn uncertain(&self) -> bool {
+        !self.doubts.is_empty() || (self.doubtful_baseline && self.speedup.is_some())
+    }
+}
+
+/// The doubts of a row in plain words, or an empty string.
+pub fn doubt_text(row: &ResultRow) -> String {
+    let t = ui();
+    let mut parts: Vec<String> = row
+        .doubts
+        .iter()
+        .map(|doubt| match *doubt {
+            Doubt::Busy => t.doubt_busy.to_string(),
+            Doubt::BusyDuring => t.doubt_busy_during.to_string(),
+            Doubt::Noisy { spread } => fill(t.doubt_noisy, &[("spread", &format::times(spread))]),
+            Doubt::FewWorkers { used, possible, .. } => fill(
+                if doubt.small_tasks() { t.doubt_few_workers_small } else { t.doubt_few_workers_busy },
+                &[("used", &used.to_string()), ("possible", &possible.to_string())],
+            ),
+        })
+        .collect();
+    if row.doubtful_baseline && row.speedup.is_some() {
+        parts.push(t.doubt_baseline.to_string());
+    }
+    parts.join("; ")
+}
+
+/// What the latest run of `rows` took before its timing, in one sentence.
+fn startup_text(rows: &[ResultRow]) -> Option<String> {
+    let t = ui();
+    let last_run = rows.last()?.run;
+    let startups: Vec<Startup> = rows.iter().filter(|r| r.run == last_run).filter_map(|r| r.startup).collect();
+    startups.first()?;
+    let workers_ms: f64 = startups.iter().filter_map(|s| s.workers_ms).sum();
+    let settle_ms: f64 = startups.iter().map(|s| s.settle_ms).sum();
+    let rounds: u32 = startups.iter().map(|s| s.warm_up_rounds).sum();
+    let mut parts = Vec::new();
+    parts.push(if workers_ms > 0.0 {
+        fill(t.startup_workers, &[("ms", &format::ms(workers_ms))])
+    } else {
+        t.startup_workers_kept.to_string()
+    });
+    let settle = if startups.iter().all(|s| s.quiet) { t.startup_settled } else { t.startup_not_settled };
+    parts.push(fill(settle, &[("ms", &format::ms(settle_ms)), ("rounds", &rounds.to_string())]));
+    Some(fill(t.startup_line, &[("parts", &parts.join("; "))]))
 }
 
 fn check_cell(check: &Check) -> String {
@@ -62,14 +118,21 @@ pub fn ResultsTable(rows: Signal<Vec<ResultRow>>) -> impl IntoView {
                         <th scope="col">{t.col_max}</th>
                         <th scope="col">{t.col_speedup}</th>
                         <th scope="col">{t.col_check}</th>
+                        <th scope="col">{t.col_note}</th>
                     </tr>
                 </thead>
                 <tbody>
                     <Show when=move || rows.with(|r| r.is_empty())>
-                        <tr class="empty"><td colspan="9">{t.results_empty}</td></tr>
+                        <tr class="empty"><td colspan="10">{t.results_empty}</td></tr>
                     </Show>
                     <For each=move || rows.get() key=|row| row.key let:row>
-                        <tr data-variant=row.kind data-result=row.check.value.clone() class:wrong=!row.check.ok>
+                        <tr
+                            data-variant=row.kind
+                            data-result=row.check.value.clone()
+                            data-doubts=row.doubts.len()
+                            class:wrong=!row.check.ok
+                            class:uncertain=row.uncertain()
+                        >
                             <td class="num">{row.run}</td>
                             <th scope="row">{row.variant.clone()}</th>
                             <td class="num">{row.workers}</td>
@@ -77,12 +140,17 @@ pub fn ResultsTable(rows: Signal<Vec<ResultRow>>) -> impl IntoView {
                             <td class="num">{format::ms(row.summary.median_ms)}</td>
                             <td class="num">{format::ms(row.summary.min_ms)}</td>
                             <td class="num">{format::ms(row.summary.max_ms)}</td>
-                            <td class="num">{row.speedup.map(format::times).unwrap_or_else(|| "—".into())}</td>
-                            <td>{check_cell(&row.check)}</td>
+                            <td class="num">
+                                {row.speedup.map(format::times).unwrap_or_else(|| "—".into())}
+                                {row.uncertain().then(|| view! { <span class="doubt-mark" title=t.doubt_mark_label aria-label=t.doubt_mark_label>" ⚠"</span> })}
+                            </td>
+                            <td class="check">{check_cell(&row.check)}</td>
+                            <td class="note" data-testid="row-note">{doubt_text(&row)}</td>
                         </tr>
                     </For>
                 </tbody>
             </table>
         </div>
+        <p class="startup-line" data-testid="startup-line">{move || rows.with(|rows| startup_text(rows)).unwrap_or_default()}</p>
     }
 }

@@ -167,11 +167,7 @@ fn BubbleSortControls(cores: u32, mode: Mode) -> impl IntoView {
     };
 
     if autorun {
-        Effect::new(move |already: Option<()>| {
-            if already.is_none() {
-                run();
-            }
-        });
+        crate::runner::run_on_mount(run, true);
     }
 
     let running = Signal::derive(move || runner.running.get());

@@ -85,11 +85,7 @@ fn DemoControls(cores: u32) -> impl IntoView {
         });
     };
     if autorun {
-        Effect::new(move |already: Option<()>| {
-            if already.is_none() {
-                run();
-            }
-        });
+        crate::runner::run_on_mount(run, true);
     }
     let running = Signal::derive(move || runner.running.get());
     let describe_job =

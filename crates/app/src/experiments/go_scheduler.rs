@@ -101,11 +101,7 @@ fn GoSchedulerControls(cores: u32, mode: Mode) -> impl IntoView {
         });
     };
     if autorun {
-        Effect::new(move |already: Option<()>| {
-            if already.is_none() {
-                record();
-            }
-        });
+        crate::runner::run_on_mount(record, true);
     }
 
     let events =

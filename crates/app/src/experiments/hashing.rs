@@ -156,11 +156,7 @@ fn HashingControls(cores: u32) -> impl IntoView {
     let run = move || start(vec![workers.get_untracked() as u32]);
     let run_presets = move || start(PRESET_WORKERS.to_vec());
     if autorun {
-        Effect::new(move |already: Option<()>| {
-            if already.is_none() {
-                run();
-            }
-        });
+        crate::runner::run_on_mount(run, true);
     }
     let running = Signal::derive(move || runner.running.get());
     let describe_job =

@@ -6,6 +6,7 @@ use crate::format;
 use crate::i18n::{fill, ui};
 use crate::runner::{Outcome, Runner};
 use experiments::params::ParamRange;
+use experiments::protocol::Stage;
 use experiments::stats::speedup;
 use experiments::{Measurement, Summary, Variant};
 use leptos::prelude::*;
@@ -16,13 +17,16 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
     let t = ui();
     let describe = StoredValue::new(describe);
     let what = move |index: usize| describe.with_value(|d| d(index));
-    let progress_text = move || match runner.current.get() {
-        Some((index, _, 0)) => fill(t.status_preparing, &[("what", &what(index))]),
-        Some((index, done, total)) => fill(
-            t.status_measuring,
-            &[("what", &what(index)), ("done", &(done + 1).min(total).to_string()), ("total", &total.to_string())],
-        ),
-        None => String::new(),
+    let progress_text = move || {
+        let Some(step) = runner.current.get() else { return String::new() };
+        let (done, total) = (step.done.to_string(), step.total.to_string());
+        let what = what(step.job_index);
+        match step.stage {
+            None => fill(t.status_preparing, &[("what", &what)]),
+            Some(Stage::Starting) => fill(t.status_starting, &[("done", &done), ("total", &total)]),
+            Some(Stage::Settling) => fill(t.status_settling, &[("what", &what)]),
+            Some(Stage::Measuring) => fill(t.status_measuring, &[("what", &what), ("done", &done), ("total", &total)]),
+        }
     };
     let outcome_text = move || match runner.outcome.get() {
         Some(Outcome::Finished) => t.status_finished.to_string(),
@@ -86,6 +90,12 @@ pub struct ResultLog {
     next_key: StoredValue<u64>,
 }
 
+impl Default for ResultLog {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl ResultLog {
     pub fn new() -> Self {
         ResultLog { rows: RwSignal::new(Vec::new()), runs: StoredValue::new(0), next_key: StoredValue::new(0) }
@@ -94,7 +104,12 @@ impl ResultLog {
     /// Begin a new run: its rows get the next run number and their own baseline.
     pub fn start_run(&self) -> RunLog {
         self.runs.update_value(|r| *r += 1);
-        RunLog { log: *self, run: self.runs.get_value(), baseline: StoredValue::new(None) }
+        RunLog {
+            log: *self,
+            run: self.runs.get_value(),
+            baseline: StoredValue::new(None),
+            baseline_doubted: StoredValue::new(false),
+        }
     }
 }
 
@@ -104,14 +119,17 @@ pub struct RunLog {
     log: ResultLog,
     run: u32,
     baseline: StoredValue<Option<Summary>>,
+    baseline_doubted: StoredValue<bool>,
 }
 
 impl RunLog {
     /// Add a row for `m`; a `baseline` row becomes the reference for the speedups that follow.
     /// Returns the row's speedup.
     pub fn add(&self, m: &Measurement, kind: &'static str, variant: String, baseline: bool) -> Option<f64> {
+        let doubts = experiments::trust::doubts(m);
         if baseline {
             self.baseline.set_value(Some(m.summary));
+            self.baseline_doubted.set_value(!doubts.is_empty());
         }
         let speedup = self.baseline.get_value().map(|b| speedup(&b, &m.summary));
         self.log.next_key.update_value(|k| *k += 1);
@@ -125,6 +143,9 @@ impl RunLog {
             summary: m.summary,
             speedup,
             check: m.check.clone(),
+            doubtful_baseline: !baseline && self.baseline_doubted.get_value(),
+            doubts,
+            startup: m.startup,
         };
         self.log.rows.update(|rows| rows.push(row));
         speedup

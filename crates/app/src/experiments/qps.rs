@@ -131,11 +131,7 @@ fn QpsControls(cores: u32, mode: Mode) -> impl IntoView {
         });
     };
     if autorun {
-        Effect::new(move |already: Option<()>| {
-            if already.is_none() {
-                run();
-            }
-        });
+        crate::runner::run_on_mount(run, true);
     }
     let running = Signal::derive(move || runner.running.get());
     let lines = Signal::derive(move || {
@@ -201,7 +197,7 @@ fn QpsControls(cores: u32, mode: Mode) -> impl IntoView {
                                 <td class="num">{format::percent(q.computing_utilisation)}</td>
                                 <td class="num">{format::percent(q.held_utilisation)}</td>
                                 <td class="num">{format!("{} / {}", format::fixed(q.little.measured_in_flight, 1), format::fixed(q.little.predicted_in_flight, 1))}</td>
-                                <td>{if m.check.ok { format!("{} {} ✓", format::int(q.requests as u64), t.check_ok) } else { fill(t.check_wrong, &[("expected", &m.check.expected)]) }}</td>
+                                <td class="check">{if m.check.ok { format!("{} {} ✓", format::int(q.requests as u64), t.check_ok) } else { fill(t.check_wrong, &[("expected", &m.check.expected)]) }}</td>
                             </tr>
                         })).collect_view()}
                     </tbody>

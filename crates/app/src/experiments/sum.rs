@@ -143,12 +143,7 @@ fn SumControls(cores: u32) -> impl IntoView {
     };
 
     if autorun {
-        // Once, after the panel is on the page.
-        Effect::new(move |already: Option<()>| {
-            if already.is_none() {
-                run();
-            }
-        });
+        crate::runner::run_on_mount(run, true);
     }
 
     let running = Signal::derive(move || runner.running.get());

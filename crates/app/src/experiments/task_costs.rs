@@ -159,11 +159,7 @@ fn GranularityControls(cores: u32, mode: Mode) -> impl IntoView {
         });
     };
     if autorun {
-        Effect::new(move |already: Option<()>| {
-            if already.is_none() {
-                run();
-            }
-        });
+        crate::runner::run_on_mount(run, false);
     }
     let series = Signal::derive(move || {
         lines.with(|lines| {
@@ -363,11 +359,7 @@ fn TaskMemoryControls(mode: Mode) -> impl IntoView {
         }
     };
     if autorun {
-        Effect::new(move |already: Option<()>| {
-            if already.is_none() {
-                measure();
-            }
-        });
+        crate::runner::run_on_mount(measure, false);
     }
     let running = Signal::derive(move || runner.running.get() || weighing.get());
     let bytes = |b: f64| format!("{} B", format::int(b.round().max(0.0) as u64));
@@ -463,11 +455,7 @@ fn SwitchControls(mode: Mode) -> impl IntoView {
         });
     };
     if autorun {
-        Effect::new(move |already: Option<()>| {
-            if already.is_none() {
-                measure();
-            }
-        });
+        crate::runner::run_on_mount(measure, false);
     }
     let running = Signal::derive(move || runner.running.get());
     // Two switches per round trip.

@@ -301,15 +301,9 @@ impl Runtime {
         runtime
     }
 
-    /// Run `future` as an untraced root task, with the calling thread as worker 0, until it
-    /// completes. Only for runtimes made by [`Runtime::new_inline`].
+    /// See [`Handle::run_inline`].
     pub fn run_inline<T: Send + 'static>(&self, future: impl Future<Output = T> + Send + 'static) -> T {
-        let output = Arc::new(Mutex::new(None));
-        let slot = output.clone();
-        self.spawn_root(future, move |value| *lock(&slot) = Some(value));
-        self.shared.work(0, || lock(&output).is_some());
-        let value = lock(&output).take();
-        value.expect("the root task completed")
+        self.handle().run_inline(future)
     }
 
     fn unstarted(workers: u32) -> Runtime {
@@ -340,24 +334,19 @@ impl Runtime {
         self.shared.workers
     }
 
-    /// Run `future` as an untraced root task; `reply` gets its output (on whichever worker ran it).
+    /// See [`Handle::spawn_root`].
     pub fn spawn_root<T: Send + 'static>(
         &self,
         future: impl Future<Output = T> + Send + 'static,
         reply: impl FnOnce(T) + Send + 'static,
     ) {
-        self.shared.spawn(u32::MAX, false, Box::pin(async move { reply(future.await) }));
+        self.handle().spawn_root(future, reply)
     }
 
-    /// Run `future` to completion on the runtime and return its output, blocking this thread.
-    /// Never call this on a browser's main thread or on one of this runtime's workers.
+    /// See [`Handle::block_on`].
     #[cfg(not(target_arch = "wasm32"))]
     pub fn block_on<T: Send + 'static>(&self, future: impl Future<Output = T> + Send + 'static) -> T {
-        let (sender, receiver) = std::sync::mpsc::channel();
-        self.spawn_root(future, move |value| {
-            let _ = sender.send(value);
-        });
-        receiver.recv().expect("the runtime dropped a root task it was running")
+        self.handle().block_on(future)
     }
 
     /// A cheap handle for tracing and start-up queries, usable from inside tasks.
@@ -381,13 +370,49 @@ impl Runtime {
     }
 }
 
-/// Tracing and start-up queries of a runtime. Holding one does not keep the workers alive.
+/// Spawning, tracing and start-up queries of a runtime. Holding one does not keep the workers alive.
 #[derive(Clone)]
 pub struct Handle {
     shared: Arc<Shared>,
 }
 
 impl Handle {
+    /// Run `future` as an untraced root task; `reply` gets its output (on whichever worker ran it).
+    pub fn spawn_root<T: Send + 'static>(
+        &self,
+        future: impl Future<Output = T> + Send + 'static,
+        reply: impl FnOnce(T) + Send + 'static,
+    ) {
+        self.shared.spawn(u32::MAX, false, Box::pin(async move { reply(future.await) }));
+    }
+
+    /// Run `future` to completion on the runtime and return its output, blocking this thread.
+    /// Never call this on a browser's main thread or on one of this runtime's workers.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn block_on<T: Send + 'static>(&self, future: impl Future<Output = T> + Send + 'static) -> T {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        self.spawn_root(future, move |value| {
+            let _ = sender.send(value);
+        });
+        receiver.recv().expect("the runtime dropped a root task it was running")
+    }
+
+    /// Run `future` as an untraced root task, with the calling thread as worker 0, until it
+    /// completes. Only for runtimes made by [`Runtime::new_inline`].
+    pub fn run_inline<T: Send + 'static>(&self, future: impl Future<Output = T> + Send + 'static) -> T {
+        let output = Arc::new(Mutex::new(None));
+        let slot = output.clone();
+        self.spawn_root(future, move |value| *lock(&slot) = Some(value));
+        self.shared.work(0, || lock(&output).is_some());
+        let value = lock(&output).take();
+        value.expect("the root task completed")
+    }
+
+    /// How many workers the runtime has.
+    pub fn workers(&self) -> u32 {
+        self.shared.workers
+    }
+
     /// Spawn an untraced task from outside the runtime's workers, onto its global queue.
     pub fn spawn(&self, id: u32, future: impl Future<Output = ()> + Send + 'static) {
         self.shared.spawn(id, false, Box::pin(future));

@@ -19,7 +19,7 @@ use crate::clock::now_ms;
 use crate::hashing::{check_digests, slices, UPDATE_BYTES};
 use crate::inputs::{self, spin_seed, Input};
 use crate::measure::finish;
-use experiments::protocol::{Response, RunId};
+use experiments::protocol::{Response, RunId, Stage};
 use experiments::{Job, Measurement, Span, Trace, Workload};
 use futures_channel::mpsc;
 use futures_util::future::{select, Either};
@@ -459,7 +459,7 @@ async fn measure_hashing(
     for _ in 0..job.repetitions.max(1) {
         let progress = || {
             done += 1;
-            post(&Response::Progress { run_id, job_index, done, total: steps });
+            post(&Response::Progress { run_id, job_index, done, total: steps, stage: Stage::Measuring });
         };
         let data = slices(input.total, input.slice_bytes).map(|(offset, length)| input.slice(offset, length));
         match hash_once(job, data, pool, cancel, progress).await? {

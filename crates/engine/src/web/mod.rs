@@ -13,24 +13,20 @@ pub mod workers;
 
 use crate::cancel::{Cancel, Stopped};
 use crate::executors::Executors;
-use crate::measure::{run_job, run_job_on_runtime, Progress};
+use crate::harness::{self, Context, Report, SliceSource};
 use crate::threads::live_workers;
 use experiments::protocol::{Request, Response, RunId};
-use experiments::{Job, Measurement, Variant, Workload};
-use futures_channel::{mpsc, oneshot};
-use futures_util::future::{select, Either};
+use experiments::Job;
+use futures_channel::mpsc;
 use futures_util::StreamExt;
 use std::cell::RefCell;
-use std::sync::Arc;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-/// How often the coordinator reports progress of a running job to the UI.
-const PROGRESS_INTERVAL_MS: i32 = 100;
-
 thread_local! {
-    pub(crate) static EXECUTORS: RefCell<Executors> = RefCell::new(Executors::default());
+    pub(crate) static EXECUTORS: Rc<RefCell<Executors>> = Rc::new(RefCell::new(Executors::default()));
     static CURRENT_RUN: RefCell<Option<(RunId, Cancel)>> = const { RefCell::new(None) };
 }
 
@@ -119,88 +115,83 @@ async fn run_loop(mut runs: mpsc::UnboundedReceiver<(RunId, Vec<Job>, Cancel)>) 
     }
 }
 
-/// Measure every job of a run on a pool of its worker count; returns the final message.
+/// Logical processors, as the browser reports them (it may round or lower the figure).
+fn cores() -> u32 {
+    scope().navigator().hardware_concurrency().max(1.0) as u32
+}
+
+fn open_source(job: &Job) -> Result<Box<dyn SliceSource>, String> {
+    Ok(Box::new(streams::HashInput::of(job)?))
+}
+
+fn sleep(ms: u32) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>> {
+    Box::pin(sleep_ms(ms as i32))
+}
+
+/// Measure every job of a run: consecutive jobs side by side (see [`harness`]), load tests and
+/// message-passing workers on their own. Returns the final message.
 async fn run(run_id: RunId, jobs: &[Job], cancel: &Cancel) -> Response {
-    for (job_index, job) in jobs.iter().enumerate() {
+    let report = move |r: Report| {
+        post(&Response::Progress { run_id, job_index: r.job_index, done: r.done, total: r.total, stage: r.stage })
+    };
+    let cx = Context {
+        cancel,
+        cores: cores(),
+        quiet_limit_ms: harness::SETTLE_LIMIT_MS,
+        report: &report,
+        hash_source: &open_source,
+        sleep: &sleep,
+    };
+    let executors = EXECUTORS.with(Rc::clone);
+    // Without shared memory every job is measured on its own: the one worker is this very thread.
+    let groups = if crate::threads::SHARED_MEMORY {
+        harness::groups(jobs)
+    } else {
+        (0..jobs.len()).map(|index| index..index + 1).collect()
+    };
+    for group in groups {
         if cancel.is_stopped() {
             return Response::Stopped { run_id };
         }
-        // Hashing, load tests and message-passing workers are driven from here, step by step.
-        let driven = match job.workload {
-            Workload::Hash { .. } => Some(streams::run_hash(run_id, job_index, job, cancel).await),
-            Workload::Qps { .. } => Some(streams::run_qps(job, cancel).await),
+        let first = &jobs[group.start];
+        // Load tests and message-passing workers are driven from here, one job at a time.
+        let alone = match first.workload {
+            experiments::Workload::Qps { .. } => {
+                Some(streams::run_qps(first, cancel).await.map(|o| o.map(|m| vec![m])))
+            }
             #[cfg(not(target_feature = "atomics"))]
-            _ if messages::handles(job) => Some(messages::run_job(job, cancel).await),
+            _ if messages::handles(first) => Some(messages::run_job(first, cancel).await.map(|o| o.map(|m| vec![m]))),
+            #[cfg(not(target_feature = "atomics"))]
+            experiments::Workload::Hash { .. } if first.variant == experiments::Variant::Tasks => {
+                Some(messages::run_hash(run_id, group.start, first, cancel).await.map(|o| o.map(|m| vec![m])))
+            }
             _ => None,
         };
-        if let Some(outcome) = driven {
-            match outcome {
-                Ok(Ok(measurement)) => {
-                    post(&Response::Measured { run_id, job_index, measurement: Box::new(measurement) })
+        let outcome = match alone {
+            Some(outcome) => outcome.map(|o| match o {
+                Ok(measured) => (measured, None),
+                Err(Stopped) => (Vec::new(), Some(Stopped)),
+            }),
+            None => harness::measure_group(&executors, &jobs[group.clone()], group.start, &cx).await,
+        };
+        match outcome {
+            Ok((measurements, stopped)) => {
+                // Posted together once the group is done, so the page renders while nothing is timed.
+                for (offset, measurement) in measurements.into_iter().enumerate() {
+                    post(&Response::Measured {
+                        run_id,
+                        job_index: group.start + offset,
+                        measurement: Box::new(measurement),
+                    })
                 }
-                Ok(Err(Stopped)) => return Response::Stopped { run_id },
-                Err(message) => return Response::Failed { run_id, message },
+                if stopped.is_some() {
+                    return Response::Stopped { run_id };
+                }
             }
-            continue;
-        }
-        let progress = Arc::new(Progress::default());
-        let mut result = match start_job(job, cancel, &progress) {
-            Ok(receiver) => receiver,
             Err(message) => return Response::Failed { run_id, message },
-        };
-        let measured = loop {
-            match select(result, Box::pin(sleep_ms(PROGRESS_INTERVAL_MS))).await {
-                Either::Left((outcome, _)) => break outcome,
-                Either::Right((_, pending)) => {
-                    result = pending;
-                    let (done, total) = progress.snapshot();
-                    post(&Response::Progress { run_id, job_index, done, total });
-                }
-            }
-        };
-        match measured {
-            Ok(Ok(measurement)) => post(&Response::Measured { run_id, job_index, measurement: Box::new(measurement) }),
-            Ok(Err(Stopped)) => return Response::Stopped { run_id },
-            Err(_) => return Response::Failed { run_id, message: "a worker ended without finishing its job".into() },
         }
     }
     Response::Finished { run_id }
-}
-
-type JobResult = Result<Measurement, Stopped>;
-
-/// Hand `job` to an executor of its worker count: a rayon pool, or the task runtime for the
-/// Goroutines variant. The result arrives on the returned channel.
-fn start_job(job: &Job, cancel: &Cancel, progress: &Arc<Progress>) -> Result<oneshot::Receiver<JobResult>, String> {
-    let (done, result) = oneshot::channel();
-    let (job, cancel, progress) = (job.clone(), cancel.clone(), progress.clone());
-    EXECUTORS.with(|executors| {
-        let mut executors = executors.borrow_mut();
-        if !crate::threads::SHARED_MEMORY {
-            // One worker, and it is this thread: measure right here. The UI stops such a run by
-            // ending this worker, since it cannot read "stop" messages meanwhile.
-            let measured = if job.variant == Variant::Goroutines {
-                let (runtime, fresh) = executors.runtime(job.workers)?;
-                runtime.run_inline(run_job_on_runtime(job, runtime.handle(), fresh, cancel, progress))
-            } else {
-                let (pool, fresh) = executors.pool(job.workers)?;
-                pool.install(|| run_job(&job, fresh, &cancel, &progress))
-            };
-            let _ = done.send(measured);
-        } else if job.variant == Variant::Goroutines {
-            let (runtime, fresh) = executors.runtime(job.workers)?;
-            let measuring = run_job_on_runtime(job, runtime.handle(), fresh, cancel, progress);
-            runtime.spawn_root(measuring, move |measured| {
-                let _ = done.send(measured);
-            });
-        } else {
-            let (pool, fresh) = executors.pool(job.workers)?;
-            pool.spawn(move || {
-                let _ = done.send(run_job(&job, fresh, &cancel, &progress));
-            });
-        }
-        Ok(result)
-    })
 }
 
 /// Message-passing workers alive (only pages without shared memory have them).

@@ -1,18 +1,17 @@
-//! Jobs the coordinator drives itself, step by step, instead of handing them whole to the pool:
-//! hashing (it reads each slice, from a `File` the UI attached or from the generated stream, then
-//! hands the slice to the pool) and server load tests (the load generator gets its own runtime).
+//! What the coordinator reads or drives itself: the bytes to hash (from a `File` the UI attached or
+//! from the generated stream, one slice at a time) and server load tests (the load generator gets
+//! its own runtime).
 
-use super::{describe, post, EXECUTORS};
+use super::{describe, EXECUTORS};
 use crate::cancel::{Cancel, Stopped};
-use crate::hashing::{check_digests, hash_parameters, slices, Hashing};
+use crate::harness::SliceSource;
+use crate::hashing::hash_parameters;
 use crate::qps::{load_test, qps_measurement, report, Load, Server};
 use crate::runtime::Runtime;
 use crate::threads::SHARED_MEMORY;
-use experiments::protocol::{Response, RunId};
 use experiments::{HashSource, Job, Measurement, Trace, Variant, Workload};
 use futures_channel::oneshot;
 use std::cell::RefCell;
-use std::sync::{Arc, Mutex};
 use workloads::hashing::fill_generated;
 
 thread_local! {
@@ -36,7 +35,9 @@ fn read_file_slice(file: &web_sys::File, offset: u64, length: usize) -> Result<V
 pub(super) struct HashInput {
     file: Option<web_sys::File>,
     source: HashSource,
+    #[cfg_attr(target_feature = "atomics", allow(dead_code, reason = "read by message workers only"))]
     pub slice_bytes: u32,
+    #[cfg_attr(target_feature = "atomics", allow(dead_code, reason = "read by message workers only"))]
     pub total: u64,
 }
 
@@ -69,84 +70,10 @@ impl HashInput {
     }
 }
 
-/// Hash the job's data, one slice at a time, reporting progress per slice.
-pub async fn run_hash(run_id: RunId, job_index: usize, job: &Job, cancel: &Cancel) -> Outcome {
-    #[cfg(not(target_feature = "atomics"))]
-    if job.variant == Variant::Tasks {
-        return super::messages::run_hash(run_id, job_index, job, cancel).await;
+impl SliceSource for HashInput {
+    fn slice(&mut self, offset: u64, length: usize) -> Result<Vec<u8>, String> {
+        HashInput::slice(self, offset, length)
     }
-    let input = HashInput::of(job)?;
-    let (slice_bytes, total) = (input.slice_bytes, input.total);
-    let workers = if job.variant == Variant::Sequential { 1 } else { job.workers };
-    let pool = EXECUTORS.with(|e| e.borrow_mut().pool(workers).map(|(pool, _)| pool))?;
-    warm_up(&pool, job).await?;
-    let steps = slices(total, slice_bytes).count() as u32 * job.repetitions.max(1);
-    let mut done = 0;
-    let mut samples = Vec::new();
-    let mut digests_seen = Vec::new();
-    for _ in 0..job.repetitions.max(1) {
-        let hashing = Arc::new(Mutex::new(Hashing::new(job.tasks, job.variant)));
-        for (offset, length) in slices(total, slice_bytes) {
-            if cancel.is_stopped() {
-                return Ok(Err(Stopped));
-            }
-            let slice = input.slice(offset, length)?;
-            let (advanced, waited) = oneshot::channel();
-            let step = hashing.clone();
-            let advance = move || {
-                step.lock().unwrap_or_else(|p| p.into_inner()).advance(&slice);
-                // Let go of the shared state before saying so: the coordinator unwraps it next.
-                drop(step);
-                let _ = advanced.send(());
-            };
-            if SHARED_MEMORY {
-                pool.spawn(advance);
-            } else {
-                pool.install(advance);
-            }
-            waited.await.map_err(|_| "a worker ended without finishing its slice".to_string())?;
-            done += 1;
-            post(&Response::Progress { run_id, job_index, done, total: steps });
-        }
-        let hashing = Arc::try_unwrap(hashing).map_err(|_| "a slice was still being hashed".to_string())?;
-        let (digests, trace) = hashing.into_inner().unwrap_or_else(|p| p.into_inner()).finish();
-        digests_seen.extend(digests);
-        samples.push((trace.wall_ms, trace));
-    }
-    Ok(Ok(Measurement::from_samples(job.clone(), samples, check_digests(&digests_seen), None)))
-}
-
-/// Untimed: wait until every worker of the pool has started, then hash a small slice the way the
-/// job will, so neither worker start-up nor the first, unoptimised pass through SHA-256 lands in
-/// the first timed run.
-async fn warm_up(pool: &Arc<rayon::ThreadPool>, job: &Job) -> Result<(), String> {
-    let hashing = Hashing::new(job.tasks, job.variant);
-    let warm = move || {
-        let mut hashing = hashing;
-        hashing.advance(&[0u8; 256 * 1024]);
-    };
-    if !SHARED_MEMORY {
-        pool.install(warm);
-        return Ok(());
-    }
-    let (all_started, started) = oneshot::channel();
-    let waiting = Arc::new(Mutex::new((pool.current_num_threads(), Some(all_started))));
-    pool.spawn_broadcast(move |_| {
-        let mut waiting = waiting.lock().unwrap_or_else(|p| p.into_inner());
-        waiting.0 -= 1;
-        if waiting.0 == 0 {
-            if let Some(all_started) = waiting.1.take() {
-                let _ = all_started.send(());
-            }
-        }
-    });
-    started.await.map_err(|_| "a worker did not start".to_string())?;
-    let (warmed, waited) = oneshot::channel();
-    pool.spawn(move || {
-        warm();
-        let _ = warmed.send(());
-    });
-    waited.await.map_err(|_| "a worker ended during the warm-up".to_string())
 }
 
 /// Load-test the job's server; the load generator runs on a one-worker runtime of its own.
@@ -162,7 +89,7 @@ pub async fn run_qps(job: &Job, cancel: &Cancel) -> Outcome {
         if thread_pool {
             executors.pool(job.workers).map(|(pool, _)| Server::ThreadPool(pool))
         } else {
-            executors.runtime(job.workers).map(|(runtime, _)| Server::Goroutines(runtime.handle()))
+            executors.runtime(job.workers).map(|(runtime, _)| Server::Goroutines(runtime))
         }
     })?;
     // Started per job and ended with it, so no worker outlives the run.
