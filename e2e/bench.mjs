@@ -20,6 +20,12 @@
 // pool start-up is read, because it is what a reader waits for on a first run.
 // Last, the engine built without shared memory (what a course page that is not isolated gets) times
 // the sum and the hashes again on message-passing workers (`nomem_*` figures): copying included.
+//
+// First runs (`first_runs`, JSON): what a reader sees on a fresh page. For each case, FIRST_RUN_PAGES
+// fresh pages each do the case's first action (an autorun, or a click on Sweep or Run as soon as the
+// panel is there), then the same action again on the same page, warm. The speedups come from the
+// engine's own measurements (the messages the page receives) and xtask prints the median cold speedup
+// beside the median warm one.
 import { launch, newPage, serve, waitForOutcome } from './lib.mjs';
 
 const NUMBERS = 10_000_000;
@@ -47,6 +53,106 @@ const WARM_UP_REPETITIONS = 2;
 const SETTLE_MS = 500;
 
 const log = (message) => process.stderr.write(`bench.mjs: ${message}\n`);
+
+/** Fresh pages per first-run case; the report takes the median over them. */
+const FIRST_RUN_PAGES = Number(process.env.FIRST_RUN_PAGES || 5);
+/** Pause before the warm repeat of a first-run case, so its own last results have been drawn. */
+const WARM_AFTER_MS = 1_500;
+/**
+ * The first-run cases: a chapter address, the button its first action presses (none: the address
+ * autoruns), and which measurements are compared: their speedup over the run's baseline job.
+ */
+const FIRST_RUN_CASES = [
+  { name: 'sum, 2 tasks, first autorun', path: `/chapters/sum?workers=2&tasks=2&n=${NUMBERS}&reps=5&autorun=1` },
+  { name: 'sum, 8 tasks, first autorun', path: `/chapters/sum?workers=2&tasks=8&n=${NUMBERS}&reps=5&autorun=1` },
+  { name: 'sum, 2 tasks, first sweep', path: `/chapters/sum?tasks=2&n=${NUMBERS}&reps=5`, button: 'Sweep workers' },
+  { name: 'sum, 8 tasks, first sweep', path: `/chapters/sum?tasks=8&n=${NUMBERS}&reps=5`, button: 'Sweep workers' },
+  { name: 'sorts, first sweep', path: '/chapters/bubble-sort?tasks=4&n=5000&reps=3', button: 'Sweep workers' },
+  ...[1, 2, 4].map((k) => ({
+    name: `hashing, ${k} worker${k > 1 ? 's' : ''}, first autorun`,
+    path: `/chapters/hashing?source=generated&mb=16&hashes=4&workers=${k}&reps=2&autorun=1`,
+  })),
+];
+/** Workers whose speedups the report compares. */
+const FIRST_RUN_WORKERS = [1, 2, 4];
+
+/** Before any script of the page: keep every measurement the engine posts to it. */
+function recordMeasurements() {
+  window.__measured = [];
+  const Original = window.Worker;
+  window.Worker = class extends Original {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', ({ data }) => {
+        try {
+          const message = typeof data === 'string' ? JSON.parse(data) : data;
+          if (message.type === 'measured') window.__measured.push(message.measurement);
+        } catch {
+          // not a JSON message of the engine
+        }
+      });
+    }
+  };
+}
+
+/**
+ * Speedups of one run's measurements: each job's median against its run's baseline (the sequential
+ * job; for the sorts, bubble sort), keyed `<what>@<workers>`.
+ */
+function speedupsOf(measurements) {
+  const baseline = measurements.find((m) => m.job.variant === 'sequential');
+  if (!baseline) throw new Error('a run without its baseline job');
+  const speedups = {};
+  for (const m of measurements) {
+    if (m.job.variant === 'sequential' || !FIRST_RUN_WORKERS.includes(m.job.workers)) continue;
+    const what = m.job.workload.kind === 'sort' ? m.job.workload.algorithm : m.job.variant;
+    speedups[`${what}@${m.job.workers}`] = baseline.summary.median_ms / m.summary.median_ms;
+  }
+  return speedups;
+}
+
+/** Every first-run case on fresh pages: `[{case, key, cold: [...], warm: [...]}]`. */
+async function measureFirstRuns(browser, server) {
+  const results = [];
+  for (const firstRun of FIRST_RUN_CASES) {
+    const byKey = {};
+    for (let sample = 0; sample < FIRST_RUN_PAGES; sample++) {
+      const page = await newPage(browser);
+      try {
+        await page.addInitScript(recordMeasurements);
+        await page.goto(server.url + firstRun.path);
+        const panel = page.locator('section[data-experiment]').first();
+        await panel.waitFor();
+        // Press `button` (none: the page's autorun), wait for run number `runsBefore + 1` to end and
+        // read its speedups.
+        const act = async (button, runsBefore) => {
+          if (button) {
+            await page.evaluate(() => { window.__measured = []; });
+            await panel.getByRole('button', { name: button, exact: true }).click();
+          }
+          const outcome = await waitForOutcome(panel, ENGINE_TIMEOUT_MS, runsBefore);
+          if (outcome !== 'finished') throw new Error(`${firstRun.name}: the run ended "${outcome}"`);
+          return speedupsOf(await page.evaluate(() => window.__measured));
+        };
+        // A button is pressed as soon as the panel is there; an autorun starts by itself.
+        const cold = await act(firstRun.button, 0);
+        await page.waitForTimeout(WARM_AFTER_MS);
+        const warm = await act(firstRun.button ?? 'Run', 1);
+        for (const [key, value] of Object.entries(cold)) {
+          byKey[key] ||= { cold: [], warm: [] };
+          byKey[key].cold.push(value);
+          if (warm[key] !== undefined) byKey[key].warm.push(warm[key]);
+        }
+        if (page.problems.length) throw new Error(`${firstRun.name}: the page reported errors: ${page.problems.join('; ')}`);
+      } finally {
+        await page.context().close();
+      }
+    }
+    for (const [key, { cold, warm }] of Object.entries(byKey)) results.push({ case: firstRun.name, key, cold, warm });
+    log(`first runs: ${firstRun.name} measured on ${FIRST_RUN_PAGES} fresh pages`);
+  }
+  return results;
+}
 
 /** Print one machine-readable figure; numbers keep at most three decimals. */
 function emit(key, value) {
@@ -412,6 +518,7 @@ try {
   await measureKernels(browser, server);
   await measureUi(browser, server);
   await measureWithoutSharedMemory(browser);
+  emit('first_runs', JSON.stringify(await measureFirstRuns(browser, server)));
 } catch (error) {
   log(`cannot measure: ${error.message}`);
   process.exitCode = 1;

@@ -575,8 +575,45 @@ impl BenchResults {
         ]);
         let mut tables = vec![kernel];
         tables.extend(Kernel::ALL.map(|k| self.kernel_table(k)));
-        tables.extend([sizes, page, self.no_shared_memory_table()]);
+        tables.extend([sizes, page, self.no_shared_memory_table(), self.first_runs_table()]);
         tables
+    }
+
+    /// What a reader sees first: each case's first run on a fresh page against the same run repeated
+    /// warm on that page (speedups over the run's own baseline, median over the fresh pages).
+    fn first_runs_table(&self) -> Table {
+        let runs = self.browser.get("first_runs").and_then(Json::as_array).unwrap_or_default();
+        let pages = runs.first().and_then(|r| r.get("cold")).and_then(Json::as_array).map_or(0, <[Json]>::len);
+        let mut table = Table::new(
+            &format!(
+                "First runs in Chromium: a fresh page's first autorun or sweep against the same run repeated warm \
+                 (speedup over the run's baseline, median of {pages} fresh pages; target cold / warm >= {FIRST_RUN_TARGET})"
+            ),
+            &["case", "measure", "cold", "warm", "cold / warm", "target met"],
+            &[false, false, true, true, true, false],
+        );
+        for run in runs {
+            let text = |key: &str| run.get(key).and_then(Json::as_str).unwrap_or("?").to_string();
+            let median_of = |key: &str| {
+                let values: Vec<f64> = run
+                    .get(key)
+                    .and_then(Json::as_array)
+                    .map(|a| a.iter().filter_map(Json::as_f64).collect())
+                    .unwrap_or_default();
+                median(&values)
+            };
+            let (cold, warm) = (median_of("cold"), median_of("warm"));
+            let key = text("key");
+            let (what, workers) = key.split_once('@').unwrap_or((&key, "?"));
+            let measure = format!(
+                "{} on {}",
+                what.replace('_', " "),
+                if workers == "1" { "1 worker".into() } else { format!("{workers} workers") }
+            );
+            let met = if cold / warm >= FIRST_RUN_TARGET { "yes" } else { "NO" };
+            table.row(&[&text("case"), &measure, &times(cold), &times(warm), &ratio(cold / warm), met]);
+        }
+        table
     }
 
     /// The sum and the hashes in Chromium on a page without shared memory (message-passing
@@ -788,6 +825,16 @@ impl BenchResults {
 }
 
 /// The figure under `key` if it is a number.
+/// The bench's target for a first run's speedup against a warm one.
+const FIRST_RUN_TARGET: f64 = 0.9;
+
+/// The median of `values` (the lower middle one for an even count), NaN for none.
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted.get(sorted.len().saturating_sub(1) / 2).copied().unwrap_or(f64::NAN)
+}
+
 fn number(figures: &Figures, key: &str) -> Option<f64> {
     figures.get(key).and_then(Json::as_f64)
 }
@@ -1362,7 +1409,9 @@ mod tests {
          browser.longest_task_run_ms=0\nbrowser.long_tasks_run=0\nbrowser.longest_task_load_ms=70\n\
          browser.ui_sequential_ms=3.5\nbrowser.ui_tasks2_workers2_ms=2.5\n\
          browser.nomem_sum_sequential_ms=3.4\nbrowser.nomem_sum_tasks8_workers2_ms=9\n\
-         browser.nomem_hash_loop_ms=300\nbrowser.nomem_hash_tasks_ms=200\nbrowser.nomem_check_ok=true\n"
+         browser.nomem_hash_loop_ms=300\nbrowser.nomem_hash_tasks_ms=200\nbrowser.nomem_check_ok=true\n\
+         browser.first_runs=[{\"case\": \"sum, 8 tasks, first sweep\", \"key\": \"tasks@2\", \
+         \"cold\": [1.9, 0.8, 1.7], \"warm\": [1.8, 1.9, 1.9]}]\n"
             .to_string()
             + &browser_kernel_lines()
     }
@@ -1661,7 +1710,12 @@ mod tests {
         assert_eq!(cells(&messages, "sum, speedup on 2 workers"), ["1.88x", "0.38x", "0.20"]);
         assert_eq!(cells(&messages, "hashes, speedup on 2 workers"), ["1.60x", "1.50x", "0.94"]);
         assert_eq!(cells(&messages, "results"), ["all", "correct"]);
-        assert_eq!(tables.len(), 8);
+        let first = table(&tables, "First runs in Chromium");
+        assert!(first.contains("median of 3 fresh pages"), "{first}");
+        // Medians 1.7 (cold) and 1.9 (warm): 0.89, just under the target.
+        let row = cells(&first, "sum, 8 tasks, first sweep");
+        assert_eq!(row, ["tasks", "on", "2", "workers", "1.70x", "1.90x", "0.89", "NO"]);
+        assert_eq!(tables.len(), 9);
     }
 
     #[test]
