@@ -369,10 +369,12 @@ async function measureKernels(browser, server) {
       return measurements;
     };
     emit('engine_ready_ms', readyMs);
-    // The untimed pass started the engine's first pools: 1 worker for its first job, 2 for its last.
+    // The untimed pass started the engine's first pools, reported by the first job on each: the
+    // loop runs on a worker of the smallest, so the 1-worker pool is the 1-worker tasks job's.
     const cold = complete(results[0], warmUp);
-    emit('pool_start_1_ms', cold[0].pool_start_ms);
-    emit('pool_start_2_ms', cold.at(-1).pool_start_ms);
+    const startOf = (workers) => cold.find((m) => m.job.variant === 'tasks' && m.job.workers === workers)?.pool_start_ms;
+    emit('pool_start_1_ms', startOf(1));
+    emit('pool_start_2_ms', startOf(2));
     let allCorrect = cold.every((m) => m.check.ok);
     const kernelsCold = complete(results[1], kernelsWarmUp);
     TASK_COUNTS.forEach((tasks, run) => {

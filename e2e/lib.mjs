@@ -1,5 +1,6 @@
 // Shared helpers for the end-to-end tests and benchmarks: start the static server, launch
 // Debian's Chromium through playwright-core, and collect page errors so tests can assert on them.
+import assert from 'node:assert/strict';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from './server.mjs';
@@ -71,4 +72,19 @@ export async function clickAndWait(panel, name, timeout = 120_000) {
   const before = await runsEnded(panel);
   await panel.getByRole('button', { name, exact: true }).click();
   return waitForOutcome(panel, timeout, before);
+}
+
+/**
+ * Check the workers that ran tasks (worker indices from a trace) against a pool of `workers` and a
+ * job of `tasks` tasks. Scheduling decides how many take part (a busy machine can let one worker
+ * take every task), so this never asks for exactly min(workers, tasks): at most that many, all of
+ * them inside the pool, and, when `longTasks` (each task is long enough for the others to wake up
+ * and steal), more than one.
+ */
+export function assertWorkersUsed(used, workers, tasks, { longTasks = true } = {}) {
+  const most = Math.min(workers, tasks);
+  assert.ok(used.length >= 1 && used.length <= most, `${used.length} workers took tasks; at most ${most} can`);
+  assert.ok(used.every((w) => Number.isInteger(w) && w >= 0 && w < workers), `workers ${used} of a pool of ${workers}`);
+  assert.equal(new Set(used).size, used.length, `each worker once: ${used}`);
+  if (longTasks && most >= 2) assert.ok(used.length >= 2, `only worker ${used} took any of ${tasks} long tasks`);
 }

@@ -16,7 +16,7 @@ use crate::executors::{Executor, Executors, Need, PoolBuilt};
 use crate::hashing::{check_digests, hash_parameters, slices, Hashing};
 use crate::inputs::{self, Input};
 use crate::measure::{finish, needs_warm_up, rep_on_pool, rep_on_runtime, Rep};
-use crate::quiet::{probe, QuietCheck};
+use crate::quiet::{probe, QuietCheck, PROBE_MS};
 use crate::runtime::Handle;
 use crate::threads::SHARED_MEMORY;
 use experiments::protocol::Stage;
@@ -35,6 +35,10 @@ use std::sync::{Arc, Mutex};
 pub const MAX_GROUP_WORKERS: u32 = 64;
 /// How long one job waits for the machine to become quiet before it is timed anyway (and says so).
 pub const SETTLE_LIMIT_MS: f64 = 2_000.0;
+/// An engine this young waits up to [`SETTLE_LIMIT_MS`] for quiet, an older one at most
+/// [`SETTLED_ENGINE_LIMIT_MS`].
+const YOUNG_ENGINE_MS: f64 = 5_000.0;
+const SETTLED_ENGINE_LIMIT_MS: f64 = 500.0;
 /// How long all the jobs of a group wait together, at most, in multiples of one job's limit; once
 /// spent, later jobs wait no more.
 pub const GROUP_SETTLE_LIMITS: f64 = 2.0;
@@ -324,7 +328,7 @@ pub async fn measure_group(
             Err(Stopped) => return stopped(measurements),
         };
         let group_left = cx.quiet_limit_ms * GROUP_SETTLE_LIMITS - (now_ms() - group_started);
-        let settle_limit = cx.quiet_limit_ms.min(group_left).max(0.0);
+        let settle_limit = settle_limit_ms(cx.quiet_limit_ms, now_ms()).min(group_left).max(0.0);
         let settled = match settle(job, &mut work, probe_on.as_ref(), width, &mut check, settle_limit, cx).await? {
             Ok(settled) => settled,
             Err(Stopped) => return stopped(measurements),
@@ -390,6 +394,25 @@ struct Settled {
 thread_local! {
     /// When the driving thread last saw the end of a quiet stretch (a settled job's timing).
     static LAST_QUIET_MS: Cell<Option<f64>> = const { Cell::new(None) };
+    /// When this engine measured its first job.
+    static FIRST_JOB_MS: Cell<Option<f64>> = const { Cell::new(None) };
+}
+
+/// How long a job may wait for quiet, given the driver's `limit_ms`: all of it while the engine is
+/// young (its first [`YOUNG_ENGINE_MS`], when the page may still be loading and the browser still
+/// compiling), [`SETTLED_ENGINE_LIMIT_MS`] at most afterwards, so that a machine that is merely
+/// noisy does not make every later run wait.
+fn settle_limit_ms(limit_ms: f64, now: f64) -> f64 {
+    let first = FIRST_JOB_MS.with(|first| {
+        let at = first.get().unwrap_or(now);
+        first.set(Some(at));
+        at
+    });
+    if now - first < YOUNG_ENGINE_MS {
+        limit_ms
+    } else {
+        limit_ms.min(SETTLED_ENGINE_LIMIT_MS)
+    }
 }
 
 /// How long the probes must find the machine quiet before `job` is timed: a long stretch on a
@@ -427,7 +450,10 @@ async fn settle(
         if now_ms() - started > limit_ms {
             break false;
         }
-        if !warm {
+        // Warm-ups until this round has spent a probe's worth of time on them (a tiny job would
+        // otherwise spend most of its warming up probing).
+        let round_started = now_ms();
+        while wants_warm_up(&warm_ups_ms) && warms_up(job) && now_ms() - round_started < PROBE_MS {
             let t0 = now_ms();
             match warm_up(job, work, cx).await? {
                 Ok(()) => warm_ups_ms.push(now_ms() - t0),

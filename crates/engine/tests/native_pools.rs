@@ -394,3 +394,36 @@ fn requests_compute_before_they_answer() {
     assert!(report.held_utilisation <= 1.0 + 1e-9, "held {:.3}", report.held_utilisation);
     assert!(report.computing_utilisation <= report.held_utilisation);
 }
+
+#[test]
+fn a_machine_kept_busy_is_timed_anyway_and_said_to_be_busy() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    // Twice as many spinning threads as there are cores, for as long as the run lasts.
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let hogs: Vec<_> = (0..2 * cores)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut x = 1u64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                }
+            })
+        })
+        .collect();
+    let started = Instant::now();
+    let mut engine = NativeEngine::new();
+    let measured = engine.run(&spin_job(2, 4, 200), &Cancel::new());
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for hog in hogs {
+        hog.join().unwrap();
+    }
+    let m = measured.expect("a busy machine still measures");
+    assert!(m.check.ok);
+    let startup = m.startup.expect("the harness reports what getting ready took");
+    assert!(!startup.quiet, "the probes found every core taken: {startup:?}");
+    assert!(startup.settle_ms >= 1_000.0, "it waited for quiet before giving up: {startup:?}");
+    assert!(started.elapsed() < Duration::from_secs(30));
+    assert_eq!(experiments::trust::doubts(&m).first(), Some(&experiments::trust::Doubt::Busy));
+}

@@ -131,9 +131,15 @@ fn SumControls(cores: u32) -> impl IntoView {
         points.set(Vec::new());
         sweep_tasks.set(t);
         let baseline = StoredValue::new(None);
+        // The sweep's points are results too: one row each in the results table and the downloads.
+        let run_log = log.start_run();
         runner.run(jobs, move |_, m| match m.job.variant {
-            Variant::Sequential => baseline.set_value(Some(m.summary)),
+            Variant::Sequential => {
+                run_log.add(&m, variant_id(m.job.variant), describe(&m.job), true);
+                baseline.set_value(Some(m.summary))
+            }
             Variant::Tasks | Variant::Goroutines => {
+                run_log.add(&m, variant_id(m.job.variant), describe(&m.job), false);
                 let Some(base) = baseline.get_value() else { return };
                 let point = SweepPoint { x: m.job.workers, summary: m.summary, speedup: speedup(&base, &m.summary) };
                 points.update(|p| p.push(point));
