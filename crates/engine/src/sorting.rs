@@ -30,6 +30,7 @@ fn split_along<'a>(mut values: &'a mut [i32], ranges: &[Range<usize>]) -> Vec<&'
 }
 
 /// Sort `values` with `algorithm` on one worker, as one traced task. Returns false if stopped.
+#[inline(never)]
 pub fn sort_sequential(algorithm: SortAlgorithm, values: &mut [i32], tasks: u32, cancel: &Cancel) -> (bool, Trace) {
     let recorder = Recorder::new();
     let keep_going = || !cancel.is_stopped();
@@ -47,6 +48,7 @@ pub fn sort_sequential(algorithm: SortAlgorithm, values: &mut [i32], tasks: u32,
 
 /// Sort `values` with `algorithm` split into `tasks` tasks on the current rayon pool.
 /// Returns false if stopped.
+#[inline(never)]
 pub fn sort_parallel(algorithm: SortAlgorithm, values: &mut [i32], tasks: u32, cancel: &Cancel) -> (bool, Trace) {
     let tasks = tasks.max(1) as usize;
     let recorder = Recorder::new();

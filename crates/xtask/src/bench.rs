@@ -38,15 +38,22 @@ cargo xtask bench
              threads and goroutines on 2 workers, in req/s:
              lab qps --workers 2 --requests 200 --concurrency 20 --wait-ms 10 --work-us 50 --reps 1
 
+  Where the CPU has SHA instructions (which WebAssembly cannot use), hashing natively again with
+  SHA-256 in plain Rust (lab built with --features soft-sha), beside the browser.
+
   Then, in Chromium only, the Sum (8 tasks) and hashing jobs again in the engine built without
   shared memory, on 2 message-passing workers that get their input copied in (what a course page
   that is not cross-origin isolated runs), beside the same jobs with shared memory.
+
+  First runs: on 5 fresh pages each, the first autorun or sweep a reader sees (the sum with 2 and
+  8 tasks, the sorts, hashing on 1, 2 and 4 workers) against the same run repeated warm on that
+  page; speedups at 1, 2 and 4 workers, medians, cold / warm against the target 0.9.
 
   Also weighs the site's wasm (raw and gzip -9) and times first paint and the longest main-thread
   task during a UI run. Prints a table per kernel and writes bench-report.md and bench-report.json
   at the workspace root. Figures are measurements: a slow one never fails the command; one that
   cannot be measured at all does, and so do jobs that differ between the two sides. Measuring
-  takes under a minute on two cores.
+  takes about 15 minutes on two cores.
 
   Steps: install missing tools and build dist/ (as `cargo xtask build`), `cargo build --release
   -p lab`, run lab sum for --tasks 2 and 8, then lab hash, cost, docsearch and qps, run
@@ -263,7 +270,38 @@ fn measure_native() -> Result<Figures, String> {
     for kernel in Kernel::ALL {
         add_kernel_figures(&run_lab(&lab, &kernel.lab_args())?, kernel, &mut figures)?;
     }
+    // WebAssembly cannot use a CPU's SHA instructions; where native code does, time SHA-256 in plain
+    // Rust too, so the browser's figure has a fair native counterpart.
+    let sha_instructions = cpu_has_sha_instructions();
+    figures.insert("cpu_sha_instructions".into(), Json::Bool(sha_instructions));
+    if sha_instructions {
+        let soft_target = target.join("soft-sha");
+        run_echoed(
+            cargo()
+                .args(["build", "--release", "--package", "lab", "--features", "soft-sha", "--target-dir"])
+                .arg(&soft_target),
+        )?;
+        let mut soft = Figures::new();
+        add_kernel_figures(
+            &run_lab(&soft_target.join("release/lab"), &Kernel::Hash.lab_args())?,
+            Kernel::Hash,
+            &mut soft,
+        )?;
+        for key in ["hash_loop_ms", "hash_tasks_ms"] {
+            let value = soft.get(key).cloned().ok_or_else(|| format!("lab with soft-sha did not report {key}"))?;
+            figures.insert(key.replace("hash_", "hash_soft_"), value);
+        }
+    }
     Ok(figures)
+}
+
+/// Whether this machine's CPU has SHA-256 instructions that native code (the sha2 crate) uses.
+fn cpu_has_sha_instructions() -> bool {
+    let flags = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    flags
+        .lines()
+        .filter(|l| l.starts_with("flags") || l.starts_with("Features"))
+        .any(|l| l.split_whitespace().any(|flag| flag == "sha_ni" || flag == "sha2"))
 }
 
 /// Run `lab <args> --json` and read what it printed.
@@ -574,8 +612,35 @@ impl BenchResults {
         ]);
         let mut tables = vec![kernel];
         tables.extend(Kernel::ALL.map(|k| self.kernel_table(k)));
+        tables.extend(self.software_sha_table());
         tables.extend([sizes, page, self.no_shared_memory_table(), self.first_runs_table()]);
         tables
+    }
+
+    /// Where native SHA-256 uses the CPU's SHA instructions (which WebAssembly cannot), the browser's
+    /// hashing against native SHA-256 in plain Rust.
+    fn software_sha_table(&self) -> Option<Table> {
+        if self.native.get("cpu_sha_instructions").and_then(Json::as_bool) != Some(true) {
+            return None;
+        }
+        let native = derived(&self.native);
+        let browser = derived(&self.browser);
+        let get =
+            |figures: &[(&str, f64)], key: &str| figures.iter().find(|(k, _)| *k == key).map_or(f64::NAN, |(_, v)| *v);
+        let mut table = Table::new(
+            "SHA-256 without SHA instructions: this CPU has them and native SHA-256 uses them, WebAssembly cannot; \
+             here native runs SHA-256 in plain Rust (sha2's force-soft) beside the browser (MB/s)",
+            &["measure", "native, plain Rust", "wasm", "wasm / native"],
+            &[false, true, true, true],
+        );
+        for (label, soft, wasm) in [
+            ("loop, MB/s", "hash_soft_loop_mb_s", "hash_loop_mb_s"),
+            (&*format!("{}, MB/s", counted(HASH_WORKERS, "worker")), "hash_soft_tasks_mb_s", "hash_tasks_mb_s"),
+        ] {
+            let (native, wasm) = (get(&native, soft), get(&browser, wasm));
+            table.row(&[label, &format!("{native:.0}"), &format!("{wasm:.0}"), &ratio(wasm / native)]);
+        }
+        Some(table)
     }
 
     /// What a reader sees first: each case's first run on a fresh page against the same run repeated
@@ -864,6 +929,8 @@ fn derived(figures: &Figures) -> Vec<(&'static str, f64)> {
         ("hash_loop_mb_s", mb_s("hash_loop_ms")),
         ("hash_tasks_mb_s", mb_s("hash_tasks_ms")),
         ("hash_speedup", ms("hash_loop_ms") / ms("hash_tasks_ms")),
+        ("hash_soft_loop_mb_s", mb_s("hash_soft_loop_ms")),
+        ("hash_soft_tasks_mb_s", mb_s("hash_soft_tasks_ms")),
         ("spawn_loop_ns_per_task", per_task("spawn_loop_ms")),
         ("spawn_tasks_ns_per_task", per_task("spawn_tasks_ms")),
         ("spawn_goroutines_ns_per_task", per_task("spawn_goroutines_ms")),
@@ -1673,6 +1740,20 @@ mod tests {
         let mut missing = results();
         missing.browser.remove("cost_check_ok");
         assert_eq!(missing.check_complete(), Err("e2e/bench.mjs did not report cost_check_ok".into()));
+    }
+
+    #[test]
+    fn where_the_cpu_has_sha_instructions_the_browser_is_also_set_against_plain_rust_sha() {
+        assert!(!results().tables().iter().any(|t| t.to_text().starts_with("SHA-256 without")));
+        let mut with_sha = results();
+        with_sha.native.insert("cpu_sha_instructions".into(), Json::Bool(true));
+        // Plain Rust: 4 × 32 MiB = 134.2 MB in 268.4 ms natively (500 MB/s); 400 ms in the browser.
+        with_sha.native.insert("hash_soft_loop_ms".into(), Json::Number(268.435456));
+        with_sha.native.insert("hash_soft_tasks_ms".into(), Json::Number(134.217728));
+        let tables = with_sha.tables();
+        let soft = table(&tables, "SHA-256 without SHA instructions");
+        assert_eq!(cells(&soft, "loop, MB/s"), ["500", "336", "0.67"]);
+        assert_eq!(cells(&soft, "2 workers, MB/s"), ["1000", "537", "0.54"]);
     }
 
     #[test]
