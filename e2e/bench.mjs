@@ -517,9 +517,12 @@ const server = await serve('isolated', {
 const browser = await launch();
 try {
   emit('version', `Chromium ${browser.version()}`);
-  await measureKernels(browser, server);
-  await measureUi(browser, server);
-  await measureWithoutSharedMemory(browser);
+  // For working on first runs alone: `BENCH_ONLY=first_runs node bench.mjs` (xtask needs everything).
+  if (process.env.BENCH_ONLY !== 'first_runs') {
+    await measureKernels(browser, server);
+    await measureUi(browser, server);
+    await measureWithoutSharedMemory(browser);
+  }
   emit('first_runs', JSON.stringify(await measureFirstRuns(browser, server)));
 } catch (error) {
   log(`cannot measure: ${error.message}`);

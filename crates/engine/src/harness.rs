@@ -51,6 +51,9 @@ const RECENTLY_QUIET_MS: f64 = 1_000.0;
 const AFTER_PROBES: u32 = 3;
 /// Jobs whose warm-up takes longer than this are warmed up once, not until stable.
 const LONG_WARM_UP_MS: f64 = 250.0;
+/// After each round of warm-ups the workers pause this long, so the browser's compiler threads get
+/// a core to optimise the code the warm-ups ran.
+const COMPILER_PAUSE_MS: u32 = 5;
 /// Warm-ups of a job run for at least this long in all.
 const MIN_WARM_UP_MS: f64 = 60.0;
 /// A job's code counts as warm once its latest warm-up is within this factor of its fastest.
@@ -453,12 +456,18 @@ async fn settle(
         // Warm-ups until this round has spent a probe's worth of time on them (a tiny job would
         // otherwise spend most of its warming up probing).
         let round_started = now_ms();
+        let warming = wants_warm_up(&warm_ups_ms) && warms_up(job);
         while wants_warm_up(&warm_ups_ms) && warms_up(job) && now_ms() - round_started < PROBE_MS {
             let t0 = now_ms();
             match warm_up(job, work, cx).await? {
                 Ok(()) => warm_ups_ms.push(now_ms() - t0),
                 Err(Stopped) => return Ok(Err(Stopped)),
             }
+        }
+        if warming {
+            // Leave the cores to the browser's compiler for a moment: it optimises the code the
+            // warm-ups ran on background threads, which probes on every core would starve.
+            (cx.sleep)(COMPILER_PAUSE_MS).await;
         }
         if let Some(pool) = probe_pool.filter(|_| probing) {
             let at = now_ms();
