@@ -63,7 +63,10 @@ pub fn ms(value: f64) -> String {
         v if v < 100.0 => 1,
         _ => 0,
     };
-    fixed(value, digits)
+    // A value that rounds to zero is shown as zero, never "-0.000" (a task that started a few
+    // microseconds "before" its run by another worker's clock).
+    let shown = if value.abs() < 0.5 * 10f64.powi(-i32::from(digits)) { 0.0 } else { value };
+    fixed(shown, digits)
 }
 
 /// A ratio such as a speedup: 1.85×.

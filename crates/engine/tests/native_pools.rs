@@ -425,5 +425,5 @@ fn a_machine_kept_busy_is_timed_anyway_and_said_to_be_busy() {
     assert!(!startup.quiet, "the probes found every core taken: {startup:?}");
     assert!(startup.settle_ms >= 1_000.0, "it waited for quiet before giving up: {startup:?}");
     assert!(started.elapsed() < Duration::from_secs(30));
-    assert_eq!(experiments::trust::doubts(&m).first(), Some(&experiments::trust::Doubt::Busy));
+    assert_eq!(experiments::trust::doubts(&m, cores as u32).first(), Some(&experiments::trust::Doubt::Busy));
 }

@@ -21,8 +21,8 @@ pub const SMALL_TASK_MS: f64 = 0.2;
 pub enum Doubt {
     /// The slowest repetition took `spread` times as long as the fastest.
     Noisy { spread: f64 },
-    /// In the repetition shown, only `used` of the `possible` workers (min of workers and tasks)
-    /// ran a task; the tasks took `task_ms` each (median).
+    /// In the repetition shown, only `used` of the `possible` workers (the least of workers, tasks
+    /// and logical processors) ran a task; the tasks took `task_ms` each (median).
     FewWorkers { used: u32, possible: u32, task_ms: f64 },
     /// The machine did not become quiet within the time allowed before the timing began.
     Busy,
@@ -37,15 +37,17 @@ impl Doubt {
     }
 }
 
-/// Everything that makes `m` doubtful, most serious first; empty when it can be trusted.
-pub fn doubts(m: &Measurement) -> Vec<Doubt> {
+/// Everything that makes `m`, measured on a machine of `cores` logical processors, doubtful, most
+/// serious first; empty when it can be trusted. (With more workers than cores, only as many as
+/// there are cores can run at once: that some never get a task is the lesson, not a doubt.)
+pub fn doubts(m: &Measurement, cores: u32) -> Vec<Doubt> {
     let mut found = Vec::new();
     match m.startup {
         Some(startup) if !startup.quiet => found.push(Doubt::Busy),
         Some(startup) if !startup.quiet_after => found.push(Doubt::BusyDuring),
         _ => {}
     }
-    if let Some(doubt) = few_workers(m) {
+    if let Some(doubt) = few_workers(m, cores) {
         found.push(doubt);
     }
     let spread = m.summary.max_ms / m.summary.min_ms;
@@ -55,12 +57,12 @@ pub fn doubts(m: &Measurement) -> Vec<Doubt> {
     found
 }
 
-fn few_workers(m: &Measurement) -> Option<Doubt> {
+fn few_workers(m: &Measurement, cores: u32) -> Option<Doubt> {
     let job = &m.job;
     if job.variant == Variant::Sequential || m.trace.spans.is_empty() || m.trace.shown_until_ms.is_some() {
         return None;
     }
-    let possible = job.workers.min(job.tasks);
+    let possible = job.workers.min(job.tasks).min(cores.max(1));
     let used = m.trace.workers_used().len() as u32;
     if possible < 2 || used >= possible {
         return None;
@@ -93,35 +95,45 @@ mod tests {
     #[test]
     fn a_tight_balanced_run_is_trusted() {
         let m = measured(Variant::Tasks, 2, 4, &[1.0, 1.1, 1.05], &[(0, 0.4), (1, 0.4), (0, 0.4), (1, 0.4)]);
-        assert_eq!(doubts(&m), vec![]);
+        assert_eq!(doubts(&m, 8), vec![]);
     }
 
     #[test]
     fn wide_spread_is_noisy() {
         let m = measured(Variant::Sequential, 1, 1, &[1.0, 1.6, 1.2], &[(0, 1.0)]);
-        assert!(matches!(doubts(&m)[..], [Doubt::Noisy { spread }] if (spread - 1.6).abs() < 1e-9));
+        assert!(matches!(doubts(&m, 8)[..], [Doubt::Noisy { spread }] if (spread - 1.6).abs() < 1e-9));
         // A spread of exactly the limit is not yet noisy, and one sample has no spread.
-        assert_eq!(doubts(&measured(Variant::Sequential, 1, 1, &[1.0, 1.5], &[(0, 1.0)])), vec![]);
-        assert_eq!(doubts(&measured(Variant::Sequential, 1, 1, &[7.0], &[(0, 1.0)])), vec![]);
+        assert_eq!(doubts(&measured(Variant::Sequential, 1, 1, &[1.0, 1.5], &[(0, 1.0)]), 8), vec![]);
+        assert_eq!(doubts(&measured(Variant::Sequential, 1, 1, &[7.0], &[(0, 1.0)]), 8), vec![]);
     }
 
     #[test]
     fn one_worker_taking_every_task_is_flagged_with_the_task_size() {
         let m = measured(Variant::Tasks, 2, 8, &[1.0, 1.0], &[(0, 0.05); 8]);
-        let found = doubts(&m);
+        let found = doubts(&m, 8);
         assert_eq!(found, vec![Doubt::FewWorkers { used: 1, possible: 2, task_ms: 0.05 }]);
         assert!(found[0].small_tasks());
         let big = measured(Variant::Tasks, 4, 3, &[1.0, 1.0], &[(0, 2.0), (0, 2.0), (1, 2.0)]);
-        let found = doubts(&big);
+        let found = doubts(&big, 8);
         assert_eq!(found, vec![Doubt::FewWorkers { used: 2, possible: 3, task_ms: 2.0 }]);
         assert!(!found[0].small_tasks());
+    }
+
+    #[test]
+    fn more_workers_than_cores_need_not_all_take_tasks() {
+        // Three of four workers took tasks on a 2-core machine: at most two ran at once anyway.
+        let m = measured(Variant::Tasks, 4, 8, &[1.0, 1.0], &[(0, 1.0), (1, 1.0), (3, 1.0), (0, 1.0)]);
+        assert_eq!(doubts(&m, 2), vec![]);
+        // One of them alone, though, is a doubt on any machine of two or more cores.
+        let alone = measured(Variant::Tasks, 4, 8, &[1.0, 1.0], &[(2, 1.0); 4]);
+        assert!(matches!(doubts(&alone, 2)[..], [Doubt::FewWorkers { used: 1, possible: 2, .. }]));
     }
 
     #[test]
     fn fewer_tasks_than_workers_is_not_a_doubt() {
         // Two tasks can occupy at most two of eight workers.
         let m = measured(Variant::Tasks, 8, 2, &[1.0, 1.0], &[(3, 1.0), (5, 1.0)]);
-        assert_eq!(doubts(&m), vec![]);
+        assert_eq!(doubts(&m, 8), vec![]);
     }
 
     #[test]
@@ -129,12 +141,12 @@ mod tests {
         let mut m = measured(Variant::Tasks, 2, 2, &[1.0, 2.0], &[(0, 1.0), (0, 1.0)]);
         m.startup =
             Some(Startup { workers_ms: None, settle_ms: 2_000.0, warm_up_rounds: 9, quiet: false, quiet_after: true });
-        let found = doubts(&m);
+        let found = doubts(&m, 8);
         assert_eq!(found.len(), 3);
         assert_eq!(found[0], Doubt::Busy);
         assert!(matches!(found[1], Doubt::FewWorkers { used: 1, possible: 2, .. }));
         assert!(matches!(found[2], Doubt::Noisy { .. }));
         m.startup = m.startup.map(|s| Startup { quiet: true, quiet_after: false, ..s });
-        assert_eq!(doubts(&m)[0], Doubt::BusyDuring);
+        assert_eq!(doubts(&m, 8)[0], Doubt::BusyDuring);
     }
 }

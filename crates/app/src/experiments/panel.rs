@@ -126,7 +126,7 @@ impl RunLog {
     /// Add a row for `m`; a `baseline` row becomes the reference for the speedups that follow.
     /// Returns the row's speedup.
     pub fn add(&self, m: &Measurement, kind: &'static str, variant: String, baseline: bool) -> Option<f64> {
-        let doubts = experiments::trust::doubts(m);
+        let doubts = experiments::trust::doubts(m, crate::environment::machine().logical_processors);
         if baseline {
             self.baseline.set_value(Some(m.summary));
             self.baseline_doubted.set_value(!doubts.is_empty());
