@@ -5,7 +5,8 @@
 //    response it hands to the page gets Cross-Origin-Opener-Policy: same-origin,
 //    Cross-Origin-Embedder-Policy: require-corp and Cross-Origin-Resource-Policy: same-origin (and
 //    embeds Document-Isolation-Policy), unless the server already sent them. After the first visit
-//    the page is isolated, so the threaded engine can share memory between its workers.
+//    the page is isolated, so the threaded engine can share memory between its workers. They also
+//    get X-Content-Type-Options: nosniff, as `_headers` sends it.
 // 2. The site offline: the install step stores every file of the build (the list below is written
 //    by `cargo xtask dist`); pages are network-first with the stored copy as fallback, everything
 //    else is cache-first (file names are hashed, and the version covers the engine's files).
@@ -25,6 +26,9 @@ const ISOLATION = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
+
+// Not for isolation: the browser takes every file for the type it is served as, never guesses.
+const NO_SNIFFING = { 'X-Content-Type-Options': 'nosniff' };
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
@@ -119,11 +123,11 @@ async function cacheFirst(request) {
   return isolate(response, new URL(request.url));
 }
 
-/** The response with the isolation headers it lacks. Opaque responses and redirects pass as they are. */
+/** The response with the isolation headers (and nosniff) it lacks. Opaque responses and redirects pass as they are. */
 function isolate(response, url) {
   if (response.status === 0) return response;
   const headers = new Headers(response.headers);
-  const wanted = { ...ISOLATION };
+  const wanted = { ...ISOLATION, ...NO_SNIFFING };
   // Embeds live in other sites' pages: Chromium can isolate such a frame on its own.
   if (url.pathname.startsWith(new URL(SCOPE).pathname + 'embed/')) {
     wanted['Document-Isolation-Policy'] = 'isolate-and-require-corp';

@@ -1,8 +1,14 @@
 //! Renders the chapter prose in `content/<lang>/*.md` to HTML at build time, so the app ships no
 //! Markdown parser. Each file has a small front matter (title, summary, order) and may contain
-//! `<!-- experiment: NAME -->` markers where a live experiment panel is inserted.
+//! `<!-- experiment: NAME -->` markers where a live experiment panel is inserted. The build fails,
+//! naming the file and line, on what the prose may not contain (raw HTML, `javascript:` links…):
+//! see `content_check.rs`.
 
-use pulldown_cmark::{html, Options, Parser};
+#[path = "content_check.rs"]
+mod content_check;
+
+use content_check::Part;
+use pulldown_cmark::{html, Parser};
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
@@ -36,45 +42,17 @@ fn front_matter(text: &str, file: &Path) -> (Vec<(String, String)>, String) {
 }
 
 fn render(markdown: &str) -> String {
-    let options = Options::ENABLE_TABLES
-        | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_SMART_PUNCTUATION
-        | Options::ENABLE_HEADING_ATTRIBUTES;
     let mut out = String::new();
-    html::push_html(&mut out, Parser::new_ext(markdown, options));
+    html::push_html(&mut out, Parser::new_ext(markdown, content_check::options()));
     // Wide tables scroll inside their own box on narrow screens.
     out.replace("<table>", "<div class=\"table-scroll\"><table>").replace("</table>", "</table></div>")
-}
-
-fn split_sections(body: &str) -> Vec<Section> {
-    let mut sections = Vec::new();
-    let mut prose = String::new();
-    for line in body.lines() {
-        let marker =
-            line.trim().strip_prefix("<!-- experiment:").and_then(|rest| rest.strip_suffix("-->")).map(str::trim);
-        match marker {
-            Some(name) => {
-                if !prose.trim().is_empty() {
-                    sections.push(Section::Prose(render(&prose)));
-                }
-                prose.clear();
-                sections.push(Section::Experiment(name.to_string()));
-            }
-            None => {
-                prose.push_str(line);
-                prose.push('\n');
-            }
-        }
-    }
-    if !prose.trim().is_empty() {
-        sections.push(Section::Prose(render(&prose)));
-    }
-    sections
 }
 
 fn main() {
     let content = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content");
     println!("cargo:rerun-if-changed={}", content.display());
+    println!("cargo:rerun-if-changed=content_check.rs");
+    let mut refused = Vec::new();
     let mut chapters = Vec::new();
     let mut langs: Vec<_> = fs::read_dir(&content).expect("content/ exists").flatten().collect();
     langs.sort_by_key(|e| e.file_name());
@@ -90,6 +68,22 @@ fn main() {
             println!("cargo:rerun-if-changed={}", path.display());
             let text = fs::read_to_string(&path).unwrap().replace("\r\n", "\n");
             let (fields, body) = front_matter(&text, &path);
+            // `body` ends `text`: its first line is the one after the front matter.
+            let first_line = text[..text.len() - body.len()].matches('\n').count() + 1;
+            let sections = match content_check::chapter(&body, first_line) {
+                Ok(parts) => parts
+                    .into_iter()
+                    .map(|part| match part {
+                        Part::Prose { markdown, .. } => Section::Prose(render(&markdown)),
+                        Part::Experiment(name) => Section::Experiment(name),
+                    })
+                    .collect(),
+                Err(problems) => {
+                    let file = path.strip_prefix(content.parent().unwrap_or(&content)).unwrap_or(&path);
+                    refused.extend(problems.into_iter().map(|p| format!("{}:{}: {}", file.display(), p.line, p.what)));
+                    Vec::new()
+                }
+            };
             let field = |name: &str| {
                 fields
                     .iter()
@@ -105,9 +99,16 @@ fn main() {
                 order: field("order")
                     .parse()
                     .unwrap_or_else(|_| panic!("{}: order must be an integer", path.display())),
-                sections: split_sections(&body),
+                sections,
             });
         }
+    }
+    if !refused.is_empty() {
+        eprintln!("The chapter prose may not contain raw HTML or links that are not web addresses:");
+        for problem in &refused {
+            eprintln!("  {problem}");
+        }
+        std::process::exit(1);
     }
     chapters.sort_by(|a, b| (&a.lang, a.order).cmp(&(&b.lang, b.order)));
 

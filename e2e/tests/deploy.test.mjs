@@ -141,6 +141,28 @@ function startPlainServer(root) {
   })));
 }
 
+test('on a host that sends no headers at all, the service worker adds nosniff to every file it serves', async (t) => {
+  const server = await startPlainServer(fs.realpathSync(DIST_SITE_DIR));
+  t.after(() => server.close());
+  const files = ['/', '/chapters/sum/', '/register-sw.js', '/engine/coordinator.js', '/engine/engine_bg.wasm', '/engine/pool-worker.js'];
+  for (const file of files) {
+    const response = await fetch(server.url + file);
+    assert.equal(response.status, 200, file);
+    assert.equal(response.headers.get('X-Content-Type-Options'), null, `the host itself sends no nosniff for ${file}`);
+  }
+  const page = await openPage();
+  t.after(() => page.context().close());
+  await page.goto(`${server.url}/`);
+  await waitForLoads(page, 2);
+  await controlled(page);
+  const sent = await page.evaluate(async (files) => {
+    const answers = await Promise.all(files.map(async (file) => [file, (await fetch(file)).headers.get('X-Content-Type-Options')]));
+    return Object.fromEntries(answers);
+  }, files);
+  assert.deepEqual(sent, Object.fromEntries(files.map((file) => [file, 'nosniff'])));
+  assert.deepEqual(page.problems, []);
+});
+
 test('deep links load on a static server that never falls back to index.html', async (t) => {
   const server = await startPlainServer(fs.realpathSync(DIST_SITE_DIR));
   t.after(() => server.close());

@@ -85,6 +85,12 @@ test('every page of the site carries the strict policy and has no inline script 
   assert.match(headers, /Content-Security-Policy: .*script-src 'self' 'wasm-unsafe-eval'.*frame-ancestors \*/);
   assert.match(headers, /\/embed\/\*\n {2}Document-Isolation-Policy: isolate-and-require-corp/);
   assert.doesNotMatch(headers, /Cross-Origin-Resource-Policy: cross-origin/);
+  // No browser guesses a file's type: every path gets nosniff from `_headers`, and on hosts that
+  // cannot send headers the service worker adds it to what it serves.
+  assert.match(headers, /^\/\*\n(?: {2}.*\n)* {2}X-Content-Type-Options: nosniff$/m, '_headers sends nosniff for /*');
+  const sw = fs.readFileSync(path.join(DIST_SITE_DIR, 'sw.js'), 'utf8');
+  assert.match(sw, /^const NO_SNIFFING = \{ 'X-Content-Type-Options': 'nosniff' \};$/m);
+  assert.match(sw, /const wanted = \{ \.\.\.ISOLATION, \.\.\.NO_SNIFFING \};/);
 });
 
 test('in the browser: the policy is in force, scripts are external, and a run adds no inline style', async (t) => {

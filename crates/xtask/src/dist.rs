@@ -20,6 +20,16 @@ pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval';
 /// Any site may embed the lab (course pages do); only a header can say so.
 const FRAME_ANCESTORS: &str = "frame-ancestors *";
 
+/// Sent with every response of the site: cross-origin isolation, which threads need, and no
+/// guessing of a file's type from its bytes. `www/_headers`, the dev server (`Trunk.toml`), the
+/// service worker and the README's server examples carry the same (a test checks them all).
+pub const EVERY_RESPONSE: [(&str, &str); 4] = [
+    ("Cross-Origin-Opener-Policy", "same-origin"),
+    ("Cross-Origin-Embedder-Policy", "require-corp"),
+    ("Cross-Origin-Resource-Policy", "same-origin"),
+    ("X-Content-Type-Options", "nosniff"),
+];
+
 /// Written into the output folder; only a folder holding it is ever emptied by this command.
 const MARKER: &str = ".xtask-dist";
 
@@ -245,19 +255,16 @@ fn service_worker_meta(html: &str, on: bool) -> String {
     }
 }
 
-/// `_headers` for Netlify and Cloudflare Pages: Trunk copied `www/_headers` (isolation for every
-/// path); add whatever of it is missing, the policy with `frame-ancestors`, and per-document
-/// isolation for embeds, which Chromium grants even inside a course page that is not isolated.
+/// `_headers` for Netlify and Cloudflare Pages: Trunk copied `www/_headers` (isolation and nosniff
+/// for every path); add whatever of [`EVERY_RESPONSE`] is missing, the policy with
+/// `frame-ancestors`, and per-document isolation for embeds, which Chromium grants even inside a
+/// course page that is not isolated.
 fn extend_headers(file: &Path, base: &str) -> Result<(), String> {
     let mut text = std::fs::read_to_string(file).unwrap_or_default();
     let has = |text: &str, name: &str| text.lines().any(|l| l.trim_start().starts_with(&format!("{name}:")));
     let mut every = String::new();
-    for (name, value) in [
-        ("Cross-Origin-Opener-Policy", "same-origin"),
-        ("Cross-Origin-Embedder-Policy", "require-corp"),
-        ("Cross-Origin-Resource-Policy", "same-origin"),
-        ("Content-Security-Policy", &format!("{CSP}; {FRAME_ANCESTORS}")),
-    ] {
+    let policy = format!("{CSP}; {FRAME_ANCESTORS}");
+    for (name, value) in EVERY_RESPONSE.into_iter().chain([("Content-Security-Policy", policy.as_str())]) {
         if !has(&text, name) {
             every.push_str(&format!("  {name}: {value}\n"));
         }
@@ -629,9 +636,52 @@ const wasm = await init({ module_or_path: '/app-a94b48db553abf81_bg.wasm' });
         extend_headers(&file, "/repo/").unwrap();
         let text = std::fs::read_to_string(&file).unwrap();
         assert_eq!(text.matches("Content-Security-Policy:").count(), 1);
+        assert_eq!(text.matches("X-Content-Type-Options:").count(), 1);
+        assert!(text.contains("/repo/*\n  X-Content-Type-Options: nosniff\n"), "{text}");
         assert!(text.contains("frame-ancestors *"));
         assert!(text.contains("/repo/embed/*\n  Document-Isolation-Policy: isolate-and-require-corp\n"));
         assert!(!text.contains("cross-origin\n"), "no Cross-Origin-Resource-Policy: cross-origin");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// Whether some line of `text`, not a comment, names `name` and `value` (in whatever syntax:
+    /// `_headers`, TOML, JavaScript, nginx, Apache, Caddy).
+    fn sets(text: &str, name: &str, value: &str) -> bool {
+        let comment = |line: &str| line.trim_start().starts_with('#') || line.trim_start().starts_with("//");
+        text.lines().any(|line| !comment(line) && line.contains(name) && line.contains(value))
+    }
+
+    #[test]
+    fn every_place_that_writes_headers_sends_nosniff_and_isolation() {
+        let file = |path: &str| std::fs::read_to_string(root().join(path)).unwrap();
+        // What Trunk copies into the site, the dev server of `cargo xtask serve`, the service worker.
+        for path in ["www/_headers", "Trunk.toml", "www/sw.js"] {
+            let text = file(path);
+            for (name, value) in EVERY_RESPONSE {
+                assert!(sets(&text, name, value), "{path} does not send {name}: {value}");
+            }
+        }
+        // The README's list for any server and its nginx, Apache and Caddy examples.
+        let readme = file("README.md");
+        let deploy = &readme[readme.find("**Any server**").expect("README has the server examples")..];
+        let mut blocks = deploy.split("```").skip(1).step_by(2).take(4);
+        for language in ["", "nginx", "apache", "caddy"] {
+            let block = blocks.next().unwrap_or_default();
+            let example =
+                if language.is_empty() { "list of headers".to_string() } else { format!("{language} example") };
+            assert!(block.starts_with(&format!("{language}\n")), "README: no {example} where expected: {block:?}");
+            for (name, value) in EVERY_RESPONSE {
+                assert!(sets(block, name, value), "README's {example} does not send {name}: {value}");
+            }
+        }
+        // And the site that `package` makes from a `_headers` that has none of them.
+        let dir = temp_dir("every-response");
+        std::fs::write(dir.join("_headers"), "").unwrap();
+        extend_headers(&dir.join("_headers"), "/").unwrap();
+        let text = std::fs::read_to_string(dir.join("_headers")).unwrap();
+        for (name, value) in EVERY_RESPONSE {
+            assert!(text.contains(&format!("\n  {name}: {value}\n")), "{text}");
+        }
         std::fs::remove_dir_all(dir).unwrap();
     }
 

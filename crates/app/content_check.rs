@@ -1,0 +1,384 @@
+//! What the chapter Markdown in `content/` may contain, checked by the build script before it renders
+//! a chapter (and by `tests/content.rs`): no raw HTML (the only HTML is a `<!-- experiment: NAME -->`
+//! marker on a line of its own), no link or image to a URL that runs code or is not a web address
+//! (`javascript:`, `vbscript:`, `data:`…), and no heading attributes beyond an id and classes.
+//!
+//! The rendered prose goes into the page as HTML, so anything that passes here reaches the reader;
+//! translations are written by people other than the authors of the code.
+
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+
+/// The Markdown extensions the chapters use; the check and the renderer must parse alike.
+pub fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_SMART_PUNCTUATION
+        | Options::ENABLE_HEADING_ATTRIBUTES
+}
+
+/// Something refused, on `line` of the file (counting from 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub line: usize,
+    pub what: String,
+}
+
+/// A piece of a chapter body: Markdown starting at `line` of the file, or an experiment marker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Part {
+    Prose { markdown: String, line: usize },
+    Experiment(String),
+}
+
+/// The only schemes a link or image may name. Everything else (`javascript:`, `vbscript:`, `data:`,
+/// `file:`…) is refused; addresses without a scheme (`/chapters/sum`, `#top`, `other.html`) are fine.
+pub const ALLOWED_SCHEMES: [&str; 3] = ["http", "https", "mailto"];
+
+/// Split a chapter body (whose first line is `first_line` of the file) at its experiment markers and
+/// check every piece of prose. Either the parts to render, or every problem found.
+pub fn chapter(body: &str, first_line: usize) -> Result<Vec<Part>, Vec<Problem>> {
+    let mut parts = Vec::new();
+    let mut problems = Vec::new();
+    let mut prose = String::new();
+    let mut prose_line = first_line;
+    fn flush(prose: &mut String, prose_line: usize, parts: &mut Vec<Part>, problems: &mut Vec<Problem>) {
+        if !prose.trim().is_empty() {
+            problems.extend(check_markdown(prose, prose_line));
+            parts.push(Part::Prose { markdown: std::mem::take(prose), line: prose_line });
+        }
+        prose.clear();
+    }
+    for (index, line) in body.lines().enumerate() {
+        let number = first_line + index;
+        match experiment_marker(line) {
+            Some(Ok(name)) => {
+                flush(&mut prose, prose_line, &mut parts, &mut problems);
+                parts.push(Part::Experiment(name.to_string()));
+                prose_line = number + 1;
+            }
+            Some(Err(what)) => {
+                flush(&mut prose, prose_line, &mut parts, &mut problems);
+                problems.push(Problem { line: number, what });
+                prose_line = number + 1;
+            }
+            None => {
+                prose.push_str(line);
+                prose.push('\n');
+            }
+        }
+    }
+    flush(&mut prose, prose_line, &mut parts, &mut problems);
+    if problems.is_empty() {
+        Ok(parts)
+    } else {
+        problems.sort_by_key(|p| p.line);
+        Err(problems)
+    }
+}
+
+/// `Some(Ok(name))` for a `<!-- experiment: NAME -->` line, `Some(Err(..))` for such a line whose name
+/// cannot be an experiment's (it becomes a URL path segment), `None` for any other line.
+pub fn experiment_marker(line: &str) -> Option<Result<&str, String>> {
+    let name = line.trim().strip_prefix("<!-- experiment:")?.strip_suffix("-->")?.trim();
+    let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    Some(if plain {
+        Ok(name)
+    } else {
+        Err(format!(
+            "the experiment marker names `{}`, which is not a name of letters, digits, `-` and `_`",
+            snippet(name)
+        ))
+    })
+}
+
+/// Everything refused in one piece of Markdown whose first line is `first_line` of the file.
+pub fn check_markdown(markdown: &str, first_line: usize) -> Vec<Problem> {
+    let line_of = |offset: usize| first_line + markdown[..offset.min(markdown.len())].matches('\n').count();
+    let mut problems = Vec::new();
+    let mut events = Parser::new_ext(markdown, options()).into_offset_iter();
+    let mut in_html_block = false;
+    for (event, range) in events.by_ref() {
+        let what = match event {
+            // A block of raw HTML is reported once, at its first line.
+            Event::Start(Tag::HtmlBlock) => {
+                in_html_block = true;
+                Some(html_problem(&markdown[range.clone()]))
+            }
+            Event::End(TagEnd::HtmlBlock) => {
+                in_html_block = false;
+                None
+            }
+            Event::Html(_) if in_html_block => None,
+            Event::Html(html) | Event::InlineHtml(html) => {
+                let line = line_of(range.start);
+                let reported =
+                    problems.last().is_some_and(|p: &Problem| p.line == line && p.what.starts_with("raw HTML"));
+                (!reported).then(|| html_problem(&html))
+            }
+            Event::Start(Tag::Link { dest_url, .. }) => url_problem(&dest_url).map(|p| format!("a link to {p}")),
+            Event::Start(Tag::Image { dest_url, .. }) => url_problem(&dest_url).map(|p| format!("an image from {p}")),
+            Event::Start(Tag::Heading { attrs, .. }) if !attrs.is_empty() => {
+                let names: Vec<&str> = attrs.iter().map(|(name, _)| name.as_ref()).collect();
+                Some(format!(
+                    "a heading with the attribute(s) `{}`: only `{{#id .class}}` is allowed",
+                    snippet(&names.join(" "))
+                ))
+            }
+            _ => None,
+        };
+        if let Some(what) = what {
+            problems.push(Problem { line: line_of(range.start), what });
+        }
+    }
+    // Definitions (`[label]: url`) are checked even when no link uses them.
+    for (label, definition) in events.reference_definitions().iter() {
+        if let Some(p) = url_problem(&definition.dest) {
+            problems.push(Problem {
+                line: line_of(definition.span.start),
+                what: format!("the link definition `[{}]` points to {p}", snippet(label)),
+            });
+        }
+    }
+    problems.sort_by_key(|p| p.line);
+    problems
+}
+
+fn html_problem(html: &str) -> String {
+    let first = html.trim_start().lines().next().unwrap_or("").trim();
+    if first.starts_with("<!--") {
+        format!(
+            "raw HTML `{}`: HTML comments are not allowed; the only one is `<!-- experiment: NAME -->` on a \
+             line of its own",
+            snippet(first)
+        )
+    } else {
+        format!(
+            "raw HTML `{}` is not allowed: write Markdown (a literal `<` goes in `backticks` or as `&lt;`)",
+            snippet(first)
+        )
+    }
+}
+
+/// Why a link or image may not point to `url` (as the parser decoded it: entities and escapes
+/// resolved), or `None` if it may.
+pub fn url_problem(url: &str) -> Option<String> {
+    // As browsers read an address: C0 controls and spaces around it are dropped, and tabs and
+    // newlines anywhere in it, so `java\tscript:` is `javascript:`.
+    let cleaned: String =
+        url.trim_matches(|c: char| c <= ' ').chars().filter(|c| !matches!(c, '\t' | '\n' | '\r')).collect();
+    if cleaned.chars().any(char::is_control) {
+        return Some(format!("`{}`, which has a control character in it", snippet(url)));
+    }
+    let scheme = scheme(&cleaned)?;
+    (!ALLOWED_SCHEMES.contains(&scheme.as_str())).then(|| {
+        format!(
+            "a `{scheme}:` URL (`{}`): links and images may only use {} or an address on this site",
+            snippet(url),
+            ALLOWED_SCHEMES.map(|s| format!("{s}:")).join(", ")
+        )
+    })
+}
+
+/// The scheme of an address, lowercase, as a URL parser finds it: letters, digits, `+`, `-` and `.`
+/// up to the first `:`, starting with a letter. `None` for a relative address.
+fn scheme(url: &str) -> Option<String> {
+    let (head, _) = url.split_once(':')?;
+    let mut chars = head.chars();
+    let valid = chars.next()?.is_ascii_alphabetic() && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+    valid.then(|| head.to_ascii_lowercase())
+}
+
+/// `text` on one line, shortened for an error message.
+fn snippet(text: &str) -> String {
+    let one_line = text.trim();
+    let one_line: String =
+        one_line.chars().map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() }).collect();
+    match one_line.char_indices().nth(60) {
+        Some((cut, _)) => format!("{}…", &one_line[..cut]),
+        None => one_line.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A whole chapter file: its front matter (`---` … `---`) skipped, the body checked as the build
+    /// script does.
+    fn check_file(text: &str) -> Vec<Problem> {
+        let text = text.replace("\r\n", "\n");
+        let (body, first_line) = match text.strip_prefix("---\n").and_then(|rest| rest.split_once("\n---\n")) {
+            Some((head, body)) => (body, head.lines().count() + 3),
+            None => (text.as_str(), 1),
+        };
+        chapter(body, first_line).err().unwrap_or_default()
+    }
+
+    /// The problems of a body starting on line 1, as (line, message).
+    fn problems(body: &str) -> Vec<(usize, String)> {
+        chapter(body, 1).err().unwrap_or_default().into_iter().map(|p| (p.line, p.what)).collect()
+    }
+
+    fn refused(body: &str, line: usize, words: &str) {
+        let found = problems(body);
+        assert!(
+            found.iter().any(|(l, what)| *l == line && what.contains(words)),
+            "{body:?}: expected a problem on line {line} mentioning {words:?}, found {found:?}"
+        );
+    }
+
+    #[test]
+    fn plain_markdown_passes_and_splits_at_markers() {
+        let body = "# Title {#top .wide}\n\nSome *prose* with `<code>` and a [link](/chapters/sum), \
+                    [another](https://example.com/a?b=c:d), <https://example.com> and <me@example.com>.\n\n\
+                    ```html\n<script>alert(1)</script>\n```\n\n    <div>indented code</div>\n\n\
+                    ![figure](images/chart.png \"A chart\")\n\n[ref]: https://example.com/ref\n[mail]: mailto:a@b.c\n\
+                    <!-- experiment: sum -->\nMore prose, a < b and x<3.\n";
+        let parts = chapter(body, 5).unwrap();
+        assert_eq!(parts.len(), 3, "{parts:?}");
+        assert!(matches!(&parts[0], Part::Prose { line: 5, .. }));
+        assert_eq!(parts[1], Part::Experiment("sum".into()));
+        assert!(matches!(&parts[2], Part::Prose { line: 20, markdown } if markdown.starts_with("More prose")));
+    }
+
+    #[test]
+    fn raw_html_blocks_are_refused() {
+        refused("Intro.\n\n<div class=\"box\">\n  <b>bold</b>\n</div>\n", 3, "raw HTML `<div class=\"box\">`");
+        refused("<script>alert(1)</script>\n", 1, "raw HTML `<script>");
+        refused("Text\n\n<iframe src=\"https://evil.example\"></iframe>\n", 3, "raw HTML");
+        // One report for a block of several lines.
+        assert_eq!(problems("<div>\n<p>a</p>\n</div>\n").len(), 1, "{:?}", problems("<div>\n<p>a</p>\n</div>\n"));
+    }
+
+    #[test]
+    fn inline_html_is_refused() {
+        refused("Some <span onclick=\"go()\">text</span> here.\n", 1, "raw HTML `<span onclick");
+        refused("Line one\nline <img src=x onerror=alert(1)> two\n", 2, "raw HTML `<img");
+        refused("Generic `Vec` needs Vec<T> in backticks.\n", 1, "raw HTML `<T>`");
+    }
+
+    #[test]
+    fn html_comments_other_than_markers_are_refused() {
+        refused("Text\n\n<!-- a note for translators -->\n", 3, "HTML comments are not allowed");
+        // A marker with a typo would silently hide the panel: refused rather than passed through.
+        refused("<!--experiment: sum-->\n", 1, "HTML comments are not allowed");
+        // A comment that closes and opens HTML on the same line is HTML, too.
+        refused("<!-- x --><script>alert(1)</script>\n", 1, "raw HTML");
+    }
+
+    #[test]
+    fn marker_names_must_be_plain() {
+        refused("<!-- experiment: --><script>alert(1)</script><!-- -->\n", 1, "experiment marker");
+        refused("<!-- experiment: -->\n", 1, "experiment marker");
+        // Lines after a refused marker still count right.
+        refused("<b>\n\n<!-- experiment: a b -->\n\nText <i>x</i>\n", 5, "raw HTML `<i>`");
+        refused("<b>\n\n<!-- experiment: a b -->\n\nText <i>x</i>\n", 1, "raw HTML `<b>`");
+        assert_eq!(experiment_marker("  <!-- experiment: task-costs_2 -->  "), Some(Ok("task-costs_2")));
+        assert_eq!(experiment_marker("<!-- experiment: a b -->").map(|r| r.is_err()), Some(true));
+        assert_eq!(experiment_marker("text"), None);
+    }
+
+    #[test]
+    fn javascript_links_are_refused() {
+        refused("Click [here](javascript:alert(1)).\n", 1, "a link to a `javascript:` URL");
+        refused("Auto <javascript:alert(1)>\n", 1, "a `javascript:` URL");
+        refused("[x](vbscript:msgbox)\n", 1, "a `vbscript:` URL");
+        refused("[x](data:text/html;base64,PHNjcmlwdD4=)\n", 1, "a `data:` URL");
+        refused("[x](file:///etc/passwd)\n", 1, "a `file:` URL");
+    }
+
+    #[test]
+    fn javascript_images_are_refused() {
+        refused("![chart](javascript:alert(1))\n", 1, "an image from a `javascript:` URL");
+        refused("![pixel](data:image/png;base64,iVBORw0KGgo=)\n", 1, "an image from a `data:` URL");
+        refused("![chart][c]\n\n[c]: javascript:alert(1)\n", 1, "an image from a `javascript:` URL");
+    }
+
+    #[test]
+    fn reference_definitions_are_checked_used_or_not() {
+        refused("See [the docs][d].\n\n[d]: javascript:alert(1)\n", 1, "a link to a `javascript:` URL");
+        refused("See [the docs][d].\n\n[d]: javascript:alert(1)\n", 3, "the link definition `[d]`");
+        refused("Nothing uses it.\n\n[unused]: <JavaScript:alert(1)> \"title\"\n", 3, "the link definition `[unused]`");
+    }
+
+    #[test]
+    fn case_whitespace_and_encoding_tricks_are_refused() {
+        for url in [
+            "JaVaScRiPt:alert(1)",
+            "JAVASCRIPT:alert(1)",
+            "<java\tscript:alert(1)>",
+            " \tjavascript:alert(1)",
+            "&#x6A;avascript:alert(1)",
+            "&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;alert(1)",
+            "java&#x09;script:alert(1)",
+            "java&#x0A;script:alert(1)",
+            "&#x20;javascript:alert(1)",
+            "javascript&colon;alert(1)",
+            "javascript\\:alert(1)",
+            "VbScRiPt:msgbox",
+            "DATA:text/html,x",
+        ] {
+            let body = format!("[x]({url})\n");
+            assert!(!problems(&body).is_empty(), "{body:?} passed");
+            let body = format!("![x]({url})\n");
+            assert!(!problems(&body).is_empty(), "{body:?} passed");
+            let body = format!("[x][r]\n\n[r]: {url}\n");
+            assert!(!problems(&body).is_empty(), "{body:?} passed");
+        }
+        // What the parser decodes is what is checked.
+        assert!(url_problem("java\tscript:x").is_some());
+        assert!(url_problem(" \u{0}javascript:x").is_some());
+        assert!(url_problem("java\u{0}script:x").is_some());
+    }
+
+    #[test]
+    fn web_addresses_and_relative_ones_pass() {
+        for url in [
+            "https://example.com",
+            "HTTP://example.com",
+            "mailto:someone@example.com",
+            "/chapters/sum?workers=2",
+            "#why",
+            "chapters/sum",
+            "./a:b",
+            "//example.com/x",
+            "?q=javascript:x",
+        ] {
+            assert_eq!(url_problem(url), None, "{url}");
+        }
+    }
+
+    #[test]
+    fn heading_attributes_other_than_id_and_class_are_refused() {
+        refused("# Title {onclick=alert(1)}\n", 1, "a heading with the attribute(s) `onclick`");
+        refused("Intro\n\n## Part {#part style=color:red}\n", 3, "`style`");
+        assert!(problems("# Title {#id .a .b}\n").is_empty());
+    }
+
+    #[test]
+    fn lines_count_from_the_file() {
+        let text = "---\ntitle: T\nsummary: S\norder: 1\n---\nLine six.\n\n<!-- experiment: sum -->\n\
+                    Line nine <b>x</b>.\n";
+        let found = check_file(text);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].line, 9);
+        assert_eq!(check_file(&text.replace('\n', "\r\n")), found);
+    }
+
+    #[test]
+    fn every_file_in_content_passes() {
+        let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content");
+        let mut checked = 0;
+        for lang in std::fs::read_dir(&content).unwrap().flatten().filter(|e| e.path().is_dir()) {
+            for file in std::fs::read_dir(lang.path()).unwrap().flatten() {
+                let path = file.path();
+                if path.extension().is_some_and(|e| e == "md") {
+                    let problems = check_file(&std::fs::read_to_string(&path).unwrap());
+                    assert_eq!(problems, [], "{}", path.display());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 10, "only {checked} chapter files found in {}", content.display());
+    }
+}
