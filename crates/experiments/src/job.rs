@@ -136,21 +136,107 @@ impl Job {
     }
 }
 
-/// Hard limits the engine enforces whatever the UI sends: beyond them a browser tab runs out of
-/// memory or workers. The chapters' own sliders stay well inside.
+/// Hard limits the engine enforces whatever it is sent. They are the chapters' own limits
+/// ([`crate::params`]), one source of truth: the largest value a control, a preset URL, a sweep or
+/// a preset button of the page can ask for, and no more, so neither a URL nor a hand-written
+/// request can make the engine do more than the page itself could. The lower limits are the
+/// smallest jobs that mean something; they are below the controls' minimums, which only keep the
+/// chapters' measurements meaningful (the engine's own tests and `lab` run smaller jobs).
 pub mod limits {
-    pub const MAX_WORKERS: u32 = 128;
-    pub const MAX_TASKS: u32 = 1_000_000;
-    pub const MAX_REPETITIONS: u32 = 1_000;
-    pub const MAX_SUM_NUMBERS: u64 = 200_000_000;
-    pub const MAX_SPIN_UNITS: u32 = 10_000_000;
-    pub const MAX_DOCUMENTS: u32 = 100_000;
-    pub const MAX_LATENCY_US: u32 = 100_000;
-    pub const MAX_SORT_NUMBERS: u32 = 200_000;
+    use crate::params::{
+        cpu_vs_io, demo, docsearch, go_scheduler, hashing, qps, sort, sum, task_cost, ParamRange, WORKERS_CAP,
+    };
+
+    /// The largest `max` of `ranges`.
+    const fn largest(ranges: &[ParamRange]) -> u64 {
+        let mut largest = 0;
+        let mut i = 0;
+        while i < ranges.len() {
+            if ranges[i].max > largest {
+                largest = ranges[i].max;
+            }
+            i += 1;
+        }
+        largest
+    }
+
+    /// Workers of any job: the most a worker control offers on the largest machine (sweeps and
+    /// the hashing chapter's preset worker counts stay within it too).
+    pub const MAX_WORKERS: u32 = WORKERS_CAP as u32;
+    /// Repetitions of any job: the largest repetitions control. Each workload has its chapter's own.
+    pub const MAX_REPETITIONS: u32 = largest(&[
+        sum::REPETITIONS,
+        docsearch::REPETITIONS,
+        cpu_vs_io::REPETITIONS,
+        sort::REPETITIONS,
+        task_cost::REPETITIONS,
+        task_cost::SWITCH_REPETITIONS,
+        hashing::REPETITIONS,
+        qps::REPETITIONS,
+    ]) as u32;
+    /// Tasks of the workloads no single task control sizes: spin work (the demo's tasks, the
+    /// task-memory chapter's idle pool, the engine's own tests), ping-pongs and servers. The largest
+    /// task control or sweep of the chapters whose tasks share out one piece of work (64).
+    pub const MAX_TASKS: u32 =
+        largest(&[sum::TASKS, docsearch::TASKS, cpu_vs_io::TASKS, sort::TASKS, demo::TASKS, go_scheduler::TASKS])
+            as u32;
+
+    pub const MAX_SUM_TASKS: u32 = sum::TASKS.max as u32;
+    pub const MAX_SUM_NUMBERS: u64 = sum::NUMBERS.max;
+    pub const MAX_SUM_REPETITIONS: u32 = sum::REPETITIONS.max as u32;
+
+    pub const MAX_SPIN_UNITS: u32 = demo::UNITS.max as u32;
+
+    /// Both chapters that search documents (document search, CPU versus IO).
+    pub const MAX_DOCSEARCH_TASKS: u32 = largest(&[docsearch::TASKS, cpu_vs_io::TASKS]) as u32;
+    pub const MAX_DOCUMENTS: u32 = docsearch::DOCUMENTS.max as u32;
+    pub const MAX_LATENCY_US: u32 = docsearch::LATENCY_MS.max as u32 * 1_000;
+    pub const MAX_DOCSEARCH_REPETITIONS: u32 = largest(&[docsearch::REPETITIONS, cpu_vs_io::REPETITIONS]) as u32;
+
+    pub const MAX_SORT_TASKS: u32 = sort::TASKS.max as u32;
+    pub const MAX_SORT_NUMBERS: u32 = sort::NUMBERS.max as u32;
+    pub const MAX_SORT_REPETITIONS: u32 = sort::REPETITIONS.max as u32;
+
+    pub const MAX_SCENARIO_WORKERS: u32 = go_scheduler::MAX_WORKERS as u32;
+    pub const MAX_SCENARIO_TASKS: u32 = go_scheduler::TASKS.max as u32;
+
+    pub const MAX_GRANULARITY_TASKS: u32 = task_cost::TASKS.max as u32;
+    /// The largest task size the granularity chart measures.
+    pub const MAX_SQRT: u32 = {
+        let (mut largest, mut i) = (0, 0);
+        while i < task_cost::SQRT_COUNTS.len() {
+            if task_cost::SQRT_COUNTS[i] > largest {
+                largest = task_cost::SQRT_COUNTS[i];
+            }
+            i += 1;
+        }
+        largest
+    };
+    pub const MAX_GRANULARITY_REPETITIONS: u32 = task_cost::REPETITIONS.max as u32;
+    pub const MAX_PARKED_TASKS: u32 = task_cost::PARKED.max as u32;
+    pub const MAX_ROUND_TRIPS: u32 = task_cost::ROUND_TRIPS.max as u32;
+    pub const MAX_SWITCH_REPETITIONS: u32 = task_cost::SWITCH_REPETITIONS.max as u32;
+
+    pub const MAX_HASHES: u32 = hashing::HASHES.max as u32;
+    pub const MAX_GENERATED_BYTES: u64 = hashing::SIZE_MB.max << 20;
+    /// A file the reader picked may be of any size a browser reports exactly (2^53 bytes): the
+    /// work is the real file's, read one slice at a time and never held whole.
+    pub const MAX_FILE_BYTES: u64 = 1 << 53;
+    pub const MIN_SLICE_BYTES: u32 = 4 << 10;
+    /// The slice the hashing chapter reads at a time is the largest: a slice is held in memory.
+    pub const MAX_SLICE_BYTES: u32 = hashing::SLICE_BYTES;
+    pub const MAX_HASH_REPETITIONS: u32 = hashing::REPETITIONS.max as u32;
+
+    pub const MAX_REQUESTS: u32 = qps::REQUESTS.max as u32;
+    pub const MAX_CONCURRENCY: u32 = qps::CONCURRENCY.max as u32;
+    pub const MAX_WORK_US: u32 = qps::WORK_US.max as u32;
+    pub const MAX_WAIT_US: u32 = qps::WAIT_MS.max as u32 * 1_000;
+    pub const MAX_QPS_REPETITIONS: u32 = qps::REPETITIONS.max as u32;
 }
 
 impl Job {
-    /// `Err` with a plain-words reason when the job is outside the engine's limits.
+    /// `Err` with a plain-words reason when the job is outside the engine's limits ([`limits`]: the
+    /// chapters' own).
     pub fn validate(&self) -> Result<(), String> {
         use limits::*;
         let within = |what: &str, value: u64, min: u64, max: u64| {
@@ -160,13 +246,23 @@ impl Job {
                 Err(format!("{what} must be between {min} and {max}, not {value}"))
             }
         };
+        let tasks = |max: u32| within("tasks", self.tasks.into(), 1, max.into());
+        let repetitions = |max: u32| within("repetitions", self.repetitions.into(), 1, max.into());
         within("workers", self.workers.into(), 1, MAX_WORKERS.into())?;
-        within("tasks", self.tasks.into(), 1, MAX_TASKS.into())?;
-        within("repetitions", self.repetitions.into(), 1, MAX_REPETITIONS.into())?;
+        repetitions(MAX_REPETITIONS)?;
         match &self.workload {
-            Workload::Sum { numbers, .. } => within("numbers", *numbers, 1, MAX_SUM_NUMBERS),
-            Workload::Spin { units } => within("work units", (*units).into(), 0, MAX_SPIN_UNITS.into()),
+            Workload::Sum { numbers, .. } => {
+                tasks(MAX_SUM_TASKS)?;
+                repetitions(MAX_SUM_REPETITIONS)?;
+                within("numbers", *numbers, 1, MAX_SUM_NUMBERS)
+            }
+            Workload::Spin { units } => {
+                tasks(MAX_TASKS)?;
+                within("work units", (*units).into(), 0, MAX_SPIN_UNITS.into())
+            }
             Workload::DocSearch { documents, latency_us, .. } => {
+                tasks(MAX_DOCSEARCH_TASKS)?;
+                repetitions(MAX_DOCSEARCH_REPETITIONS)?;
                 within("documents", (*documents).into(), 1, MAX_DOCUMENTS.into())?;
                 within("read latency (µs)", (*latency_us).into(), 0, MAX_LATENCY_US.into())
             }
@@ -174,34 +270,43 @@ impl Job {
                 if self.variant != Variant::Goroutines {
                     return Err("scheduler scenarios run on the task runtime".into());
                 }
-                within("scenario tasks", self.tasks.into(), 1, 200)
+                within("scenario workers", self.workers.into(), 1, MAX_SCENARIO_WORKERS.into())?;
+                within("scenario tasks", self.tasks.into(), 1, MAX_SCENARIO_TASKS.into())
             }
-            Workload::Granularity { sqrt } => within("square roots per task", (*sqrt).into(), 1, 100_000),
+            Workload::Granularity { sqrt } => {
+                tasks(MAX_GRANULARITY_TASKS)?;
+                repetitions(MAX_GRANULARITY_REPETITIONS)?;
+                within("square roots per task", (*sqrt).into(), 1, MAX_SQRT.into())
+            }
             Workload::Hash { source, slice_bytes } => {
-                within("hashes", self.tasks.into(), 1, 256)?;
-                within("slice bytes", (*slice_bytes).into(), 1 << 12, 64 << 20)?;
-                let bytes = match source {
-                    HashSource::Generated { bytes, .. } | HashSource::File { bytes, .. } => *bytes,
-                };
+                within("hashes", self.tasks.into(), 1, MAX_HASHES.into())?;
+                repetitions(MAX_HASH_REPETITIONS)?;
+                within("slice bytes", (*slice_bytes).into(), MIN_SLICE_BYTES.into(), MAX_SLICE_BYTES.into())?;
                 if self.variant == Variant::Goroutines {
                     return Err("hashing runs on thread pools".into());
                 }
-                within("bytes to hash", bytes, 1, 1 << 40)
+                match source {
+                    HashSource::Generated { bytes, .. } => within("bytes to hash", *bytes, 1, MAX_GENERATED_BYTES),
+                    HashSource::File { bytes: 0, .. } => Err("the file is empty: there is nothing to hash".into()),
+                    HashSource::File { bytes, .. } => within("bytes of the file", *bytes, 1, MAX_FILE_BYTES),
+                }
             }
             Workload::Qps { requests, concurrency, work_us, wait_us } => {
                 if self.variant == Variant::Sequential {
                     return Err("a server needs a thread pool or the task runtime".into());
                 }
-                within("requests", (*requests).into(), 1, 1_000_000)?;
-                within("concurrency", (*concurrency).into(), 1, 10_000)?;
-                within("CPU work per request (µs)", (*work_us).into(), 0, 1_000_000)?;
-                within("wait per request (µs)", (*wait_us).into(), 0, 10_000_000)
+                tasks(MAX_TASKS)?;
+                repetitions(MAX_QPS_REPETITIONS)?;
+                within("requests", (*requests).into(), 1, MAX_REQUESTS.into())?;
+                within("concurrency", (*concurrency).into(), 1, MAX_CONCURRENCY.into())?;
+                within("CPU work per request (µs)", (*work_us).into(), 0, MAX_WORK_US.into())?;
+                within("wait per request (µs)", (*wait_us).into(), 0, MAX_WAIT_US.into())
             }
             Workload::TaskMemory => {
                 if self.variant != Variant::Goroutines {
                     return Err("task memory is measured on the task runtime".into());
                 }
-                within("parked tasks", self.tasks.into(), 1, 200_000)
+                within("parked tasks", self.tasks.into(), 1, MAX_PARKED_TASKS.into())
             }
             Workload::PingPong { round_trips } => {
                 if self.variant == Variant::Sequential {
@@ -210,12 +315,16 @@ impl Job {
                 if self.variant == Variant::Tasks && self.workers < 2 {
                     return Err("a ping-pong between threads needs two workers".into());
                 }
-                within("round trips", (*round_trips).into(), 1, 10_000_000)
+                tasks(MAX_TASKS)?;
+                repetitions(MAX_SWITCH_REPETITIONS)?;
+                within("round trips", (*round_trips).into(), 1, MAX_ROUND_TRIPS.into())
             }
             Workload::Sort { numbers, .. } => {
                 if self.variant == Variant::Goroutines {
                     return Err("sorting runs on thread pools, not on the task runtime".into());
                 }
+                tasks(MAX_SORT_TASKS)?;
+                repetitions(MAX_SORT_REPETITIONS)?;
                 within("numbers to sort", (*numbers).into(), 1, MAX_SORT_NUMBERS.into())
             }
         }

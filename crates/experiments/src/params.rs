@@ -108,10 +108,14 @@ pub fn read_flag(raw: Option<&str>) -> bool {
     matches!(raw.map(|r| r.trim().to_ascii_lowercase()).as_deref(), Some("1" | "true" | "yes" | "on"))
 }
 
+/// The most workers any control offers, on any machine: a huge machine cannot ask a browser for
+/// hundreds of Web Workers. The engine refuses more (`job::limits::MAX_WORKERS`).
+pub const WORKERS_CAP: u64 = 128;
+
 /// The largest worker count offered: at least 16, or twice the machine's logical processors,
-/// capped at 128 so a huge machine cannot ask a browser for hundreds of Web Workers.
+/// capped at [`WORKERS_CAP`].
 pub fn max_workers(hardware_concurrency: u32) -> u64 {
-    (2 * hardware_concurrency as u64).clamp(16, 128)
+    (2 * hardware_concurrency as u64).clamp(16, WORKERS_CAP)
 }
 
 /// The knobs of the Sum chapter.
@@ -224,9 +228,11 @@ pub mod go_scheduler {
     pub const TASKS: ParamRange = ParamRange::new("tasks", 1, 64, 16);
     /// The replay step to open at.
     pub const STEP: ParamRange = ParamRange::new("step", 0, 100_000, 0);
+    /// The most workers a replay shows, on any machine.
+    pub const MAX_WORKERS: u64 = 16;
 
     pub fn workers(hardware_concurrency: u32) -> ParamRange {
-        ParamRange::new("workers", 1, max_workers(hardware_concurrency).min(16), 4)
+        ParamRange::new("workers", 1, max_workers(hardware_concurrency).min(MAX_WORKERS), 4)
     }
 }
 

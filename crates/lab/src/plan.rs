@@ -250,10 +250,14 @@ impl Plan {
         Plan::checked(jobs)
     }
 
-    /// The plan if every job is within the engine's limits, else the first reason it is not.
+    /// The plan if every job is within the engine's limits (the browser chapters' own), else the
+    /// first reason it is not.
     fn checked(mut jobs: Vec<PlannedJob>) -> Result<Plan, String> {
         for planned in &jobs {
-            planned.job.validate()?;
+            planned
+                .job
+                .validate()
+                .map_err(|reason| format!("{reason} (lab keeps the limits of the browser's chapters)"))?;
         }
         let Some(first) = jobs.first_mut() else { return Err("nothing to measure".into()) };
         first.baseline = true;
@@ -327,6 +331,24 @@ mod tests {
         assert!(too_many_numbers.contains("numbers"), "{too_many_numbers}");
         let no_tasks = Plan::sum(&sum_options(&[2], 0, 1000)).unwrap_err();
         assert!(no_tasks.contains("tasks"), "{no_tasks}");
+    }
+
+    #[test]
+    fn the_browsers_limits_hold_here_too() {
+        use experiments::params::{qps, sum};
+        assert!(Plan::sum(&sum_options(&[2], sum::TASKS.max as u32, sum::NUMBERS.max)).is_ok());
+        let too_many = Plan::sum(&sum_options(&[2], 8, sum::NUMBERS.max + 1)).unwrap_err();
+        assert!(too_many.contains("numbers") && too_many.contains(&sum::NUMBERS.max.to_string()), "{too_many}");
+        assert!(too_many.contains("browser"), "{too_many}");
+        let options = QpsOptions {
+            workers: vec![2],
+            requests: qps::REQUESTS.max as u32 + 1,
+            concurrency: 10,
+            work_us: 50,
+            wait_ms: 10,
+            reps: 1,
+        };
+        assert!(Plan::qps(&options).unwrap_err().contains("requests"));
     }
 
     #[test]
