@@ -7,11 +7,17 @@
 //! blocking read) *parks*: it leaves the worker, which runs other tasks meanwhile, and a timer makes
 //! it runnable again. Every step can be recorded ([`experiments::SchedulerEvent`]) for timelines and replays.
 //!
+//! Every live task is listed in a registry, so dropping the runtime cancels them all, parked ones
+//! included. A task that panics (natively; the browser build aborts on a panic) cancels its family,
+//! the root task it descends from and every task that root's tasks spawned: the root's reply is
+//! dropped, so its run fails at once instead of waiting forever, and the workers carry on.
+//!
 //! Off-the-shelf executors (tokio, async-executor) would hide exactly what the chapters want to
 //! show, and do not run on Web Workers sharing wasm memory. The same code runs on OS threads natively
 //! and on Web Workers in the browser: workers are started through [`crate::threads::spawn_worker`].
 
 mod gate;
+mod registry;
 mod scheduler;
 mod task;
 mod timer;

@@ -4,9 +4,10 @@ use super::scheduler::Shared;
 use experiments::SchedulerEventKind;
 
 use std::future::Future;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::Wake;
 
 pub(crate) type BoxFuture = Pin<Box<dyn Future<Output = ()> + Send + 'static>>;
@@ -19,7 +20,7 @@ const SCHEDULED: u8 = 1;
 const RUNNING: u8 = 2;
 /// Woken while being polled: must be queued again when the poll returns.
 const NOTIFIED: u8 = 3;
-/// Finished; wake-ups are ignored.
+/// Finished or cancelled; wake-ups are ignored.
 const DONE: u8 = 4;
 
 pub(crate) struct Task {
@@ -27,7 +28,14 @@ pub(crate) struct Task {
     pub id: u32,
     /// Whether this task's steps are recorded in traces (the root task of a job is not).
     pub traced: bool,
+    /// The root task this one descends from (its own id for a root): a panic in any task of a
+    /// family cancels the whole family, so its run fails instead of waiting forever.
+    pub family: u64,
     state: AtomicU8,
+    /// The shard of the runtime's registry of live tasks that holds this task (see `registry.rs`).
+    pub shard: u32,
+    /// Its entry in that shard, or `NO_SLOT`; read and written only under the shard's lock.
+    pub slot: AtomicU32,
     future: Mutex<Option<BoxFuture>>,
     runtime: Arc<Shared>,
 }
@@ -41,8 +49,23 @@ pub(crate) enum Polled {
 }
 
 impl Task {
-    pub fn new(id: u32, traced: bool, future: BoxFuture, runtime: Arc<Shared>) -> Arc<Task> {
-        Arc::new(Task { id, traced, state: AtomicU8::new(SCHEDULED), future: Mutex::new(Some(future)), runtime })
+    /// A task to be queued at once (its state starts as scheduled), listed in registry shard `shard`.
+    pub fn new(id: u32, traced: bool, family: u64, shard: u32, future: BoxFuture, runtime: Arc<Shared>) -> Arc<Task> {
+        Arc::new(Task {
+            id,
+            traced,
+            family,
+            state: AtomicU8::new(SCHEDULED),
+            shard,
+            slot: AtomicU32::new(super::registry::NO_SLOT),
+            future: Mutex::new(Some(future)),
+            runtime,
+        })
+    }
+
+    fn future(&self) -> MutexGuard<'_, Option<BoxFuture>> {
+        // Poisoned only by a poll that panicked; the runtime then drops the future (`abandon`).
+        self.future.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Poll once on `worker`, recording how the poll ended if its start was recorded (`recorded`):
@@ -51,12 +74,12 @@ impl Task {
     pub fn poll(self: &Arc<Self>, worker: u32, recorded: bool) -> Polled {
         let claimed = self.state.compare_exchange(SCHEDULED, RUNNING, Ordering::AcqRel, Ordering::Acquire);
         if claimed.is_err() {
-            // Only DONE can be found here (a task dropped at shutdown); nothing to run.
+            // Only DONE can be found here (a task cancelled while queued); nothing to run.
             return Polled::Finished;
         }
         let waker = std::task::Waker::from(self.clone());
         let mut context = std::task::Context::from_waker(&waker);
-        let mut slot = self.future.lock().unwrap_or_else(|p| p.into_inner());
+        let mut slot = self.future();
         let ready = match slot.as_mut() {
             Some(future) => future.as_mut().poll(&mut context).is_ready(),
             None => true,
@@ -65,21 +88,36 @@ impl Task {
             *slot = None;
             self.record(recorded, worker, SchedulerEventKind::Finish);
             self.state.store(DONE, Ordering::Release);
+            drop(slot);
+            self.runtime.unregister(self);
             return Polled::Finished;
         }
         drop(slot);
         // Recorded before the task becomes wakeable, so no Wake can be recorded ahead of its Park.
         self.record(recorded, worker, SchedulerEventKind::Park);
-        match self.state.compare_exchange(RUNNING, IDLE, Ordering::AcqRel, Ordering::Acquire) {
-            Ok(_) => Polled::Parked,
-            Err(_) => {
-                // NOTIFIED: someone woke us while we ran. Queue again.
-                self.record(recorded, worker, SchedulerEventKind::Wake);
-                self.state.store(SCHEDULED, Ordering::Release);
-                self.runtime.schedule(self.clone());
-                Polled::Requeued
+        let mut state = RUNNING;
+        loop {
+            let next = match state {
+                RUNNING => IDLE,
+                // Someone woke us while we ran: queue again.
+                NOTIFIED => SCHEDULED,
+                // Cancelled during the poll: the canceller left the future to us.
+                _ => {
+                    self.drop_future();
+                    return Polled::Finished;
+                }
+            };
+            match self.state.compare_exchange(state, next, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => break,
+                Err(actual) => state = actual,
             }
         }
+        if state == RUNNING {
+            return Polled::Parked;
+        }
+        self.record(recorded, worker, SchedulerEventKind::Wake);
+        self.runtime.schedule(self.clone());
+        Polled::Requeued
     }
 
     fn record(&self, recorded: bool, worker: u32, kind: SchedulerEventKind) {
@@ -88,10 +126,27 @@ impl Task {
         }
     }
 
-    /// Drop the future without running it (shutdown).
+    /// Drop the future, even if dropping it panics (the panic hook has reported that already).
+    fn drop_future(&self) {
+        let future = self.future().take();
+        let _ = catch_unwind(AssertUnwindSafe(move || drop(future)));
+    }
+
+    /// Drop the future without running it again (shutdown, or another task of its family panicked).
+    /// A task being polled right now keeps its future until the poll returns; its worker drops it then.
     pub fn cancel(&self) {
+        let previous = self.state.swap(DONE, Ordering::AcqRel);
+        self.runtime.unregister(self);
+        if previous == IDLE || previous == SCHEDULED {
+            self.drop_future();
+        }
+    }
+
+    /// After a poll of this task panicked: it is done, and its future (left mid-poll) is dropped.
+    pub fn abandon(&self) {
         self.state.store(DONE, Ordering::Release);
-        self.future.lock().unwrap_or_else(|p| p.into_inner()).take();
+        self.runtime.unregister(self);
+        self.drop_future();
     }
 }
 

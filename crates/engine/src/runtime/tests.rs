@@ -1,13 +1,34 @@
 //! Native tests of the M:N runtime: every task runs exactly once, stealing spreads work, timers wake
 //! in deadline order, sleeping tasks free their worker, and no wake-up is lost under stress.
+//!
+//! Built for tests, the scheduler has no periodic re-check (see `MAX_SLEEP_MS`): a lost wake-up
+//! hangs a run, so every wait here has a deadline that turns a hang into a failure with a message.
+//! It also yields the CPU now and then at each step of its sleep/wake protocol (`shake`), so the
+//! stress tests meet the rare interleavings in which a wake-up could be lost.
+//! Also: a thief wakes an idle worker for the work it leaves behind, dropping the runtime frees
+//! every parked task, and a panicking task fails its run (and only it) without hanging anything.
 
+use super::scheduler::current_worker_index;
 use super::*;
 use crate::runtime::EventKind;
 use std::collections::HashSet;
 use std::future::Future;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// Hang guard: how long a test waits for something that normally takes milliseconds.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+/// Wait until `ready()`, or fail the test with `what` after [`PATIENCE`].
+fn wait_for(what: &str, ready: impl Fn() -> bool) {
+    let deadline = Instant::now() + PATIENCE;
+    while !ready() {
+        assert!(Instant::now() < deadline, "still waiting after {PATIENCE:?} for {what}");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
 
 /// `Runtime::block_on`, but failing the test instead of hanging if a wake-up was lost.
 fn run_within<T: Send + 'static>(
@@ -161,6 +182,8 @@ fn a_sleeping_task_frees_its_worker_for_the_others() {
     assert_eq!(events.iter().filter(|e| e.kind == EventKind::Wake).count(), 8);
 }
 
+/// With no periodic re-check in this build, a lost wake-up leaves the run waiting: `run_within`'s
+/// deadline fails it (see `a_lost_wake_up_hangs_a_run_in_this_build`).
 #[test]
 fn no_wake_up_is_lost_under_stress() {
     let runtime = Runtime::new(4).unwrap();
@@ -250,4 +273,253 @@ fn tracing_that_starts_while_a_task_is_mid_poll_records_neither_half_of_that_pol
     let events = runtime.take_events();
     assert!(events.iter().all(|e| e.kind != EventKind::Finish), "{events:?}");
     experiments::replay::replay(&events, 1).expect("the recording replays");
+}
+
+#[test]
+fn no_wake_up_from_outside_is_lost_while_a_worker_falls_asleep() {
+    // No timers at all, so nothing but the wake-up itself can rescue a worker (this build has no
+    // periodic re-check). Each round, the task parks on a fresh wait group and hands it out; the
+    // outside thread finishes it at once, racing the worker on its way to sleep.
+    for workers in [1, 2] {
+        let runtime = Runtime::new(workers).unwrap();
+        let (groups_sender, groups) = mpsc::channel();
+        const ROUNDS: u32 = 2_000;
+        runtime.spawn_root(
+            async move {
+                for _ in 0..ROUNDS {
+                    let group = WaitGroup::new(1);
+                    let _ = groups_sender.send(group.clone());
+                    group.wait().await;
+                }
+            },
+            |()| {},
+        );
+        for round in 0..ROUNDS {
+            // Spin rather than block, so the wake-up follows the hand-out within nanoseconds,
+            // while the worker is still on its way to sleep.
+            let deadline = Instant::now() + PATIENCE;
+            let group = loop {
+                match groups.try_recv() {
+                    Ok(group) => break group,
+                    Err(_) if Instant::now() < deadline => std::hint::spin_loop(),
+                    Err(_) => panic!("{workers} workers, round {round}: the task was not woken (a lost wake-up)"),
+                }
+            };
+            group.done();
+        }
+    }
+}
+
+#[test]
+fn a_lost_wake_up_hangs_a_run_in_this_build() {
+    // What makes `no_wake_up_is_lost_under_stress` able to fail: work that arrives without a
+    // wake-up is not found by a periodic re-check 50 ms later; it waits until someone notifies.
+    let runtime = Runtime::new(2).unwrap();
+    wait_for("both workers to fall asleep", || runtime.sleeping_workers() == 2);
+    let (sender, receiver) = mpsc::channel();
+    // A lost wake-up, staged: a task queued, and nobody told.
+    runtime.queue_silently(None, async move {
+        let _ = sender.send(());
+    });
+    assert_eq!(
+        receiver.recv_timeout(Duration::from_millis(500)),
+        Err(RecvTimeoutError::Timeout),
+        "a task queued without a wake-up ran anyway: something re-checks periodically and would hide a lost wake-up"
+    );
+    runtime.notify();
+    receiver.recv_timeout(PATIENCE).expect("once woken, a worker runs the task");
+}
+
+#[test]
+fn a_thief_that_leaves_work_behind_wakes_an_idle_worker_for_it() {
+    let runtime = Runtime::new(3).unwrap();
+    // A root task holds one worker, busy, so that worker cannot run its own queue.
+    let release = Arc::new(AtomicBool::new(false));
+    let (here_sender, here) = mpsc::channel();
+    let hold = release.clone();
+    runtime.spawn_root(
+        async move {
+            let _ = here_sender.send(current_worker_index().expect("on a worker"));
+            let deadline = Instant::now() + 3 * PATIENCE;
+            while !hold.load(Ordering::SeqCst) && Instant::now() < deadline {
+                std::hint::spin_loop();
+            }
+        },
+        |()| {},
+    );
+    let busy = here.recv_timeout(PATIENCE).expect("the root task runs");
+    wait_for("the two other workers to fall asleep", || runtime.sleeping_workers() == 2);
+    // Four tasks on the busy worker's queue, and ONE wake-up for them (as when work arrives in a
+    // batch). The worker it wakes steals two and runs one; the one it leaves behind is for the
+    // third worker, which only a wake-up from the thief brings (this build has no re-check).
+    let started = Arc::new(AtomicU32::new(0));
+    let alone = Arc::new(AtomicU32::new(0));
+    let (finished_sender, finished) = mpsc::channel();
+    for _ in 0..4 {
+        let (started, alone, finished) = (started.clone(), alone.clone(), finished_sender.clone());
+        runtime.queue_silently(Some(busy), async move {
+            started.fetch_add(1, Ordering::SeqCst);
+            // Wait (busy, holding the worker) until another task runs alongside, or give up.
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while started.load(Ordering::SeqCst) < 2 && Instant::now() < deadline {
+                std::hint::spin_loop();
+            }
+            if started.load(Ordering::SeqCst) < 2 {
+                alone.fetch_add(1, Ordering::SeqCst);
+            }
+            let _ = finished.send(());
+        });
+    }
+    runtime.notify();
+    for _ in 0..4 {
+        finished.recv_timeout(3 * PATIENCE).expect("every task finishes");
+    }
+    release.store(true, Ordering::SeqCst);
+    assert_eq!(
+        alone.load(Ordering::SeqCst),
+        0,
+        "a stolen task ran alone for 5 s while a worker slept: the thief did not wake it for the task it left behind"
+    );
+}
+
+/// Counts its drops: a task that owns one is freed when the counter moves.
+struct DropCounter(Arc<AtomicUsize>);
+
+impl Drop for DropCounter {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn dropping_the_runtime_frees_every_task_parked_on_a_gate_a_wait_group_or_a_timer() {
+    const EACH: u32 = 50;
+    let runtime = Runtime::new(2).unwrap();
+    let dropped = Arc::new(AtomicUsize::new(0));
+    let parked = Arc::new(AtomicU32::new(0));
+    let (counter, parking) = (dropped.clone(), parked.clone());
+    runtime.spawn_root(
+        async move {
+            let _mine = DropCounter(counter.clone());
+            let gate = Gate::new();
+            for id in 0..3 * EACH {
+                let (gate, counter, parking) = (gate.clone(), counter.clone(), parking.clone());
+                spawn(id, async move {
+                    let _mine = DropCounter(counter);
+                    parking.fetch_add(1, Ordering::SeqCst);
+                    match id % 3 {
+                        // The gate holds this task's waker, and this task holds the gate: a cycle.
+                        0 => gate.wait().await,
+                        // The same with a wait group nobody will finish.
+                        1 => {
+                            let never = WaitGroup::new(1);
+                            never.wait().await
+                        }
+                        _ => sleep(Duration::from_secs(3600)).await,
+                    }
+                });
+            }
+            // The root parks at the gate too.
+            gate.wait().await;
+        },
+        |()| {},
+    );
+    wait_for("every task to park", || parked.load(Ordering::SeqCst) == 3 * EACH);
+    let state = runtime.downgrade();
+    drop(runtime);
+    let all = 3 * EACH as usize + 1;
+    let deadline = Instant::now() + PATIENCE;
+    while dropped.load(Ordering::SeqCst) < all && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert_eq!(dropped.load(Ordering::SeqCst), all, "tasks freed after the runtime was dropped, of {all}");
+    wait_for("the runtime's state to be freed (no task, waker or worker left holding it)", || {
+        state.upgrade().is_none()
+    });
+}
+
+#[test]
+fn a_panicking_task_fails_its_run_without_hanging_and_the_runtime_runs_on() {
+    let runtime = Runtime::new(2).unwrap();
+    // Another run, alive at the same time: it must not fail with the first.
+    let gate = Gate::new();
+    let (other_sender, other) = mpsc::channel();
+    let opened = gate.clone();
+    runtime.spawn_root(
+        async move {
+            opened.wait().await;
+            42
+        },
+        move |value| {
+            let _ = other_sender.send(value);
+        },
+    );
+    runtime.start_tracing();
+    let panicking = Arc::new(AtomicBool::new(false));
+    let about_to_panic = panicking.clone();
+    let (sender, outcome) = mpsc::channel();
+    runtime.spawn_root(
+        async move {
+            let group = WaitGroup::new(4);
+            for id in 0..4 {
+                let (group, about_to_panic) = (group.clone(), about_to_panic.clone());
+                spawn(id, async move {
+                    yield_now().await;
+                    if id == 2 {
+                        about_to_panic.store(true, Ordering::SeqCst);
+                        panic!("task 2 fails on purpose");
+                    }
+                    group.done();
+                });
+            }
+            group.wait().await;
+        },
+        move |()| {
+            let _ = sender.send(());
+        },
+    );
+    wait_for("task 2 to panic", || panicking.load(Ordering::SeqCst));
+    // `take_events` waits for traced polls under way to record how they ended: a poll that
+    // panicked must count as ended.
+    let handle = runtime.handle();
+    let (events_sender, events) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = events_sender.send(handle.take_events());
+    });
+    events.recv_timeout(PATIENCE).expect("take_events still waits for the poll that panicked");
+    match outcome.recv_timeout(PATIENCE) {
+        // Its reply was dropped: whoever awaits the run sees it fail.
+        Err(RecvTimeoutError::Disconnected) => {}
+        Ok(()) => panic!("the run finished although one of its tasks panicked"),
+        Err(RecvTimeoutError::Timeout) => panic!("the run still waits for the task that panicked"),
+    }
+    let message = runtime.handle().panic_message().expect("the panic is reported");
+    assert!(message.contains("task 2 fails on purpose"), "{message}");
+    gate.open();
+    assert_eq!(other.recv_timeout(PATIENCE), Ok(42), "the other run goes on");
+    assert_eq!(run_within(&runtime, PATIENCE, async { 7 }), 7, "the runtime runs the next run");
+    // Natively, a panic inside `block_on`'s run fails the caller with the task's message.
+    let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        runtime.block_on(async {
+            spawn(9, async { panic!("task 9 fails on purpose") });
+            std::future::pending::<()>().await
+        })
+    }));
+    let message = failed.expect_err("block_on returned after a panic");
+    let message = message.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(message.contains("task 9 fails on purpose"), "{message}");
+}
+
+#[test]
+fn a_panicking_task_fails_run_inline_too() {
+    let runtime = Runtime::new_inline();
+    let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        runtime.run_inline(async {
+            let group = WaitGroup::new(1);
+            spawn(1, async { panic!("task 1 fails on purpose") });
+            group.wait().await;
+        })
+    }));
+    assert!(failed.is_err(), "run_inline returned although a task of its run panicked");
+    assert_eq!(runtime.run_inline(async { 5 }), 5, "the runtime runs the next run");
 }
