@@ -36,21 +36,38 @@ export const MODES = {
   },
 };
 
+/** Sent with every response, whatever the mode: no browser may guess a file's type from its bytes. */
+const ALWAYS = { 'X-Content-Type-Options': 'nosniff' };
+
 /**
- * Serve `root` on 127.0.0.1. `overrides` maps a path to a body served instead of the file (tests use
- * it to break one script on purpose); it can be changed while the server runs.
+ * Serve `root` on 127.0.0.1. `overrides` maps a path to what is served instead of the file (tests
+ * use it to break one script on purpose); it can be changed while the server runs. An override is a
+ * body (string), or `{ status, type, body, delayMs }`: any of these replaces what the file would
+ * have had (`body` defaults to the file itself), and `delayMs` holds the answer back that long.
  */
 export function startServer({ root: given, port = 0, mode = 'isolated', extraHeaders = {}, overrides = {} }) {
   // Absolute, so the containment check below also holds for a relative root like ../dist.
   const root = path.resolve(given);
-  const headers = { ...MODES[mode], ...extraHeaders };
+  const headers = { ...ALWAYS, ...MODES[mode], ...extraHeaders };
   const requests = [];
+  // Answers held back by a `delayMs` override, by timer.
+  const held = new Map();
   const server = http.createServer((req, res) => {
     requests.push(req.url);
     const url = new URL(req.url, 'http://localhost');
     if (Object.hasOwn(overrides, url.pathname)) {
-      const type = TYPES[path.extname(url.pathname)] || 'application/octet-stream';
-      res.writeHead(200, { ...headers, 'Content-Type': type, 'Cache-Control': 'no-store' }).end(overrides[url.pathname]);
+      const given = overrides[url.pathname];
+      const override = typeof given === 'string' ? { body: given } : given;
+      const answer = () => {
+        if (res.destroyed) return;
+        const type = override.type || TYPES[path.extname(url.pathname)] || 'application/octet-stream';
+        const body = override.body ?? fs.readFileSync(path.join(root, url.pathname));
+        res.writeHead(override.status || 200, { ...headers, 'Content-Type': type, 'Cache-Control': 'no-store' }).end(body);
+      };
+      if (override.delayMs) {
+        const timer = setTimeout(() => { held.delete(timer); answer(); }, override.delayMs);
+        held.set(timer, answer);
+      } else answer();
       return;
     }
     let file = path.join(root, decodeURIComponent(url.pathname));
@@ -88,6 +105,11 @@ export function startServer({ root: given, port = 0, mode = 'isolated', extraHea
         port: actual,
         requests,
         overrides,
+        /** Send every answer held back by a `delayMs` override now (the server has recovered). */
+        releaseHeld: () => {
+          for (const [timer, answer] of held) { clearTimeout(timer); answer(); }
+          held.clear();
+        },
         close: () => new Promise((done) => { server.closeAllConnections(); server.close(done); }),
       });
     });

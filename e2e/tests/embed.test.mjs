@@ -60,6 +60,28 @@ test('inside a non-isolated course page, Chromium runs the embed with threads vi
   await course.close();
 });
 
+test('an embed reports the height of its content, so a frame taller than that can shrink', async () => {
+  const app = await serve('dip');
+  const src = `${app.url}/embed/experiments/sum?workers=1&tasks=1&n=100000&reps=1`;
+  const course = await coursePage(`<iframe src="${src}" title="Sum" width="100%" height="6000"></iframe>`);
+  const page = await newPage(browser);
+  await page.goto(`${course.url}/course.html`);
+  const frame = await frameOf(page);
+  await frame.locator('section[data-experiment="sum"]').waitFor();
+  await page.waitForFunction(() => window.__messages.some((m) => m && m.type === 'resize'));
+  // Let the layout settle, then read the latest report.
+  await page.waitForTimeout(500);
+  const heights = await page.evaluate(() => window.__messages.filter((m) => m && m.type === 'resize').map((m) => m.height));
+  const content = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+  const last = heights.at(-1);
+  assert.ok(last < 6000, `the frame is 6000 px tall, the content ${content} px, the report said ${last}`);
+  assert.ok(Math.abs(last - content) <= 2, `reported ${last}, content ${content}`);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+  await app.close();
+  await course.close();
+});
+
 test('without the isolation policy the embed runs on one worker and says so', async () => {
   const app = await serve('none');
   const src = `${app.url}/embed/experiments/document-search?workers=1&tasks=8&docs=100&latency=1&reps=1&autorun=1`;

@@ -60,3 +60,48 @@ test('without shared memory, message workers that cannot load fail the run with 
     await plain.close();
   }
 });
+
+test("a panic in the engine's coordinator reaches the reader in its own words", async () => {
+  const page = await newPage(browser);
+  // The real coordinator, except that a run of one repetition makes the engine panic (through the
+  // export that exists for this test). The browser keeps this script for the page's later engines,
+  // so the run after the crash asks for two repetitions.
+  server.overrides['/engine/coordinator.js'] = `
+import init, { coordinator_start, fault_injection_panic } from './engine.js';
+await init();
+coordinator_start('dev');
+const forward = self.onmessage;
+self.onmessage = (event) => {
+  if (typeof event.data === 'string' && event.data.includes('"run"') && /"repetitions":1[,}]/.test(event.data)) fault_injection_panic('simulated panic in the coordinator');
+  else forward(event);
+};`;
+  await page.goto(`${server.url}/chapters/sum?workers=2&n=100000&reps=1`);
+  const panel = page.locator('section[data-experiment="sum"]');
+  assert.equal(await run(panel, 30_000), 'failed');
+  assert.match(await panel.getByTestId('outcome').innerText(), /The run failed: the engine panicked: .*simulated panic in the coordinator/);
+  delete server.overrides['/engine/coordinator.js'];
+  await panel.getByLabel('Repetitions', { exact: true }).fill('2');
+  assert.equal(await run(panel), 'finished', await panel.getByTestId('outcome').innerText());
+  await page.context().close();
+});
+
+test('stopping a run that has ended, or leaving its page, leaves the engine alone (single worker)', async () => {
+  const plain = await serve('none');
+  try {
+    const page = await newPage(browser);
+    await page.goto(`${plain.url}/chapters/sum?workers=1&tasks=2&n=100000&reps=1`);
+    const panel = page.locator('section[data-experiment="sum"]');
+    assert.equal(await run(panel, 60_000), 'finished');
+    const engines = () => page.workers().filter((w) => w.url().endsWith('/coordinator.js')).length;
+    assert.equal(engines(), 1);
+    // Leave the chapter inside the app (its panel unmounts): the engine that ran stays.
+    await page.locator('a.site-name').click();
+    await page.waitForURL(/\/$/);
+    await page.waitForTimeout(500);
+    assert.equal(engines(), 1, 'the engine was ended when a finished panel left the page');
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  } finally {
+    await plain.close();
+  }
+});

@@ -1,8 +1,11 @@
 //! The UI's only door to the engine: one coordinator Web Worker, spoken to in JSON messages.
 //!
 //! The worker is started on first use. Requests sent before it says `ready` wait in a queue. If the
-//! engine crashes (or cannot load), every run in progress is told why, the worker is discarded, and
-//! the next request starts a fresh one, so a crash costs the reader one run, never the page.
+//! engine crashes, cannot load, or does not say `ready` within [`READY_LIMIT_MS`], every run in
+//! progress is told why (the engine's files are fetched once more to name the one at fault), the
+//! worker is discarded, and the next request starts a fresh one, so a failure costs the reader one
+//! run, never the page. A run that does not stop within [`STOP_GRACE_MS`] of Stop is ended by
+//! restarting the engine, so Stop always works.
 
 use experiments::protocol::{Request, Response, RunId, Stage};
 use experiments::{Job, Measurement};
@@ -11,7 +14,15 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+/// How long a new engine may take to say `ready` before it is given up (its files may be slow to
+/// arrive, or one of them may never arrive).
+const READY_LIMIT_MS: i32 = 15_000;
+/// How long a run may take to stop after Stop before the engine is restarted to end it.
+const STOP_GRACE_MS: i32 = 700;
+/// How long each engine file may take to arrive when the page looks for the one at fault.
+const DIAGNOSIS_LIMIT_MS: i32 = 4_000;
 
 /// What a run reports back, in order: progress and measurements, then exactly one of the last three.
 #[derive(Clone, Debug)]
@@ -28,7 +39,10 @@ pub enum EngineEvent {
         measurement: Box<Measurement>,
     },
     Finished,
-    Stopped,
+    /// Stopped; `restarted` when the engine did not stop in time and was restarted to end the run.
+    Stopped {
+        restarted: bool,
+    },
     Failed(String),
 }
 
@@ -59,7 +73,7 @@ pub fn availability() -> Result<Mode, Unavailable> {
     Ok(if machine.isolated && machine.shared_memory { Mode::Threads } else { Mode::SingleWorker })
 }
 
-type Handlers = (Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(ErrorEvent)>);
+type Handlers = (Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(Event)>);
 
 #[derive(Default)]
 struct Client {
@@ -68,8 +82,10 @@ struct Client {
     ready: bool,
     waiting: Vec<JsValue>,
     runs: HashMap<RunId, mpsc::UnboundedSender<EngineEvent>>,
-    status_waiters: Vec<oneshot::Sender<(u32, u32)>>,
+    status_waiters: Vec<oneshot::Sender<EngineStatus>>,
     next_run: RunId,
+    /// Counts the engines started, so a timer set for one engine leaves its successor alone.
+    generation: u32,
 }
 
 thread_local! {
@@ -84,17 +100,29 @@ pub fn ever_started() -> bool {
     EVER_STARTED.with(|e| e.get())
 }
 
-fn coordinator_url(mode: Mode) -> String {
+/// The folder the site is served from (the document's base URL), ending in `/`.
+fn site_base() -> String {
     let base = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.base_uri().ok().flatten())
         .unwrap_or_else(|| "/".into());
-    let base = if base.ends_with('/') { base } else { format!("{}/", base.rsplit_once('/').map_or("", |(b, _)| b)) };
-    let folder = match mode {
+    if base.ends_with('/') {
+        base
+    } else {
+        format!("{}/", base.rsplit_once('/').map_or("", |(b, _)| b))
+    }
+}
+
+/// The engine's folder below the site's base.
+fn engine_folder(mode: Mode) -> &'static str {
+    match mode {
         Mode::Threads => "engine",
         Mode::SingleWorker => "engine-single",
-    };
-    format!("{base}{folder}/coordinator.js")
+    }
+}
+
+fn coordinator_url(mode: Mode) -> String {
+    format!("{}{}/coordinator.js", site_base(), engine_folder(mode))
 }
 
 fn start_worker(client: &mut Client) -> Result<(), String> {
@@ -107,17 +135,27 @@ fn start_worker(client: &mut Client) -> Result<(), String> {
     let mode = availability().map_err(|_| "this browser cannot run Web Workers with WebAssembly".to_string())?;
     let worker = Worker::new_with_options(&coordinator_url(mode), &options)
         .map_err(|e| format!("the browser refused to start the engine: {e:?}"))?;
-    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
+    // Events of an engine already discarded (queued before it was ended) are ignored.
+    let generation = client.generation + 1;
+    let current = move || CLIENT.with(|c| c.borrow().generation == generation);
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        if !current() {
+            return;
+        }
         let text = event.data().as_string().unwrap_or_default();
         match Response::from_json(&text) {
             Ok(response) => on_response(response),
-            Err(error) => crash(format!("the engine sent an unreadable message ({error})")),
+            Err(error) => fail(Some(format!("the engine sent an unreadable message ({error})"))),
         }
     });
-    let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(|event: ErrorEvent| {
+    // A script that cannot be loaded (a 404, the wrong MIME type, offline, refused) fires a plain
+    // `Event` with nothing to read; an error thrown while running fires an `ErrorEvent`.
+    let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
         event.prevent_default();
-        let message = event.message();
-        crash(if message.is_empty() { "the engine could not be loaded".into() } else { message });
+        if !current() {
+            return;
+        }
+        fail(event.dyn_ref::<ErrorEvent>().map(ErrorEvent::message).filter(|m| !m.is_empty()));
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -125,7 +163,25 @@ fn start_worker(client: &mut Client) -> Result<(), String> {
     client.worker = Some(worker);
     client.handlers = Some((on_message, on_error));
     client.ready = false;
+    client.generation = generation;
+    after_ms(READY_LIMIT_MS, move || {
+        let late = CLIENT.with(|c| {
+            let client = c.borrow();
+            client.generation == generation && client.worker.is_some() && !client.ready
+        });
+        if late {
+            fail(Some(format!("the engine did not start within {} s", READY_LIMIT_MS / 1000)));
+        }
+    });
     Ok(())
+}
+
+/// Call `then` once, `ms` from now.
+fn after_ms(ms: i32, then: impl FnOnce() + 'static) {
+    if let Some(window) = web_sys::window() {
+        let callback = Closure::once_into_js(then);
+        let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(callback.unchecked_ref(), ms);
+    }
 }
 
 fn send(request: &Request) -> Result<(), String> {
@@ -165,6 +221,14 @@ fn on_response(response: Response) {
         })
     };
     match response {
+        Response::Ready { build, .. } if !same_build(&build) => {
+            // A new version of the site was installed while this page was open, and its engine is
+            // what the browser now serves: this page must not mix the two.
+            let runs = discard_engine();
+            for (_, listener) in runs {
+                let _ = listener.unbounded_send(EngineEvent::Failed(crate::i18n::ui().engine_new_version.into()));
+            }
+        }
         Response::Ready { .. } => CLIENT.with(|c| {
             let mut client = c.borrow_mut();
             client.ready = true;
@@ -182,37 +246,137 @@ fn on_response(response: Response) {
             deliver(run_id, EngineEvent::Measured { job_index, measurement }, false)
         }
         Response::Finished { run_id } => deliver(run_id, EngineEvent::Finished, true),
-        Response::Stopped { run_id } => deliver(run_id, EngineEvent::Stopped, true),
+        Response::Stopped { run_id } => deliver(run_id, EngineEvent::Stopped { restarted: false }, true),
         Response::Failed { run_id, message } => deliver(run_id, EngineEvent::Failed(message), true),
-        Response::Status { live_workers, pool_workers } => CLIENT.with(|c| {
+        Response::Status { live_workers, pool_workers, heap_bytes, memory_bytes } => CLIENT.with(|c| {
             for waiter in c.borrow_mut().status_waiters.drain(..) {
-                let _ = waiter.send((live_workers, pool_workers));
+                let _ = waiter.send(EngineStatus { live_workers, pool_workers, heap_bytes, memory_bytes });
             }
         }),
-        Response::Crashed { message } => crash(message),
+        Response::Crashed { message } => fail(Some(message)),
     }
 }
 
-/// Tell every run the engine died, and throw the engine away; the next request starts a new one.
-fn crash(message: String) {
-    let (worker, runs) = CLIENT.with(|c| {
+/// Whether an engine of `build` belongs with this page: the same build as the page's
+/// `<meta name="lab-engine-build">`, or either of them unstamped (a development build).
+fn same_build(build: &str) -> bool {
+    let page = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("meta[name=\"lab-engine-build\"]").ok().flatten())
+        .and_then(|meta| meta.get_attribute("content"));
+    match page {
+        Some(page) => build.is_empty() || build == "dev" || page == build,
+        None => true,
+    }
+}
+
+/// End the engine and forget it (the next request starts a new one); returns the runs it had.
+fn discard_engine() -> HashMap<RunId, mpsc::UnboundedSender<EngineEvent>> {
+    let (worker, runs, handlers) = CLIENT.with(|c| {
         let mut client = c.borrow_mut();
         client.ready = false;
         client.waiting.clear();
         client.status_waiters.clear();
-        (client.worker.take(), std::mem::take(&mut client.runs))
+        (client.worker.take(), std::mem::take(&mut client.runs), client.handlers.take())
     });
     if let Some(worker) = worker {
+        worker.set_onmessage(None);
+        worker.set_onerror(None);
         worker.terminate();
     }
-    for (_, listener) in runs {
-        let _ = listener.unbounded_send(EngineEvent::Failed(message.clone()));
-    }
-    // The closures stay alive until here: this function may be running inside one of them.
-    let handlers = CLIENT.with(|c| c.borrow_mut().handlers.take());
+    // The closures stay alive until later: this function may be running inside one of them.
     if let Some(handlers) = handlers {
         wasm_bindgen_futures::spawn_local(async move { drop(handlers) });
     }
+    runs
+}
+
+/// The engine failed (`detail` says how, if anything did): discard it, look for the engine file at
+/// fault, and fail every run it had with a message that names what went wrong.
+fn fail(detail: Option<String>) {
+    let runs = discard_engine();
+    let Ok(mode) = availability() else { return };
+    wasm_bindgen_futures::spawn_local(async move {
+        let problem = diagnose(mode).await;
+        let message = match (detail, problem) {
+            (Some(detail), Some(problem)) => format!("{detail}: {problem}"),
+            (Some(detail), None) => detail,
+            (None, Some(problem)) => format!("the engine could not be loaded: {problem}"),
+            (None, None) => "the engine could not be loaded: its files all arrived as JavaScript and \
+                WebAssembly, so one of them may be broken, or blocked by a security policy"
+                .to_string(),
+        };
+        for (_, listener) in runs {
+            let _ = listener.unbounded_send(EngineEvent::Failed(message.clone()));
+        }
+    });
+}
+
+/// The files the engine of `mode` loads, as paths below the site's base.
+fn engine_files(mode: Mode) -> Vec<String> {
+    let helper = match mode {
+        Mode::Threads => "pool-worker.js",
+        Mode::SingleWorker => "message-worker.js",
+    };
+    ["coordinator.js", "engine.js", "engine_bg.wasm", helper]
+        .iter()
+        .map(|file| format!("{}/{file}", engine_folder(mode)))
+        .collect()
+}
+
+/// Fetch every file of the engine once more and say what is wrong with the first one that is
+/// missing, late, or not what it should be; `None` if they all look right.
+async fn diagnose(mode: Mode) -> Option<String> {
+    let base = site_base();
+    let checks = engine_files(mode).into_iter().map(|path| {
+        let url = format!("{base}{path}");
+        async move { check_file(&url, &path).await }
+    });
+    futures_util::future::join_all(checks).await.into_iter().flatten().next()
+}
+
+/// What is wrong with the engine file at `url` (shown as `path`), if anything.
+async fn check_file(url: &str, path: &str) -> Option<String> {
+    let window = web_sys::window()?;
+    let abort = web_sys::AbortController::new().ok()?;
+    let init = web_sys::RequestInit::new();
+    init.set_cache(web_sys::RequestCache::NoStore);
+    init.set_signal(Some(&abort.signal()));
+    let timer = {
+        let abort = abort.clone();
+        Closure::once_into_js(move || abort.abort())
+    };
+    let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(timer.unchecked_ref(), DIAGNOSIS_LIMIT_MS);
+    let fetched = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str_and_init(url, &init)).await;
+    let response: web_sys::Response = match fetched {
+        Ok(response) => response.unchecked_into(),
+        Err(_) if abort.signal().aborted() => {
+            return Some(format!("{path} did not arrive within {} s", DIAGNOSIS_LIMIT_MS / 1000))
+        }
+        Err(error) => return Some(format!("{path} could not be fetched ({})", describe(&error))),
+    };
+    // Only the headers were needed: do not download the rest.
+    abort.abort();
+    if !response.ok() {
+        return Some(
+            format!("{path} answered {} {}", response.status(), response.status_text()).trim_end().to_string(),
+        );
+    }
+    let kind = response.headers().get("content-type").ok().flatten().unwrap_or_default();
+    if path.ends_with(".js") && !kind.contains("javascript") {
+        let kind = if kind.is_empty() { "no content type".to_string() } else { kind };
+        return Some(format!("{path} is served as {kind}, not as JavaScript"));
+    }
+    None
+}
+
+/// A JavaScript error in a few words.
+fn describe(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "no reason given".into())
 }
 
 /// Start the engine now, before anything asks it to measure, so that downloading and compiling it
@@ -245,7 +409,7 @@ fn run_with(
         let run_id = client.next_run;
         // Only one run at a time: the engine stops the previous one, so tell its listener now.
         for (_, previous) in client.runs.drain() {
-            let _ = previous.unbounded_send(EngineEvent::Stopped);
+            let _ = previous.unbounded_send(EngineEvent::Stopped { restarted: false });
         }
         client.runs.insert(run_id, sender);
         run_id
@@ -258,17 +422,44 @@ fn run_with(
 }
 
 /// Ask the engine to stop `run_id`. The single-worker engine measures on the very thread that would
-/// read the request, so there the worker is ended instead (the next run starts a fresh one).
+/// read the request, so there the worker is ended instead (the next run starts a fresh one). A
+/// threaded engine that has not stopped the run within [`STOP_GRACE_MS`] (a step that cannot be
+/// interrupted, or an engine that hangs) is restarted the same way. Stopping a run that has
+/// already ended does nothing.
 pub fn stop(run_id: RunId) {
+    let (running, generation) = CLIENT.with(|c| {
+        let client = c.borrow();
+        (client.runs.contains_key(&run_id), client.generation)
+    });
+    if !running {
+        return;
+    }
     if availability() == Ok(Mode::SingleWorker) {
-        let listener = CLIENT.with(|c| c.borrow_mut().runs.remove(&run_id));
-        crash(String::new());
-        if let Some(listener) = listener {
-            let _ = listener.unbounded_send(EngineEvent::Stopped);
-        }
+        end_by_restart(run_id, false);
         return;
     }
     let _ = send(&Request::Stop { run_id });
+    after_ms(STOP_GRACE_MS, move || {
+        let still_running =
+            CLIENT.with(|c| c.borrow().generation == generation && c.borrow().runs.contains_key(&run_id));
+        if still_running {
+            end_by_restart(run_id, true);
+        }
+    });
+}
+
+/// Stop `run_id` by ending the engine; the run is told it was stopped (`restarted`: although a
+/// stop was asked for politely first).
+fn end_by_restart(run_id: RunId, restarted: bool) {
+    let runs = discard_engine();
+    for (id, listener) in runs {
+        let event = if id == run_id {
+            EngineEvent::Stopped { restarted }
+        } else {
+            EngineEvent::Failed("the engine was restarted to stop another run".into())
+        };
+        let _ = listener.unbounded_send(event);
+    }
 }
 
 /// The address of a script of the threaded engine (e.g. `idle-worker.js`).
@@ -276,8 +467,20 @@ pub fn engine_script_url(script: &str) -> String {
     coordinator_url(Mode::Threads).replace("coordinator.js", script)
 }
 
-/// How many engine workers are alive, and how large the current pool is.
-pub async fn status() -> Option<(u32, u32)> {
+/// What the engine holds right now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineStatus {
+    /// Engine workers alive (the coordinator not counted).
+    pub live_workers: u32,
+    /// Workers of the executors kept for the next run.
+    pub pool_workers: u32,
+    /// Heap bytes allocated and not freed, and the size of the engine's wasm memory.
+    pub heap_bytes: u64,
+    pub memory_bytes: u64,
+}
+
+/// How many engine workers are alive, how large the current pool is, and the engine's memory.
+pub async fn status() -> Option<EngineStatus> {
     let (sender, receiver) = oneshot::channel();
     CLIENT.with(|c| c.borrow_mut().status_waiters.push(sender));
     send(&Request::Status).ok()?;

@@ -118,6 +118,8 @@ pub struct Ui {
     pub status_settling: &'static str,
     pub status_finished: &'static str,
     pub status_stopped: &'static str,
+    pub status_stopped_restarted: &'static str,
+    pub engine_new_version: &'static str,
     pub status_failed: &'static str,
     pub progress_label: &'static str,
 
@@ -358,6 +360,7 @@ pub struct Ui {
     pub memory_ratio_line: &'static str,
     pub memory_worker_waiting: &'static str,
     pub memory_worker_unavailable: &'static str,
+    pub memory_worker_failed: &'static str,
     pub round_trips: &'static str,
     pub round_trips_help: &'static str,
     pub measure_switches: &'static str,
@@ -487,6 +490,10 @@ static EN: Ui = Ui {
     status_settling: "Warming up {what} until the machine is quiet (not timed)…",
     status_finished: "Done.",
     status_stopped: "Stopped. Results measured before the stop are kept.",
+    engine_new_version: "a new version of the lab was installed while this page was open, and its engine \
+        does not match this page. Reload the page to use the new version (download your results first to keep them).",
+    status_stopped_restarted: "Stopped. The engine was in a step it could not leave at once, so it was restarted \
+        (the next run starts it again). Results that reached this page are kept.",
     status_failed: "The run failed: {message}",
     progress_label: "Progress of the run",
 
@@ -727,6 +734,7 @@ static EN: Ui = Ui {
     memory_ratio_line: "So one worker weighs as much as about {ratio} parked tasks.",
     memory_worker_waiting: "Asking the browser to measure its memory (it answers at its next garbage collection, which can take half a minute)…",
     memory_worker_unavailable: "The cost of a Web Worker cannot be measured here, and we do not guess it: this needs Chromium on an isolated page, and a page whose workers have never waited on shared memory (the browser cannot weigh those). Reload the page and press “Measure memory” before running anything else.",
+    memory_worker_failed: "The cost of a Web Worker is not shown: the idle workers that weigh one could not be started ({problem}).",
     round_trips: "Round trips",
     round_trips_help: "How many times the turn goes there and back (two switches each).",
     measure_switches: "Measure switches",

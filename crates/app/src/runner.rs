@@ -17,7 +17,10 @@ use wasm_bindgen::JsCast;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
     Finished,
-    Stopped,
+    /// `restarted`: the engine did not stop in time, so it was restarted to end the run.
+    Stopped {
+        restarted: bool,
+    },
     Failed(String),
 }
 
@@ -118,6 +121,8 @@ impl Runner {
                     return;
                 }
                 let finish = |outcome: Outcome| {
+                    // Ended: leaving the page or pressing Stop now must not touch the engine.
+                    runner.run_id.try_set(None);
                     runner.running.try_set(false);
                     runner.current.try_set(None);
                     runner.outcome.try_set(Some(outcome));
@@ -134,7 +139,7 @@ impl Runner {
                         on_measured(job_index, *measurement);
                     }
                     EngineEvent::Finished => finish(Outcome::Finished),
-                    EngineEvent::Stopped => finish(Outcome::Stopped),
+                    EngineEvent::Stopped { restarted } => finish(Outcome::Stopped { restarted }),
                     EngineEvent::Failed(message) => finish(Outcome::Failed(message)),
                 }
             }

@@ -179,7 +179,10 @@ pub async fn on_runtime<T: Send + 'static>(
     runtime.spawn_root(work, move |value| {
         let _ = done.send(value);
     });
-    result.await.map_err(|_| "a task worker ended without finishing its work".to_string())
+    result.await.map_err(|_| match runtime.panic_message() {
+        Some(panic) => format!("a task panicked: {panic}"),
+        None => "a task worker ended without finishing its work".to_string(),
+    })
 }
 
 /// `future`, or an error naming `what` if it takes longer than `limit_ms` or the run is stopped.
@@ -196,7 +199,7 @@ async fn within<T>(
             Either::Left((result, _)) => return result.map(Ok),
             Either::Right(_) if cx.cancel.is_stopped() => return Ok(Err(Stopped)),
             Either::Right(_) if now_ms() > deadline => {
-                return Err(format!("{what} did not happen within {} s", limit_ms / 1000.0))
+                return Err(format!("{what} took longer than {} s", limit_ms / 1000.0))
             }
             Either::Right(_) => {}
         }
@@ -281,7 +284,7 @@ pub async fn measure_group(
         let started = match fresh {
             Some(built) => {
                 progress.report(first_index, Stage::Starting, up, all_workers);
-                match within(wait_started(&executor, built, cx), START_LIMIT_MS, "starting workers", cx).await? {
+                match within(wait_started(&executor, built, cx), START_LIMIT_MS, STARTING, cx).await? {
                     Ok(started) => Some(started),
                     Err(Stopped) => return stopped(Vec::new()),
                 }
@@ -480,6 +483,16 @@ async fn settle(
         }
     };
     Ok(Ok(Settled { ms: now_ms() - started, rounds, quiet }))
+}
+
+/// What [`START_LIMIT_MS`] limits, for the message when it is exceeded.
+const STARTING: &str = "starting the workers (their script may be slow to load, or blocked)";
+
+/// Wait, at most [`START_LIMIT_MS`] and only until the run is stopped, until every worker of
+/// `executor` runs (for jobs measured outside the harness, such as load tests).
+pub async fn started(executor: &Executor, cx: &Context<'_>) -> Outcome<()> {
+    let built = PoolBuilt { at_ms: now_ms(), live_bytes: crate::alloc::live_bytes() };
+    Ok(within(wait_started(executor, built, cx), START_LIMIT_MS, STARTING, cx).await?.map(drop))
 }
 
 /// Wait until every worker of a new executor runs; returns how long that took since it was built

@@ -91,9 +91,7 @@ impl NativeEngine {
     /// consecutive jobs kept alive together, each job warmed up until the machine is quiet, then
     /// timed. Load tests run alone.
     pub fn run_all(&mut self, jobs: &[Job], cancel: &Cancel) -> Result<Vec<Measurement>, RunError> {
-        for job in jobs {
-            job.validate().map_err(RunError::Failed)?;
-        }
+        experiments::job::validate_run(jobs).map_err(RunError::Failed)?;
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
         let cx = Context {
             cancel,

@@ -91,7 +91,8 @@ pub async fn load_test(server: Server, load: Load, cancel: Cancel) -> Result<Vec
                     break;
                 }
                 let sent_ms = now_ms();
-                let Ok((started_ms, computed_ms, released_ms)) = send(&server, index, load, work_units).await else {
+                let Ok((started_ms, computed_ms, released_ms)) = send(&server, index, load, work_units, &cancel).await
+                else {
                     break;
                 };
                 let answered_ms = now_ms();
@@ -113,22 +114,36 @@ pub async fn load_test(server: Server, load: Load, cancel: Cancel) -> Result<Vec
 }
 
 /// One request: the server computes `work_units` spin units, then waits; the answer says when it
-/// started, finished computing and finished waiting.
-async fn send(server: &Server, index: u32, load: Load, work_units: u32) -> Result<ServerTimes, oneshot::Canceled> {
+/// started, finished computing and finished waiting. Once the run is stopped, requests still queued
+/// are dropped unanswered and waits end early, so Stop never waits for a queue of blocked requests.
+async fn send(
+    server: &Server,
+    index: u32,
+    load: Load,
+    work_units: u32,
+    cancel: &Cancel,
+) -> Result<ServerTimes, oneshot::Canceled> {
     let (answer, answered) = oneshot::channel();
     let compute = move || {
         let started = now_ms();
         std::hint::black_box(spin(work_units, index as u64));
         (started, now_ms())
     };
+    let cancel = cancel.clone();
     match server {
         Server::ThreadPool(pool) => pool.spawn(move || {
+            if cancel.is_stopped() {
+                return;
+            }
             let (started, computed) = compute();
             // The thread is held for the whole wait: nothing else can run on it meanwhile.
-            block_for(Duration::from_micros(load.wait_us as u64));
+            block_unless_stopped(Duration::from_micros(load.wait_us as u64), &cancel);
             let _ = answer.send((started, computed, now_ms()));
         }),
         Server::Goroutines(handle) => handle.spawn(index, async move {
+            if cancel.is_stopped() {
+                return;
+            }
             let (started, computed) = compute();
             // The task parks; its worker serves other requests meanwhile.
             runtime::sleep(Duration::from_micros(load.wait_us as u64)).await;
@@ -136,6 +151,22 @@ async fn send(server: &Server, index: u32, load: Load, work_units: u32) -> Resul
         }),
     }
     answered.await
+}
+
+/// The longest a blocked server thread goes without looking whether the run was stopped.
+const BLOCK_SLICE: Duration = Duration::from_millis(20);
+
+/// Block the calling thread for `duration` (in slices of at most [`BLOCK_SLICE`]), or until the run
+/// is stopped. A wait of up to 20 ms, the usual case, is one uninterrupted block.
+fn block_unless_stopped(duration: Duration, cancel: &Cancel) {
+    let until = now_ms() + duration.as_secs_f64() * 1000.0;
+    loop {
+        let left_ms = until - now_ms();
+        if left_ms <= 0.0 || cancel.is_stopped() {
+            return;
+        }
+        block_for(Duration::from_secs_f64(left_ms / 1000.0).min(BLOCK_SLICE));
+    }
 }
 
 /// Turn request times into the report the page shows, for a server of `workers` workers.

@@ -28,10 +28,17 @@ pub type WorkerMain = Box<dyn FnOnce() + Send + 'static>;
 /// Start a worker running `main`. Natively an OS thread.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn spawn_worker(name: String, main: WorkerMain) -> std::io::Result<()> {
+    /// Counts the worker out when its thread ends, even by a panic.
+    struct CountedOut;
+    impl Drop for CountedOut {
+        fn drop(&mut self) {
+            worker_finished();
+        }
+    }
     worker_started();
     let spawned = std::thread::Builder::new().name(name).spawn(move || {
+        let _counted_out = CountedOut;
         main();
-        worker_finished();
     });
     if spawned.is_err() {
         worker_finished();

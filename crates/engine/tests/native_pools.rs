@@ -427,3 +427,35 @@ fn a_machine_kept_busy_is_timed_anyway_and_said_to_be_busy() {
     assert!(started.elapsed() < Duration::from_secs(30));
     assert_eq!(experiments::trust::doubts(&m, cores as u32).first(), Some(&experiments::trust::Doubt::Busy));
 }
+
+#[test]
+fn stopping_the_heaviest_load_test_does_not_wait_for_the_queued_requests() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut engine = NativeEngine::impatient();
+    // The heaviest a URL can ask for: 2,000 requests in flight on one blocked thread, 100 ms each.
+    // Answering the queue would take minutes; Stop must not wait for it.
+    for variant in [Variant::Tasks, Variant::Goroutines] {
+        let job = Job {
+            workload: Workload::Qps { requests: 100_000, concurrency: 2_000, work_us: 10_000, wait_us: 100_000 },
+            variant,
+            workers: 1,
+            tasks: 1,
+            repetitions: 10,
+        };
+        let cancel = Cancel::new();
+        let stopper = {
+            let cancel = cancel.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(500));
+                cancel.stop();
+                Instant::now()
+            })
+        };
+        let outcome = engine.run(&job, &cancel);
+        let stopped_at = stopper.join().unwrap();
+        let took = stopped_at.elapsed();
+        assert!(matches!(outcome, Err(RunError::Stopped)), "{variant:?}: the run says it was stopped");
+        // A direction check with a wide margin: the queue alone holds 200 s of waiting.
+        assert!(took < Duration::from_secs(10), "{variant:?}: stopped {took:?} after Stop");
+    }
+}

@@ -126,6 +126,18 @@ pub struct Job {
     pub repetitions: u32,
 }
 
+/// `Err` with a plain-words reason when a run of `jobs` is outside the engine's limits: no jobs, too
+/// many, or any job out of its limits.
+pub fn validate_run(jobs: &[Job]) -> Result<(), String> {
+    if jobs.is_empty() {
+        return Err("a run needs at least one job".into());
+    }
+    if jobs.len() > limits::MAX_JOBS_PER_RUN {
+        return Err(format!("a run holds at most {} jobs, not {}", limits::MAX_JOBS_PER_RUN, jobs.len()));
+    }
+    jobs.iter().try_for_each(Job::validate)
+}
+
 impl Job {
     /// Workers that can be busy at the same time in this job: a sequential job uses exactly one.
     pub fn effective_workers(&self) -> u32 {
@@ -163,6 +175,8 @@ pub mod limits {
     /// Workers of any job: the most a worker control offers on the largest machine (sweeps and
     /// the hashing chapter's preset worker counts stay within it too).
     pub const MAX_WORKERS: u32 = WORKERS_CAP as u32;
+    /// Jobs in one run: the largest run a page sends is a sweep of 25 jobs.
+    pub const MAX_JOBS_PER_RUN: usize = 64;
     /// Repetitions of any job: the largest repetitions control. Each workload has its chapter's own.
     pub const MAX_REPETITIONS: u32 = largest(&[
         sum::REPETITIONS,
@@ -345,6 +359,16 @@ mod tests {
         assert!(job(0, 8, 1000).validate().unwrap_err().contains("workers"));
         assert!(job(2, 8, 10_000_000_000).validate().unwrap_err().contains("numbers"));
         assert!(job(2, 0, 1000).validate().is_err());
+    }
+
+    #[test]
+    fn a_run_holds_between_one_and_the_most_jobs_and_every_one_valid() {
+        let sane = job(2, 8, 1_000_000);
+        assert!(validate_run(&vec![sane.clone(); limits::MAX_JOBS_PER_RUN]).is_ok());
+        let too_many = validate_run(&vec![sane.clone(); limits::MAX_JOBS_PER_RUN + 1]).unwrap_err();
+        assert!(too_many.contains("at most 64 jobs"), "{too_many}");
+        assert!(validate_run(&[]).is_err());
+        assert!(validate_run(&[sane, job(0, 8, 1000)]).unwrap_err().contains("workers"));
     }
 
     #[test]

@@ -24,7 +24,12 @@ pub enum Request {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Response {
     /// The engine is loaded and can take requests.
-    Ready { threads: bool },
+    Ready {
+        threads: bool,
+        /// The build of the engine's files (`dev` when not stamped by `cargo xtask build`).
+        #[serde(default)]
+        build: String,
+    },
     /// How far the run has come: `done` of `total` steps of `stage` for job `job_index`.
     Progress {
         run_id: RunId,
@@ -43,7 +48,15 @@ pub enum Response {
     /// The run could not be completed; `message` says why in plain words.
     Failed { run_id: RunId, message: String },
     /// Answer to [`Request::Status`].
-    Status { live_workers: u32, pool_workers: u32 },
+    Status {
+        live_workers: u32,
+        pool_workers: u32,
+        /// Heap bytes the engine holds (allocated, not freed), and the size of its wasm memory.
+        #[serde(default)]
+        heap_bytes: u64,
+        #[serde(default)]
+        memory_bytes: u64,
+    },
     /// A worker died (a panic or a trap). The engine must be restarted.
     Crashed { message: String },
 }

@@ -210,6 +210,49 @@ pub fn add_csp(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The placeholder in `coordinator.js` that [`stamp_engine_build`] replaces.
+const ENGINE_BUILD_PLACEHOLDER: &str = "const ENGINE_BUILD = 'dev';";
+
+/// Stamp the built site in `dir` with one build id of its engine (a hash of both engines' files):
+/// written into each `coordinator.js`, which reports it when ready, and into every page as
+/// `<meta name="lab-engine-build">`. A page that meets an engine of another build (a new version
+/// installed while it was open) then says so instead of mixing the two. Returns the id.
+pub fn stamp_engine_build(dir: &Path) -> Result<String, String> {
+    let mut files = Vec::new();
+    for folder in ["engine", "engine-single"] {
+        let folder = dir.join(folder);
+        let listed = std::fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+        files.extend(listed.flatten().map(|e| e.path()).filter(|p| p.is_file()));
+    }
+    files.sort();
+    let mut hash = Fnv::new();
+    for file in &files {
+        hash.add(file.strip_prefix(dir).unwrap_or(file).to_string_lossy().as_bytes());
+        hash.add(&std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?);
+    }
+    let build = format!("{:016x}", hash.0);
+    for file in files.iter().filter(|f| f.file_name().is_some_and(|n| n == "coordinator.js")) {
+        let code = read(file)?;
+        if !code.contains(ENGINE_BUILD_PLACEHOLDER) {
+            return Err(format!("{}: no `{ENGINE_BUILD_PLACEHOLDER}` to fill in", file.display()));
+        }
+        write(file, &code.replacen(ENGINE_BUILD_PLACEHOLDER, &format!("const ENGINE_BUILD = '{build}';"), 1))?;
+    }
+    for file in html_files(dir)? {
+        let html = read(&file)?;
+        if html.contains("name=\"lab-engine-build\"") {
+            continue;
+        }
+        let head = tags(&html)
+            .into_iter()
+            .find(|t| t.name == "head")
+            .ok_or_else(|| format!("{}: no <head> for the engine's build id", file.display()))?;
+        let meta = format!("\n    <meta name=\"lab-engine-build\" content=\"{build}\" />");
+        write(&file, &format!("{}{meta}{}", &html[..head.end], &html[head.end..]))?;
+    }
+    Ok(build)
+}
+
 /// What the strict policy would block in a page: inline scripts, `<style>` elements, `style` and
 /// `on…` attributes, `javascript:` URLs.
 pub fn check_strict_page(html: &str) -> Result<(), String> {

@@ -96,7 +96,8 @@ pub fn build() -> Result<(), String> {
     // The same strict page as the deployed site: no inline script, a Content-Security-Policy.
     let dist = root().join("dist");
     crate::dist::externalise_inline_scripts(&dist)?;
-    crate::dist::add_csp(&dist)
+    crate::dist::add_csp(&dist)?;
+    crate::dist::stamp_engine_build(&dist).map(drop)
 }
 
 /// `cargo xtask serve`: set up, build and serve with the isolation headers on 127.0.0.1:8080.
@@ -124,6 +125,8 @@ pub fn test() -> Result<(), String> {
         "warnings",
     ]))?;
     run(cargo().arg("test"))?;
+    // The app is not a default member (it targets the browser), but its content checks run natively.
+    run(cargo().args(["test", "--package", "app"]))?;
     build()?;
     // The deployable copy (per-route pages, service worker) that the deploy tests serve.
     crate::dist::package(&root().join("dist"), &root().join("target/site"))?;

@@ -53,7 +53,9 @@ fn report_height_to_parent() {
     let Some(root) = window.document().and_then(|d| d.document_element()) else { return };
     let measured = root.clone();
     let send = Closure::<dyn FnMut()>::new(move || {
-        let height = measured.scroll_height();
+        // The content's own height, not `scrollHeight`, which never reports less than the frame's
+        // current height: the frame could grow but never shrink again.
+        let height = measured.get_bounding_client_rect().height().ceil() as i32;
         for message in [
             js_sys::JSON::parse(&format!("{{\"type\":\"resize\",\"height\":{height}}}")),
             js_sys::JSON::parse(&format!("{{\"subject\":\"lti.frameResize\",\"height\":{height}}}")),

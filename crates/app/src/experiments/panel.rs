@@ -30,28 +30,32 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
     };
     let outcome_text = move || match runner.outcome.get() {
         Some(Outcome::Finished) => t.status_finished.to_string(),
-        Some(Outcome::Stopped) => t.status_stopped.to_string(),
+        Some(Outcome::Stopped { restarted: false }) => t.status_stopped.to_string(),
+        Some(Outcome::Stopped { restarted: true }) => t.status_stopped_restarted.to_string(),
         Some(Outcome::Failed(message)) => fill(t.status_failed, &[("message", &message)]),
         None if runner.running.get() => String::new(),
         None => t.status_idle.to_string(),
     };
     let outcome_kind = move || match runner.outcome.get() {
         Some(Outcome::Finished) => "finished",
-        Some(Outcome::Stopped) => "stopped",
+        Some(Outcome::Stopped { .. }) => "stopped",
         Some(Outcome::Failed(_)) => "failed",
         None if runner.running.get() => "running",
         None => "idle",
     };
     // After each run, show how many engine workers are alive (pools end their workers).
-    let workers_line = RwSignal::new(String::new());
+    // The figures ride along as data attributes, for the soak test.
+    let engine_status = RwSignal::new(None::<engine_client::EngineStatus>);
+    let workers_line = move || {
+        engine_status.get().map_or(String::new(), |s| {
+            fill(t.engine_workers_line, &[("live", &s.live_workers.to_string()), ("pool", &s.pool_workers.to_string())])
+        })
+    };
     Effect::new(move |_| {
         if !runner.running.get() && runner.outcome.with(Option::is_some) {
             leptos::task::spawn_local(async move {
-                if let Some((live, pool)) = engine_client::status().await {
-                    workers_line.try_set(fill(
-                        t.engine_workers_line,
-                        &[("live", &live.to_string()), ("pool", &pool.to_string())],
-                    ));
+                if let Some(status) = engine_client::status().await {
+                    engine_status.try_set(Some(status));
                 }
             });
         }
@@ -76,7 +80,16 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
             >
                 {outcome_text}
             </p>
-            <p class="engine-workers" data-testid="engine-workers">{move || workers_line.get()}</p>
+            <p
+                class="engine-workers"
+                data-testid="engine-workers"
+                data-live=move || engine_status.get().map(|s| s.live_workers)
+                data-pool=move || engine_status.get().map(|s| s.pool_workers)
+                data-heap-bytes=move || engine_status.get().map(|s| s.heap_bytes)
+                data-memory-bytes=move || engine_status.get().map(|s| s.memory_bytes)
+            >
+                {workers_line}
+            </p>
         </div>
     }
 }

@@ -24,6 +24,8 @@ use experiments::published::{Source, GOROUTINE_PERFORMANCE_HI, PARALLELISM_BY_GO
 use experiments::stats::speedup;
 use experiments::{Job, Measurement, Summary, Variant, Workload};
 use leptos::prelude::*;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 
 /// The claims of the articles about task costs, with their sources (quoted, not measured here).
 #[component]
@@ -250,35 +252,65 @@ async fn ask_browser_memory() -> Option<f64> {
     js_sys::Reflect::get(&result, &"bytes".into()).ok()?.as_f64()
 }
 
-/// The page's memory before and after starting `count` idle Web Workers, per worker.
-async fn weigh_idle_workers(count: u32) -> Option<f64> {
-    let before = browser_memory_bytes().await?;
+/// How long the idle workers may take to load before the weighing is given up.
+const IDLE_WORKERS_LIMIT_MS: i32 = 10_000;
+
+/// The page's memory before and after starting `count` idle Web Workers, per worker (`None` if the
+/// browser cannot measure it), or why the idle workers could not be started.
+async fn weigh_idle_workers(count: u32) -> Result<Option<f64>, String> {
+    let Some(before) = browser_memory_bytes().await else { return Ok(None) };
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
-    let mut workers = Vec::new();
-    let mut ready = Vec::new();
+    type Handlers = (Closure<dyn FnMut()>, Closure<dyn FnMut(web_sys::Event)>);
+    let mut workers: Vec<(web_sys::Worker, Handlers)> = Vec::new();
+    let mut answers = Vec::new();
+    let script = engine_client::engine_script_url("idle-worker.js");
     for _ in 0..count {
-        let worker =
-            web_sys::Worker::new_with_options(&engine_client::engine_script_url("idle-worker.js"), &options).ok()?;
-        let (tell, told) = futures_channel::oneshot::channel::<()>();
-        let tell = std::cell::Cell::new(Some(tell));
-        let on_message = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+        let worker = web_sys::Worker::new_with_options(&script, &options)
+            .map_err(|_| "the browser refused to start idle-worker.js".to_string())?;
+        // Ready, or the reason it never will be (a script that cannot load fires `error`).
+        let (tell, told) = futures_channel::oneshot::channel::<Result<(), String>>();
+        let tell = std::rc::Rc::new(std::cell::Cell::new(Some(tell)));
+        let ready = {
+            let tell = tell.clone();
+            Closure::<dyn FnMut()>::new(move || {
+                if let Some(tell) = tell.take() {
+                    let _ = tell.send(Ok(()));
+                }
+            })
+        };
+        let failed = Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
+            event.prevent_default();
             if let Some(tell) = tell.take() {
-                let _ = tell.send(());
+                let _ = tell.send(Err("idle-worker.js could not be loaded".into()));
             }
         });
-        worker.set_onmessage(Some(wasm_bindgen::JsCast::unchecked_ref(on_message.as_ref())));
-        workers.push((worker, on_message));
-        ready.push(told);
+        worker.set_onmessage(Some(ready.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(failed.as_ref().unchecked_ref()));
+        workers.push((worker, (ready, failed)));
+        answers.push(told);
     }
-    for told in ready {
-        told.await.ok()?;
-    }
-    let after = browser_memory_bytes().await;
+    let all_ready = futures_util::future::join_all(answers);
+    let limit = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, IDLE_WORKERS_LIMIT_MS);
+        }
+    }));
+    let outcome = match futures_util::future::select(all_ready, limit).await {
+        futures_util::future::Either::Left((answers, _)) => {
+            match answers.into_iter().find_map(|answer| answer.unwrap_or(Err("an idle worker ended".into())).err()) {
+                Some(problem) => Err(problem),
+                None => Ok(browser_memory_bytes().await.map(|after| (after - before) / count as f64)),
+            }
+        }
+        futures_util::future::Either::Right(_) => {
+            Err(format!("idle-worker.js did not start within {} s", IDLE_WORKERS_LIMIT_MS / 1000))
+        }
+    };
     for (worker, _) in &workers {
         worker.terminate();
     }
-    after.map(|after| (after - before) / count as f64)
+    outcome
 }
 
 /// A job that only makes the engine hold a pool of `workers` idle workers.
@@ -312,6 +344,8 @@ fn TaskMemoryControls(mode: Mode) -> impl IntoView {
     // (JavaScript engine per idle worker, engine heap per pool worker), once weighed.
     let worker_bytes = RwSignal::new(None::<Option<(f64, f64)>>);
     let weighing = RwSignal::new(false);
+    // Why the idle workers could not be weighed, if they could not be started.
+    let weigh_problem = RwSignal::new(None::<String>);
 
     // A Web Worker is weighed in two parts: what the browser reports for idle workers (their own
     // JavaScript engine), and the heap the engine gives each worker of a new pool (its stack and
@@ -321,6 +355,7 @@ fn TaskMemoryControls(mode: Mode) -> impl IntoView {
         let count = parked.get_untracked() as u32;
         write_to_url(&[("parked", count as u64)]);
         worker_bytes.set(None);
+        weigh_problem.set(None);
         task_report.set(None);
         let javascript = RwSignal::new(None::<f64>);
         let start_engine = move || {
@@ -349,8 +384,14 @@ fn TaskMemoryControls(mode: Mode) -> impl IntoView {
         if mode == Mode::Threads && !engine_client::ever_started() {
             weighing.set(true);
             leptos::task::spawn_local(async move {
-                let measured = weigh_idle_workers(WEIGHED_WORKERS).await;
-                javascript.try_set(measured);
+                match weigh_idle_workers(WEIGHED_WORKERS).await {
+                    Ok(measured) => {
+                        javascript.try_set(measured);
+                    }
+                    Err(problem) => {
+                        weigh_problem.try_set(Some(problem));
+                    }
+                }
                 weighing.try_set(false);
                 start_engine();
             });
@@ -402,7 +443,12 @@ fn TaskMemoryControls(mode: Mode) -> impl IntoView {
                         <p>{fill(t.memory_ratio_line, &[("ratio", &format::int((per_worker / per_task).round().max(0.0) as u64))])}</p>
                     }.into_any()
                 }
-                None => view! { <p data-testid="bytes-per-worker-unavailable">{t.memory_worker_unavailable}</p> }.into_any(),
+                None => match weigh_problem.get() {
+                    Some(problem) => view! {
+                        <p data-testid="bytes-per-worker-unavailable">{fill(t.memory_worker_failed, &[("problem", &problem)])}</p>
+                    }.into_any(),
+                    None => view! { <p data-testid="bytes-per-worker-unavailable">{t.memory_worker_unavailable}</p> }.into_any(),
+                },
             })}
         </div>
     }

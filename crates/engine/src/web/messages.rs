@@ -65,6 +65,11 @@ enum Order {
     HashFinish,
 }
 
+/// The answer a message worker sends when it panics (see [`super::install_panic_hook`]).
+pub(super) fn panic_answer(message: &str) -> String {
+    serde_json::to_string(&Answer::Failed { message: format!("it panicked: {message}") }).unwrap_or_default()
+}
+
 /// What a worker answers: ready to work, a task's result and span (engine clock, ms), or a failure.
 #[derive(Serialize, Deserialize)]
 enum Answer {
@@ -116,6 +121,12 @@ thread_local! {
     static LIVE: Cell<u32> = const { Cell::new(0) };
 }
 
+/// End the message workers kept for the next run.
+pub fn release() {
+    let kept = POOL.with(|p| p.borrow_mut().take());
+    drop(kept);
+}
+
 /// Message workers alive right now (counted in the engine's status answer).
 pub fn live() -> u32 {
     LIVE.with(Cell::get)
@@ -152,7 +163,7 @@ fn start_pool(workers: u32) -> Result<MessagePool, String> {
                 .dyn_ref::<ErrorEvent>()
                 .map(ErrorEvent::message)
                 .filter(|m| !m.is_empty())
-                .unwrap_or_else(|| "it could not load its copy of the engine".into());
+                .unwrap_or_else(|| "message-worker.js could not be loaded".into());
             let _ = to_coordinator.unbounded_send((index, Answer::Failed { message }));
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -555,6 +566,7 @@ fn sum_copied_in(array: &js_sys::Int32Array) -> i64 {
 /// loaded): answer orders until the coordinator ends this worker.
 #[wasm_bindgen]
 pub fn message_worker_start() {
+    super::install_panic_hook(super::PanicListener::MessagePool);
     let answer = |answer: &Answer| {
         let text = serde_json::to_string(answer).unwrap_or_default();
         let _ = scope().post_message(&JsValue::from_str(&text));

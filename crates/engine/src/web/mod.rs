@@ -28,7 +28,13 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 thread_local! {
     pub(crate) static EXECUTORS: Rc<RefCell<Executors>> = Rc::new(RefCell::new(Executors::default()));
     static CURRENT_RUN: RefCell<Option<(RunId, Cancel)>> = const { RefCell::new(None) };
+    /// Runs asked for so far: an idle release checks that none came since it was planned.
+    static RUNS_ASKED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
+
+/// How long the workers of the last run are kept after it ends, so that the reader's next run with
+/// the same settings starts at once; after that they are ended and only the coordinator is left.
+const IDLE_RELEASE_MS: i32 = 15_000;
 
 /// A JavaScript error as text for a message to the reader.
 fn describe(error: JsValue) -> String {
@@ -45,22 +51,53 @@ pub(crate) fn post(response: &Response) {
     let _ = scope().post_message(&JsValue::from_str(&response.to_json()));
 }
 
-/// Report panics to whoever listens: the UI for the coordinator, the coordinator for pool workers.
-pub(crate) fn install_panic_hook() {
-    std::panic::set_hook(Box::new(|info| {
+/// Who hears about a panic on this thread, and in what form.
+#[derive(Clone, Copy)]
+pub(crate) enum PanicListener {
+    /// The UI, which reads JSON [`Response`]s: a panic on the coordinator is a `crashed` response.
+    Ui,
+    /// The coordinator, which reads `{type: "crashed", message}` objects from pool workers.
+    #[cfg(target_feature = "atomics")]
+    Coordinator,
+    /// The coordinator, which reads JSON answers from message workers (see `messages`).
+    #[cfg(not(target_feature = "atomics"))]
+    MessagePool,
+}
+
+/// Report panics to whoever listens on this thread, in the form it reads.
+pub(crate) fn install_panic_hook(listener: PanicListener) {
+    std::panic::set_hook(Box::new(move |info| {
         console_error_panic_hook::hook(info);
         let message = format!("{info}");
-        let report = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&report, &"type".into(), &"crashed".into());
-        let _ = js_sys::Reflect::set(&report, &"message".into(), &message.into());
+        let report: JsValue = match listener {
+            PanicListener::Ui => {
+                Response::Crashed { message: format!("the engine panicked: {message}") }.to_json().into()
+            }
+            #[cfg(target_feature = "atomics")]
+            PanicListener::Coordinator => {
+                let report = js_sys::Object::new();
+                let _ = js_sys::Reflect::set(&report, &"type".into(), &"crashed".into());
+                let _ = js_sys::Reflect::set(&report, &"message".into(), &message.into());
+                report.into()
+            }
+            #[cfg(not(target_feature = "atomics"))]
+            PanicListener::MessagePool => messages::panic_answer(&message).into(),
+        };
         let _ = scope().post_message(&report);
     }));
 }
 
+/// Panic on purpose, with `message`: the failure-injection tests call it (from a replaced
+/// `coordinator.js`) to check that a panic's own words reach the reader. Nothing else calls it.
+#[wasm_bindgen]
+pub fn fault_injection_panic(message: String) {
+    panic!("{message}");
+}
+
 /// Entry point of the coordinator worker (called by `coordinator.js` once the module is loaded).
 #[wasm_bindgen]
-pub fn coordinator_start() {
-    install_panic_hook();
+pub fn coordinator_start(build: String) {
+    install_panic_hook(PanicListener::Ui);
     let (queue, runs) = mpsc::unbounded::<(RunId, Vec<Job>, Cancel)>();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         // A request is a JSON string, or [JSON string, File] when it brings a file to hash.
@@ -75,10 +112,11 @@ pub fn coordinator_start() {
         };
         match Request::from_json(&text) {
             Ok(Request::Run { run_id, jobs }) => {
-                if let Some(message) = jobs.iter().find_map(|job| job.validate().err()) {
+                if let Err(message) = experiments::job::validate_run(&jobs) {
                     post(&Response::Failed { run_id, message });
                     return;
                 }
+                RUNS_ASKED.with(|n| n.set(n.get() + 1));
                 let cancel = Cancel::new();
                 let previous = CURRENT_RUN.with(|c| c.borrow_mut().replace((run_id, cancel.clone())));
                 if let Some((_, previous_cancel)) = previous {
@@ -96,6 +134,8 @@ pub fn coordinator_start() {
             Ok(Request::Status) => post(&Response::Status {
                 live_workers: live_workers() + message_workers(),
                 pool_workers: EXECUTORS.with(|e| e.borrow().workers()).max(message_workers()),
+                heap_bytes: crate::alloc::live_bytes().max(0) as u64,
+                memory_bytes: wasm_memory_bytes(),
             }),
             Err(error) => post(&Response::Failed { run_id: 0, message: format!("unreadable request: {error}") }),
         }
@@ -104,15 +144,39 @@ pub fn coordinator_start() {
     // The handler lives as long as the worker.
     on_message.forget();
     wasm_bindgen_futures::spawn_local(run_loop(runs));
-    post(&Response::Ready { threads: crate::threads::SHARED_MEMORY });
+    post(&Response::Ready { threads: crate::threads::SHARED_MEMORY, build });
 }
 
 /// Runs requests one at a time, in arrival order (a newer request has already stopped older ones).
 async fn run_loop(mut runs: mpsc::UnboundedReceiver<(RunId, Vec<Job>, Cancel)>) {
     while let Some((run_id, jobs, cancel)) = runs.next().await {
         let outcome = run(run_id, &jobs, &cancel).await;
+        if matches!(outcome, Response::Failed { .. }) {
+            // Workers that did not start, or a pool a failure left behind, are not reused.
+            release_workers();
+        }
         post(&outcome);
+        release_when_idle();
     }
+}
+
+/// End every worker but the coordinator [`IDLE_RELEASE_MS`] from now, unless a run is asked for
+/// meanwhile.
+fn release_when_idle() {
+    let asked = RUNS_ASKED.with(|n| n.get());
+    wasm_bindgen_futures::spawn_local(async move {
+        sleep_ms(IDLE_RELEASE_MS).await;
+        if RUNS_ASKED.with(|n| n.get()) == asked {
+            release_workers();
+        }
+    });
+}
+
+/// End every pool, runtime and message worker kept.
+fn release_workers() {
+    EXECUTORS.with(|e| e.borrow_mut().clear());
+    #[cfg(not(target_feature = "atomics"))]
+    messages::release();
 }
 
 /// Logical processors, as the browser reports them (it may round or lower the figure).
@@ -156,9 +220,7 @@ async fn run(run_id: RunId, jobs: &[Job], cancel: &Cancel) -> Response {
         let first = &jobs[group.start];
         // Load tests and message-passing workers are driven from here, one job at a time.
         let alone = match first.workload {
-            experiments::Workload::Qps { .. } => {
-                Some(streams::run_qps(first, cancel).await.map(|o| o.map(|m| vec![m])))
-            }
+            experiments::Workload::Qps { .. } => Some(streams::run_qps(first, &cx).await.map(|o| o.map(|m| vec![m]))),
             #[cfg(not(target_feature = "atomics"))]
             _ if messages::handles(first) => Some(messages::run_job(first, cancel).await.map(|o| o.map(|m| vec![m]))),
             #[cfg(not(target_feature = "atomics"))]
@@ -192,6 +254,13 @@ async fn run(run_id: RunId, jobs: &[Job], cancel: &Cancel) -> Response {
         }
     }
     Response::Finished { run_id }
+}
+
+/// The size of this module's wasm memory (shared by every worker of the threaded engine).
+fn wasm_memory_bytes() -> u64 {
+    // An ArrayBuffer, or a SharedArrayBuffer in the threaded engine: both have `byteLength`.
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    js_sys::Reflect::get(&memory.buffer(), &"byteLength".into()).ok().and_then(|n| n.as_f64()).unwrap_or(0.0) as u64
 }
 
 /// Message-passing workers alive (only pages without shared memory have them).

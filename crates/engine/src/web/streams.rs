@@ -3,8 +3,9 @@
 //! its own runtime).
 
 use super::{describe, EXECUTORS};
-use crate::cancel::{Cancel, Stopped};
-use crate::harness::SliceSource;
+use crate::cancel::Stopped;
+use crate::executors::Executor;
+use crate::harness::{started, Context, SliceSource};
 use crate::hashing::hash_parameters;
 use crate::qps::{load_test, qps_measurement, report, Load, Server};
 use crate::runtime::Runtime;
@@ -77,10 +78,11 @@ impl SliceSource for HashInput {
 }
 
 /// Load-test the job's server; the load generator runs on a one-worker runtime of its own.
-pub async fn run_qps(job: &Job, cancel: &Cancel) -> Outcome {
+pub async fn run_qps(job: &Job, cx: &Context<'_>) -> Outcome {
     if !SHARED_MEMORY {
         return Err("a server and its load generator need two threads, which this page cannot share".into());
     }
+    let cancel = cx.cancel;
     let Workload::Qps { requests, concurrency, work_us, wait_us } = job.workload else { unreachable!("a server job") };
     let load = Load { requests, concurrency, work_us, wait_us };
     let thread_pool = job.variant == Variant::Tasks;
@@ -92,8 +94,18 @@ pub async fn run_qps(job: &Job, cancel: &Cancel) -> Outcome {
             executors.runtime(job.workers).map(|(runtime, _)| Server::Goroutines(runtime))
         }
     })?;
+    let executor = match &server {
+        Server::ThreadPool(pool) => Executor::Pool(pool.clone()),
+        Server::Goroutines(handle) => Executor::Runtime(handle.clone()),
+    };
+    if let Err(Stopped) = started(&executor, cx).await? {
+        return Ok(Err(Stopped));
+    }
     // Started per job and ended with it, so no worker outlives the run.
     let client = Runtime::new(1)?;
+    if let Err(Stopped) = started(&Executor::Runtime(client.handle()), cx).await? {
+        return Ok(Err(Stopped));
+    }
     let mut samples = Vec::new();
     let mut reports = Vec::new();
     for _ in 0..job.repetitions.max(1) {

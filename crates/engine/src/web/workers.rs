@@ -13,13 +13,14 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 type MessageHandler = Closure<dyn FnMut(MessageEvent)>;
+type ErrorHandler = Closure<dyn FnMut(Event)>;
 
 thread_local! {
     /// Live workers by id. Holding the `Worker` keeps it from being garbage-collected.
-    static HANDLES: RefCell<HashMap<u32, (Worker, MessageHandler)>> = RefCell::new(HashMap::new());
+    static HANDLES: RefCell<HashMap<u32, (Worker, MessageHandler, ErrorHandler)>> = RefCell::new(HashMap::new());
     static NEXT_ID: Cell<u32> = const { Cell::new(0) };
 }
 
@@ -37,6 +38,8 @@ pub fn spawn(name: &str, main: WorkerMain) -> Result<(), String> {
     });
     let on_message = MessageHandler::new(move |event: MessageEvent| on_worker_message(id, event));
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    let on_error = ErrorHandler::new(move |event: Event| on_worker_error(id, event));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
 
     let body = Box::into_raw(Box::new(main));
     let init = js_sys::Array::of3(&wasm_bindgen::module(), &wasm_bindgen::memory(), &JsValue::from(body as u32));
@@ -47,7 +50,7 @@ pub fn spawn(name: &str, main: WorkerMain) -> Result<(), String> {
         return Err(format!("could not hand work to a new worker: {}", describe(error)));
     }
     worker_started();
-    HANDLES.with(|h| h.borrow_mut().insert(id, (worker, on_message)));
+    HANDLES.with(|h| h.borrow_mut().insert(id, (worker, on_message, on_error)));
     Ok(())
 }
 
@@ -57,11 +60,7 @@ fn on_worker_message(id: u32, event: MessageEvent) {
     let kind = js_sys::Reflect::get(&data, &"type".into()).ok().and_then(|v| v.as_string());
     match kind.as_deref() {
         Some("exited") => {
-            worker_finished();
-            // Drop the handle (and this very closure) only after this call has returned.
-            wasm_bindgen_futures::spawn_local(async move {
-                HANDLES.with(|h| h.borrow_mut().remove(&id));
-            });
+            count_out(id);
         }
         Some("crashed") => {
             let message = js_sys::Reflect::get(&data, &"message".into())
@@ -74,10 +73,38 @@ fn on_worker_message(id: u32, event: MessageEvent) {
     }
 }
 
+/// A pool worker whose script failed to load (a plain `Event`: a 404, the wrong MIME type, a
+/// refused or broken script) or that threw outside its thread body (an `ErrorEvent`). Its thread
+/// never runs, so the pool it belongs to can never finish a job: the engine must be restarted,
+/// which the page does on `crashed`.
+fn on_worker_error(id: u32, event: Event) {
+    event.prevent_default();
+    let detail = event.dyn_ref::<ErrorEvent>().map(ErrorEvent::message).filter(|m| !m.is_empty());
+    let message = match detail {
+        Some(detail) => format!("a worker of the pool failed: {detail}"),
+        None => "a worker of the pool could not be loaded".to_string(),
+    };
+    // It will never say it exited: count it out now.
+    if let Some(worker) = count_out(id) {
+        worker.terminate();
+    }
+    super::post(&Response::Crashed { message });
+}
+
+/// Worker `id` has ended (or will never run): no longer live. Its handle is dropped after the
+/// current event, since this may be running inside one of its closures. Returns the worker the
+/// first time, `None` if it was already counted out.
+fn count_out(id: u32) -> Option<Worker> {
+    let (worker, on_message, on_error) = HANDLES.with(|h| h.borrow_mut().remove(&id))?;
+    worker_finished();
+    wasm_bindgen_futures::spawn_local(async move { drop((on_message, on_error)) });
+    Some(worker)
+}
+
 /// Runs inside a pool worker, called by `pool-worker.js` with the pointer the coordinator posted.
 #[wasm_bindgen]
 pub fn pool_worker_entry(body: u32) {
-    super::install_panic_hook();
+    super::install_panic_hook(super::PanicListener::Coordinator);
     // SAFETY: `body` came from `Box::into_raw` in `spawn` and is posted to exactly one worker,
     // which calls this function exactly once.
     let main = unsafe { Box::from_raw(body as *mut WorkerMain) };
