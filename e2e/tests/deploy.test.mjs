@@ -291,6 +291,53 @@ test('a new version installs, takes over, and deletes the old caches', async (t)
   assert.deepEqual(page.problems, []);
 });
 
+test('a page open when a new version installs never runs on the new engine: it says to reload, and after a reload runs', async (t) => {
+  const dir = copySite();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const server = await startServer({ root: dir, mode: 'isolated' });
+  t.after(() => server.close());
+  const page = await openPage();
+  t.after(() => page.context().close());
+  // Version N: the reader opens a chapter and has not run anything yet (no engine started).
+  await page.goto(`${server.url}/chapters/sum?workers=2&tasks=2&n=100000&reps=1`);
+  await controlled(page);
+  const swFile = path.join(dir, 'sw.js');
+  const oldCode = fs.readFileSync(swFile, 'utf8');
+  const oldVersion = oldCode.match(/self\.__VERSION = '([^']+)'/)[1];
+  const coordinator = path.join(dir, 'engine/coordinator.js');
+  const oldBuild = fs.readFileSync(coordinator, 'utf8').match(/const ENGINE_BUILD = '([0-9a-f]{16})';/)[1];
+  assert.equal(await page.locator('meta[name="lab-engine-build"]').getAttribute('content'), oldBuild);
+
+  // Version N+1 is deployed: a new engine build (in both engines and every page) and a new worker.
+  const newBuild = 'feedfacecafebeef';
+  const newVersion = `${oldVersion}n`;
+  const rewrite = (file, from, to) => fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replaceAll(from, to));
+  rewrite(swFile, `self.__VERSION = '${oldVersion}'`, `self.__VERSION = '${newVersion}'`);
+  for (const folder of ['engine', 'engine-single']) rewrite(path.join(dir, folder, 'coordinator.js'), oldBuild, newBuild);
+  const pages = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.html'));
+  for (const file of pages) rewrite(path.join(dir, file), `content="${oldBuild}"`, `content="${newBuild}"`);
+  // It installs and takes over the open page (which is not reloaded).
+  await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
+  const start = Date.now();
+  for (let names = []; !(names.length === 1 && names[0].endsWith(newVersion)); names = await page.evaluate(() => caches.keys())) {
+    assert.ok(Date.now() - start < 60_000, `caches ${names}: version ${newVersion} did not take over`);
+    await page.waitForTimeout(100);
+  }
+
+  // The page of version N now starts its engine: it gets N+1's, sees so, and says to reload.
+  const panel = page.locator('section[data-experiment="sum"]');
+  assert.equal(await clickAndWait(panel, 'Run', 60_000), 'failed');
+  assert.match(await panel.getByTestId('outcome').innerText(), /a new version of the lab was installed while this page was open.*Reload the page/);
+  assert.equal(await panel.locator('table.results tbody tr[data-variant]').count(), 0, 'nothing was measured by the other build');
+  // After a reload the page is version N+1, and so is its engine.
+  await page.reload();
+  await controlled(page);
+  assert.equal(await page.locator('meta[name="lab-engine-build"]').getAttribute('content'), newBuild);
+  const reloaded = page.locator('section[data-experiment="sum"]');
+  assert.equal(await clickAndWait(reloaded, 'Run', 60_000), 'finished');
+  assert.deepEqual(page.problems, []);
+});
+
 /** Every header `_headers` sets, whatever its path (the embed tests serve them all everywhere). */
 function headersFileRules(root = DIST_SITE_DIR) {
   const headers = {};
