@@ -8,6 +8,7 @@ mod bench;
 mod dist;
 mod shell;
 mod site;
+mod soak;
 mod tools;
 
 use std::process::ExitCode;
@@ -19,6 +20,8 @@ cargo xtask <command>
   test          install what is missing, then run every check: fmt, clippy, native tests,
                 the site build and the end-to-end tests in headless Chromium
   bench         measure the kernels natively and in headless Chromium; print ratios, write bench-report.*
+  soak          build, then 300 runs in one page of headless Chromium; fails on a worker alive beyond
+                the pools, memory that grows after warm-up, or workers left ([RUNS]; see `soak --help`)
   build         install what is missing and build the site into dist/
   dist          build, then make it deployable in target/site ([--out DIR] [--public-url /REPO/])
   setup         only install what is missing
@@ -31,6 +34,7 @@ fn main() -> ExitCode {
         Some("serve") => site::serve(),
         Some("test") => site::test(),
         Some("bench") => bench::run(),
+        Some("soak") => soak::command(&args[1..]),
         Some("build") => tools::setup().and_then(|_| site::build()),
         Some("dist") => dist::command(&args[1..]),
         Some("setup") => tools::setup(),
