@@ -481,6 +481,11 @@ pub struct EngineStatus {
 
 /// How many engine workers are alive, how large the current pool is, and the engine's memory.
 pub async fn status() -> Option<EngineStatus> {
+    // No engine (never started, or ended by a crash or a Stop): nothing alive, and asking must not
+    // start one.
+    if CLIENT.with(|c| c.borrow().worker.is_none()) {
+        return Some(EngineStatus { live_workers: 0, pool_workers: 0, heap_bytes: 0, memory_bytes: 0 });
+    }
     let (sender, receiver) = oneshot::channel();
     CLIENT.with(|c| c.borrow_mut().status_waiters.push(sender));
     send(&Request::Status).ok()?;
