@@ -248,9 +248,10 @@ fn on_response(response: Response) {
         Response::Finished { run_id } => deliver(run_id, EngineEvent::Finished, true),
         Response::Stopped { run_id } => deliver(run_id, EngineEvent::Stopped { restarted: false }, true),
         Response::Failed { run_id, message } => deliver(run_id, EngineEvent::Failed(message), true),
-        Response::Status { live_workers, pool_workers, heap_bytes, memory_bytes } => CLIENT.with(|c| {
+        Response::Status { live_workers, pool_workers, parked_workers, heap_bytes, memory_bytes } => CLIENT.with(|c| {
             for waiter in c.borrow_mut().status_waiters.drain(..) {
-                let _ = waiter.send(EngineStatus { live_workers, pool_workers, heap_bytes, memory_bytes });
+                let _ =
+                    waiter.send(EngineStatus { live_workers, pool_workers, parked_workers, heap_bytes, memory_bytes });
             }
         }),
         Response::Crashed { message } => fail(Some(message)),
@@ -474,6 +475,8 @@ pub struct EngineStatus {
     pub live_workers: u32,
     /// Workers of the executors kept for the next run.
     pub pool_workers: u32,
+    /// Workers whose pool ended, parked for the next pool to reuse.
+    pub parked_workers: u32,
     /// Heap bytes allocated and not freed, and the size of the engine's wasm memory.
     pub heap_bytes: u64,
     pub memory_bytes: u64,
@@ -484,7 +487,13 @@ pub async fn status() -> Option<EngineStatus> {
     // No engine (never started, or ended by a crash or a Stop): nothing alive, and asking must not
     // start one.
     if CLIENT.with(|c| c.borrow().worker.is_none()) {
-        return Some(EngineStatus { live_workers: 0, pool_workers: 0, heap_bytes: 0, memory_bytes: 0 });
+        return Some(EngineStatus {
+            live_workers: 0,
+            pool_workers: 0,
+            parked_workers: 0,
+            heap_bytes: 0,
+            memory_bytes: 0,
+        });
     }
     let (sender, receiver) = oneshot::channel();
     CLIENT.with(|c| c.borrow_mut().status_waiters.push(sender));

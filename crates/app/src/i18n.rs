@@ -170,6 +170,7 @@ pub struct Ui {
     pub yes: &'static str,
     pub no: &'static str,
     pub engine_workers_line: &'static str,
+    pub engine_workers_parked_line: &'static str,
 
     pub published_title: &'static str,
     pub published_sum_caption: &'static str,
@@ -544,6 +545,7 @@ static EN: Ui = Ui {
     yes: "yes",
     no: "no",
     engine_workers_line: "Engine workers alive now: {live} (current pool: {pool}).",
+    engine_workers_parked_line: "Engine workers alive now: {live} (current pool: {pool}; {parked} more, from earlier pools, wait to be reused and end after 15 s idle).",
 
     published_title: "What the articles published",
     published_sum_caption: "Published results of the Go benchmark summing 10 million integers (ns per operation; one goroutine per logical CPU), quoted from the articles: measured on their machines, not yours",

@@ -96,6 +96,8 @@ impl Executors {
     /// End every executor that is not in `needs` (before anything new starts, so old and new
     /// never hold workers at the same time).
     pub fn keep_only(&mut self, needs: &[Need]) {
+        let ending: u32 = self.kept.iter().filter(|e| !needs.contains(&e.need)).map(|e| e.need.workers()).sum();
+        crate::threads::workers_ending(ending);
         self.kept.retain(|entry| needs.contains(&entry.need));
     }
 
@@ -170,7 +172,7 @@ impl Executors {
 
     /// End every executor.
     pub fn clear(&mut self) {
-        self.kept.clear();
+        self.keep_only(&[]);
     }
 }
 

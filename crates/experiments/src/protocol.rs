@@ -51,6 +51,9 @@ pub enum Response {
     Status {
         live_workers: u32,
         pool_workers: u32,
+        /// Workers whose pool has ended, parked for the next pool to reuse (ended when idle).
+        #[serde(default)]
+        parked_workers: u32,
         /// Heap bytes the engine holds (allocated, not freed), and the size of its wasm memory.
         #[serde(default)]
         heap_bytes: u64,

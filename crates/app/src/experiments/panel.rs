@@ -48,7 +48,15 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
     let engine_status = RwSignal::new(None::<engine_client::EngineStatus>);
     let workers_line = move || {
         engine_status.get().map_or(String::new(), |s| {
-            fill(t.engine_workers_line, &[("live", &s.live_workers.to_string()), ("pool", &s.pool_workers.to_string())])
+            let template = if s.parked_workers > 0 { t.engine_workers_parked_line } else { t.engine_workers_line };
+            fill(
+                template,
+                &[
+                    ("live", &s.live_workers.to_string()),
+                    ("pool", &s.pool_workers.to_string()),
+                    ("parked", &s.parked_workers.to_string()),
+                ],
+            )
         })
     };
     Effect::new(move |_| {
@@ -85,6 +93,7 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
                 data-testid="engine-workers"
                 data-live=move || engine_status.get().map(|s| s.live_workers)
                 data-pool=move || engine_status.get().map(|s| s.pool_workers)
+                data-parked=move || engine_status.get().map(|s| s.parked_workers)
                 data-heap-bytes=move || engine_status.get().map(|s| s.heap_bytes)
                 data-memory-bytes=move || engine_status.get().map(|s| s.memory_bytes)
             >

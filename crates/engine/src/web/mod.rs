@@ -134,6 +134,7 @@ pub fn coordinator_start(build: String) {
             Ok(Request::Status) => post(&Response::Status {
                 live_workers: live_workers() + message_workers(),
                 pool_workers: EXECUTORS.with(|e| e.borrow().workers()).max(message_workers()),
+                parked_workers: parked_workers(),
                 heap_bytes: crate::alloc::live_bytes().max(0) as u64,
                 memory_bytes: wasm_memory_bytes(),
             }),
@@ -175,6 +176,8 @@ fn release_when_idle() {
 /// End every pool, runtime and message worker kept.
 fn release_workers() {
     EXECUTORS.with(|e| e.borrow_mut().clear());
+    #[cfg(target_feature = "atomics")]
+    workers::release_parked();
     #[cfg(not(target_feature = "atomics"))]
     messages::release();
 }
@@ -261,6 +264,14 @@ fn wasm_memory_bytes() -> u64 {
     // An ArrayBuffer, or a SharedArrayBuffer in the threaded engine: both have `byteLength`.
     let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
     js_sys::Reflect::get(&memory.buffer(), &"byteLength".into()).ok().and_then(|n| n.as_f64()).unwrap_or(0.0) as u64
+}
+
+/// Pool workers parked for reuse (see `workers`).
+fn parked_workers() -> u32 {
+    #[cfg(target_feature = "atomics")]
+    return workers::parked_workers();
+    #[cfg(not(target_feature = "atomics"))]
+    0
 }
 
 /// Message-passing workers alive (only pages without shared memory have them).

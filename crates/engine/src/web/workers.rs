@@ -2,18 +2,66 @@
 //!
 //! The coordinator creates each worker from `pool-worker.js` and posts it the compiled module, the
 //! shared memory and a pointer to the boxed thread body. The worker instantiates the module on that
-//! memory, runs the body ([`pool_worker_entry`]), frees its stack and closes itself, and tells the
-//! coordinator it exited. Only the coordinator thread calls [`spawn`], so the handles live in its
+//! memory and runs the body ([`pool_worker_entry`]). When the body returns (its pool has ended),
+//! the worker *parks*: it waits for the next thread body, so the next pool reuses it instead of
+//! starting a Web Worker. Parked workers end when [`release_parked`] is called (the coordinator
+//! does so when it has been idle a while): the worker frees its stack, tells the coordinator it
+//! exited, and closes. Only the coordinator thread calls [`spawn`], so the handles live in its
 //! thread-local storage.
+//!
+//! Why park: WebAssembly threads never run their thread-local destructors (Rust's standard library
+//! "just leaks everything" on wasm), so every thread that ends leaves its thread-local heap behind,
+//! about 1.7 KiB each (mostly crossbeam-epoch's per-thread record, which also stays on the list
+//! every rayon epoch advance walks). A soak of 300 runs that changed k found the engine's heap
+//! growing by that much per Web Worker started. Reused threads keep their thread-locals.
 
 use super::describe;
 use crate::threads::{worker_finished, worker_started, WorkerMain};
 use experiments::protocol::Response;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::sync::mpsc::{channel, Sender};
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+/// Workers parked, each waiting on its channel for its next thread body (shared by all threads);
+/// `accepting` is false from a release until the next spawn, so a thread body that ends meanwhile
+/// ends its worker instead of parking it.
+struct Parked {
+    accepting: bool,
+    waiting: Vec<Sender<WorkerMain>>,
+}
+
+static PARKED: Mutex<Parked> = Mutex::new(Parked { accepting: true, waiting: Vec::new() });
+/// The most workers parked at once (a run's executors hold at most 64 workers at a time).
+const MAX_PARKED: usize = 64;
+/// Signalled whenever a worker parks.
+static PARKED_ONE: Condvar = Condvar::new();
+/// How long a new executor waits at most for the workers of a dropped one to park.
+const PARK_WAIT: Duration = Duration::from_millis(300);
+
+fn parked() -> std::sync::MutexGuard<'static, Parked> {
+    PARKED.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Workers parked right now, waiting for a pool to reuse them.
+pub fn parked_workers() -> u32 {
+    parked().waiting.len() as u32
+}
+
+/// End every parked worker (each exits once it sees its channel closed), and every worker whose
+/// thread body ends from now until the next [`spawn`].
+pub fn release_parked() {
+    let senders = {
+        let mut parked = parked();
+        parked.accepting = false;
+        std::mem::take(&mut parked.waiting)
+    };
+    drop(senders);
+}
 
 type MessageHandler = Closure<dyn FnMut(MessageEvent)>;
 type ErrorHandler = Closure<dyn FnMut(Event)>;
@@ -24,8 +72,40 @@ thread_local! {
     static NEXT_ID: Cell<u32> = const { Cell::new(0) };
 }
 
-/// Start a Web Worker running `main` on this module's shared memory.
+/// Run `main` on a parked worker if there is one, else on a new Web Worker sharing this module's
+/// memory.
 pub fn spawn(name: &str, main: WorkerMain) -> Result<(), String> {
+    let mut main = main;
+    let waited_until = crate::clock::now_ms() + PARK_WAIT.as_secs_f64() * 1000.0;
+    parked().accepting = true;
+    loop {
+        let mut guard = parked();
+        // The workers of an executor just dropped are still ending: wait (briefly) for them to
+        // park rather than start a new Web Worker beside each. Blocking is allowed here: the
+        // coordinator is a worker, and the wait is bounded.
+        while guard.waiting.is_empty() && crate::threads::workers_still_ending() > 0 {
+            let left_ms = waited_until - crate::clock::now_ms();
+            if left_ms <= 0.0 {
+                // Those workers are not coming (a crashed one never does): stop waiting for them.
+                crate::threads::workers_not_ending();
+                break;
+            }
+            let left = Duration::from_secs_f64(left_ms / 1000.0);
+            guard = PARKED_ONE.wait_timeout(guard, left).unwrap_or_else(|p| p.into_inner()).0;
+        }
+        let Some(waiting) = guard.waiting.pop() else { break };
+        drop(guard);
+        match waiting.send(main) {
+            Ok(()) => return Ok(()),
+            // That worker has gone: try the next.
+            Err(std::sync::mpsc::SendError(back)) => main = back,
+        }
+    }
+    start(name, main)
+}
+
+/// Start a Web Worker running `main` on this module's shared memory.
+fn start(name: &str, main: WorkerMain) -> Result<(), String> {
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
     options.set_name(name);
@@ -101,12 +181,29 @@ fn count_out(id: u32) -> Option<Worker> {
     Some(worker)
 }
 
-/// Runs inside a pool worker, called by `pool-worker.js` with the pointer the coordinator posted.
+/// Runs inside a pool worker, called by `pool-worker.js` with the pointer the coordinator posted:
+/// runs that thread body, then parks and runs each body handed to it, until it is released.
 #[wasm_bindgen]
 pub fn pool_worker_entry(body: u32) {
     super::install_panic_hook(super::PanicListener::Coordinator);
-    // SAFETY: `body` came from `Box::into_raw` in `spawn` and is posted to exactly one worker,
+    // SAFETY: `body` came from `Box::into_raw` in `start` and is posted to exactly one worker,
     // which calls this function exactly once.
-    let main = unsafe { Box::from_raw(body as *mut WorkerMain) };
-    main();
+    let mut main: WorkerMain = *unsafe { Box::from_raw(body as *mut WorkerMain) };
+    loop {
+        main();
+        crate::threads::worker_body_returned();
+        let (waiting, next) = channel();
+        {
+            let mut parked = parked();
+            if !parked.accepting || parked.waiting.len() >= MAX_PARKED {
+                return;
+            }
+            parked.waiting.push(waiting);
+        }
+        PARKED_ONE.notify_all();
+        match next.recv() {
+            Ok(body) => main = body,
+            Err(_) => return,
+        }
+    }
 }
