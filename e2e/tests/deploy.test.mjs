@@ -226,13 +226,19 @@ test('after one visit every chapter works offline, experiments included', async 
   assert.deepEqual(page.problems, []);
 });
 
-test('a new version installs, takes over, and deletes the old caches', async (t) => {
+/** A copy of the site (see copySite) served with isolation headers, and a fresh page; all ended after `t`. */
+async function servedCopy(t) {
   const dir = copySite();
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const server = await startServer({ root: dir, mode: 'isolated' });
   t.after(() => server.close());
   const page = await openPage();
   t.after(() => page.context().close());
+  return { dir, server, page };
+}
+
+test('a new version installs, takes over, and deletes the old caches', async (t) => {
+  const { dir, server, page } = await servedCopy(t);
   await page.goto(`${server.url}/`);
   await controlled(page);
   const swFile = path.join(dir, 'sw.js');
@@ -292,12 +298,7 @@ test('a new version installs, takes over, and deletes the old caches', async (t)
 });
 
 test('a page open when a new version installs never runs on the new engine: it says to reload, and after a reload runs', async (t) => {
-  const dir = copySite();
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const server = await startServer({ root: dir, mode: 'isolated' });
-  t.after(() => server.close());
-  const page = await openPage();
-  t.after(() => page.context().close());
+  const { dir, server, page } = await servedCopy(t);
   // Version N: the reader opens a chapter and has not run anything yet (no engine started).
   await page.goto(`${server.url}/chapters/sum?workers=2&tasks=2&n=100000&reps=1`);
   await controlled(page);

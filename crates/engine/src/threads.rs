@@ -22,31 +22,14 @@ pub(crate) fn worker_finished() {
     LIVE.fetch_sub(1, Ordering::SeqCst);
 }
 
-/// Worker threads whose executor has been dropped and whose body has not returned yet: in the
-/// browser a new executor waits briefly for them to park, so it can reuse them (see `web::workers`).
-static ENDING: AtomicU32 = AtomicU32::new(0);
-
-/// `count` workers were just told to end (their executor was dropped).
+/// `count` workers were just told to end (their executor was dropped). In the browser a new
+/// executor waits briefly for them to park, so it can reuse them (see `web::workers`); natively
+/// threads simply end.
 pub(crate) fn workers_ending(count: u32) {
-    ENDING.fetch_add(count, Ordering::SeqCst);
-}
-
-/// One worker's body has returned: one fewer ending (if any were).
-#[cfg_attr(not(all(target_arch = "wasm32", target_feature = "atomics")), allow(dead_code))]
-pub(crate) fn worker_body_returned() {
-    let _ = ENDING.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
-}
-
-/// Forget the workers still counted as ending (they are not coming back).
-#[cfg_attr(not(all(target_arch = "wasm32", target_feature = "atomics")), allow(dead_code))]
-pub(crate) fn workers_not_ending() {
-    ENDING.store(0, Ordering::SeqCst);
-}
-
-/// Workers told to end whose bodies have not returned yet.
-#[cfg_attr(not(all(target_arch = "wasm32", target_feature = "atomics")), allow(dead_code))]
-pub(crate) fn workers_still_ending() -> u32 {
-    ENDING.load(Ordering::SeqCst)
+    #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+    crate::web::workers::ending(count);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "atomics")))]
+    let _ = count;
 }
 
 /// The body of a worker: runs once, then the worker ends.

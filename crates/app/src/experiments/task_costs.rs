@@ -224,19 +224,23 @@ fn GranularityControls(cores: u32, mode: Mode) -> impl IntoView {
 
 // ---------------------------------------------------------------------------------------------
 
+/// A future that resolves `ms` milliseconds from now (a page timer).
+fn after_ms(ms: i32) -> wasm_bindgen_futures::JsFuture {
+    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        }
+    }))
+}
+
 /// How long to wait for the browser's memory measurement before saying it did not answer.
 const MEMORY_ANSWER_MS: i32 = 45_000;
 
 /// Ask the browser how much memory this page uses (all its workers included), if it lets us and
 /// answers within [`MEMORY_ANSWER_MS`] (it waits for its next garbage collection).
 async fn browser_memory_bytes() -> Option<f64> {
-    let timeout = js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(window) = web_sys::window() {
-            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, MEMORY_ANSWER_MS);
-        }
-    });
     let measured = Box::pin(ask_browser_memory());
-    match futures_util::future::select(measured, wasm_bindgen_futures::JsFuture::from(timeout)).await {
+    match futures_util::future::select(measured, after_ms(MEMORY_ANSWER_MS)).await {
         futures_util::future::Either::Left((bytes, _)) => bytes,
         futures_util::future::Either::Right(_) => None,
     }
@@ -291,12 +295,7 @@ async fn weigh_idle_workers(count: u32) -> Result<Option<f64>, String> {
         answers.push(told);
     }
     let all_ready = futures_util::future::join_all(answers);
-    let limit = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(window) = web_sys::window() {
-            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, IDLE_WORKERS_LIMIT_MS);
-        }
-    }));
-    let outcome = match futures_util::future::select(all_ready, limit).await {
+    let outcome = match futures_util::future::select(all_ready, after_ms(IDLE_WORKERS_LIMIT_MS)).await {
         futures_util::future::Either::Left((answers, _)) => {
             match answers.into_iter().find_map(|answer| answer.unwrap_or(Err("an idle worker ended".into())).err()) {
                 Some(problem) => Err(problem),

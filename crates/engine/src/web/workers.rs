@@ -20,6 +20,7 @@ use crate::threads::{worker_finished, worker_started, WorkerMain};
 use experiments::protocol::Response;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
@@ -38,6 +39,14 @@ struct Parked {
 static PARKED: Mutex<Parked> = Mutex::new(Parked { accepting: true, waiting: Vec::new() });
 /// The most workers parked at once (a run's executors hold at most 64 workers at a time).
 const MAX_PARKED: usize = 64;
+/// Workers whose executor has been dropped and whose body has not returned yet.
+static ENDING: AtomicU32 = AtomicU32::new(0);
+
+/// `count` workers were just told to end: a new executor may wait for them to park.
+pub fn ending(count: u32) {
+    ENDING.fetch_add(count, Ordering::SeqCst);
+}
+
 /// Signalled whenever a worker parks.
 static PARKED_ONE: Condvar = Condvar::new();
 /// How long a new executor waits at most for the workers of a dropped one to park.
@@ -83,11 +92,11 @@ pub fn spawn(name: &str, main: WorkerMain) -> Result<(), String> {
         // The workers of an executor just dropped are still ending: wait (briefly) for them to
         // park rather than start a new Web Worker beside each. Blocking is allowed here: the
         // coordinator is a worker, and the wait is bounded.
-        while guard.waiting.is_empty() && crate::threads::workers_still_ending() > 0 {
+        while guard.waiting.is_empty() && ENDING.load(Ordering::SeqCst) > 0 {
             let left_ms = waited_until - crate::clock::now_ms();
             if left_ms <= 0.0 {
                 // Those workers are not coming (a crashed one never does): stop waiting for them.
-                crate::threads::workers_not_ending();
+                ENDING.store(0, Ordering::SeqCst);
                 break;
             }
             let left = Duration::from_secs_f64(left_ms / 1000.0);
@@ -191,7 +200,8 @@ pub fn pool_worker_entry(body: u32) {
     let mut main: WorkerMain = *unsafe { Box::from_raw(body as *mut WorkerMain) };
     loop {
         main();
-        crate::threads::worker_body_returned();
+        // One fewer ending (if any were).
+        let _ = ENDING.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
         let (waiting, next) = channel();
         {
             let mut parked = parked();
