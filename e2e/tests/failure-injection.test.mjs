@@ -175,7 +175,8 @@ test('Stop works while the engine or its workers are still loading', async () =>
       const took = Date.now() - stopped;
       times.push([`Stop while ${file} loads`, took]);
       assert.equal(await outcome.getAttribute('data-outcome'), 'stopped', file);
-      assert.ok(took < 2_000, `${file}: stopped ${took} ms after Stop`);
+      // A wide bound: the engine is restarted 0.7 s after Stop at the latest.
+      assert.ok(took < 3_000, `${file}: stopped ${took} ms after Stop`);
       delete server.overrides[`/${file}`];
       server.releaseHeld();
       const fixed = await runSum(page, 60_000);
