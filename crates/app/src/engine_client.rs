@@ -53,14 +53,8 @@ pub enum Unavailable {
     NoWorkers,
 }
 
-/// Which engine this page runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// Cross-origin isolated: the threaded engine, with real pools of k workers.
-    Threads,
-    /// Not isolated (e.g. inside a course page): the engine without shared memory, one worker.
-    SingleWorker,
-}
+/// How the page runs its engine (the catalog says which experiments run in which mode).
+pub use experiments::catalog::Mode;
 
 /// Which engine can run here, if any.
 pub fn availability() -> Result<Mode, Unavailable> {

@@ -81,6 +81,7 @@ pub struct Ui {
     pub footer: &'static str,
     pub not_found_title: &'static str,
     pub not_found_body: &'static str,
+    pub unknown_experiment: &'static str,
     pub back_home: &'static str,
 
     pub workers: &'static str,
@@ -454,6 +455,7 @@ static EN: Ui = Ui {
     footer: "Every experiment runs in your browser; nothing you do here leaves your machine.",
     not_found_title: "Page not found",
     not_found_body: "There is no chapter at this address.",
+    unknown_experiment: "There is no experiment called “{name}”.",
     back_home: "Back to the chapter list",
 
     workers: "Workers",

@@ -1,6 +1,7 @@
 //! Experiment settings from the page URL (`?workers=2&tasks=8&n=10000000&reps=5&autorun=1`), and
 //! writing the settings of the last run back into the URL so it can be shared as is.
 
+use experiments::catalog::KnobReader;
 use experiments::params::{read_choice, read_flag, read_param, ClampNote, ParamRange};
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
@@ -53,6 +54,16 @@ impl Preset {
                 true
             }
         })
+    }
+}
+
+impl KnobReader for Preset {
+    fn value(&mut self, range: &ParamRange) -> u64 {
+        Preset::value(self, range)
+    }
+
+    fn choice(&mut self, key: &str, options: &'static [&'static str], default: &'static str) -> &'static str {
+        Preset::choice(self, key, options, default)
     }
 }
 

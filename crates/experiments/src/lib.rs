@@ -3,6 +3,7 @@
 //! The UI, the engine and the native `lab` CLI all speak these types. Everything here is plain data and
 //! pure functions (clamping, statistics); nothing runs an experiment.
 
+pub mod catalog;
 pub mod job;
 pub mod latency;
 pub mod params;

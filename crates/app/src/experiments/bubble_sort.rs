@@ -2,8 +2,7 @@
 //! chunked version, odd-even transposition, merge sort), a sweep over workers, and Amdahl's law
 //! fitted to each parallel sort's own speedups.
 
-use super::panel::{workers_for, ResultLog, RunStatus};
-use super::sum::sweep_counts;
+use super::panel::{ResultLog, RunStatus};
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
@@ -18,13 +17,12 @@ use crate::format;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
-use experiments::params::sort::{workers as workers_range, NUMBERS, REPETITIONS, SLOW_ABOVE, TASKS};
+use experiments::catalog::bubble_sort::{self as catalog_sort, Settings, PARALLEL};
+use experiments::catalog::Machine;
+use experiments::params::sort::{NUMBERS, REPETITIONS, SLOW_ABOVE, TASKS};
 use experiments::stats::speedup;
-use experiments::{Job, Measurement, SortAlgorithm, Summary, Variant, Workload, DEFAULT_SEED};
+use experiments::{Job, Measurement, SortAlgorithm, Summary, Workload};
 use leptos::prelude::*;
-
-/// The parallel sorts, in the order the page shows them.
-const PARALLEL: [SortAlgorithm; 3] = [SortAlgorithm::ChunkedBubble, SortAlgorithm::OddEven, SortAlgorithm::Merge];
 
 fn algorithm_of(job: &Job) -> SortAlgorithm {
     match job.workload {
@@ -64,11 +62,6 @@ fn describe(job: &Job) -> String {
     fill(template, &[("tasks", &i18n::tasks(job.tasks)), ("workers", &i18n::workers(job.workers))])
 }
 
-fn job(algorithm: SortAlgorithm, workers: u32, tasks: u32, numbers: u32, repetitions: u32) -> Job {
-    let variant = if algorithm == SortAlgorithm::Bubble { Variant::Sequential } else { Variant::Tasks };
-    Job { workload: Workload::Sort { numbers, seed: DEFAULT_SEED, algorithm }, variant, workers, tasks, repetitions }
-}
-
 #[component]
 pub fn BubbleSortExperiment() -> impl IntoView {
     let t = ui();
@@ -91,12 +84,14 @@ pub fn BubbleSortExperiment() -> impl IntoView {
 #[component]
 fn BubbleSortControls(cores: u32, mode: Mode) -> impl IntoView {
     let t = ui();
-    let workers_limits = workers_for(workers_range(cores), mode);
+    let machine = Machine { cores, mode };
+    let workers_limits = catalog_sort::workers_range(machine);
     let mut preset = Preset::from_url();
-    let workers = RwSignal::new(preset.value(&workers_limits));
-    let tasks = RwSignal::new(preset.value(&TASKS));
-    let numbers = RwSignal::new(preset.value(&NUMBERS));
-    let repetitions = RwSignal::new(preset.value(&REPETITIONS));
+    let read = catalog_sort::read(&mut preset, machine);
+    let workers = RwSignal::new(read.workers as u64);
+    let tasks = RwSignal::new(read.tasks as u64);
+    let numbers = RwSignal::new(read.numbers as u64);
+    let repetitions = RwSignal::new(read.repetitions as u64);
     let autorun = preset.autorun("bubble-sort");
     let notes = preset.notes;
 
@@ -108,17 +103,20 @@ fn BubbleSortControls(cores: u32, mode: Mode) -> impl IntoView {
     let sequential_ms = RwSignal::new(f64::NAN);
     let jobs_of_run = RwSignal::new(Vec::<Job>::new());
 
-    let settings = move || {
-        (
-            workers.get_untracked() as u32,
-            tasks.get_untracked() as u32,
-            numbers.get_untracked() as u32,
-            repetitions.get_untracked() as u32,
-        )
+    let settings = move || Settings {
+        workers: workers.get_untracked() as u32,
+        tasks: tasks.get_untracked() as u32,
+        numbers: numbers.get_untracked() as u32,
+        repetitions: repetitions.get_untracked() as u32,
     };
     let remember_settings = move || {
-        let (k, n, size, r) = settings();
-        write_to_url(&[("workers", k as u64), ("tasks", n as u64), ("n", size as u64), ("reps", r as u64)]);
+        let s = settings();
+        write_to_url(&[
+            (workers_limits.key, s.workers as u64),
+            (TASKS.key, s.tasks as u64),
+            (NUMBERS.key, s.numbers as u64),
+            (REPETITIONS.key, s.repetitions as u64),
+        ]);
     };
     let keep_trace = move |m: Measurement| {
         traces.update(|all| {
@@ -129,9 +127,7 @@ fn BubbleSortControls(cores: u32, mode: Mode) -> impl IntoView {
 
     let run = move || {
         remember_settings();
-        let (k, n, size, r) = settings();
-        let mut jobs = vec![job(SortAlgorithm::Bubble, 1, 1, size, r)];
-        jobs.extend(PARALLEL.iter().map(|&a| job(a, k, n, size, r)));
+        let jobs = catalog_sort::run_jobs(&settings());
         jobs_of_run.set(jobs.clone());
         let run_log = log.start_run();
         runner.run(jobs, move |_, m| {
@@ -143,12 +139,7 @@ fn BubbleSortControls(cores: u32, mode: Mode) -> impl IntoView {
 
     let run_sweep = move || {
         remember_settings();
-        let (_, n, size, r) = settings();
-        let counts = sweep_counts(workers_limits.max as u32);
-        let mut jobs = vec![job(SortAlgorithm::Bubble, 1, 1, size, r)];
-        for &algorithm in &PARALLEL {
-            jobs.extend(counts.iter().map(|&k| job(algorithm, k, n, size, r)));
-        }
+        let jobs = catalog_sort::sweep_jobs(&settings(), workers_limits.max as u32);
         jobs_of_run.set(jobs.clone());
         sweep.set(PARALLEL.iter().map(|&a| (a, Vec::new())).collect());
         runner.run(jobs, move |_, m| {

@@ -2,8 +2,7 @@
 //! or reads that do not (CPU-bound: parsing only), run as goroutines with the same knobs, and a
 //! sweep over the task count that draws one line per kind.
 
-use super::panel::{variant_id, workers_for, ResultLog, RunStatus};
-use super::sum::sweep_counts;
+use super::panel::{variant_id, ResultLog, RunStatus};
 use crate::components::controls::{unique_id, Slider};
 use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
@@ -17,30 +16,12 @@ use crate::environment::machine;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_words_to_url, Preset};
 use crate::runner::Runner;
-use experiments::params::cpu_vs_io::{workers as workers_range, DOCUMENTS, IO_LATENCY_US, KINDS, REPETITIONS, TASKS};
+use experiments::catalog::cpu_vs_io::{self as catalog_cpu_io, kind_of, Settings};
+use experiments::catalog::Machine;
+use experiments::params::cpu_vs_io::{KINDS, REPETITIONS, TASKS};
 use experiments::stats::speedup;
-use experiments::{Job, Measurement, Variant, Workload, DEFAULT_SEED};
+use experiments::{Job, Measurement, Variant};
 use leptos::prelude::*;
-
-const SWEEP_MAX_TASKS: u32 = 64;
-
-fn job(kind: &str, variant: Variant, workers: u32, tasks: u32, repetitions: u32) -> Job {
-    let latency_us = if kind == "io" { IO_LATENCY_US } else { 0 };
-    Job {
-        workload: Workload::DocSearch { documents: DOCUMENTS, latency_us, seed: DEFAULT_SEED },
-        variant,
-        workers,
-        tasks,
-        repetitions,
-    }
-}
-
-fn kind_of(job: &Job) -> &'static str {
-    match job.workload {
-        Workload::DocSearch { latency_us, .. } if latency_us > 0 => "io",
-        _ => "cpu",
-    }
-}
 
 fn kind_name(kind: &str) -> &'static str {
     if kind == "io" {
@@ -74,12 +55,14 @@ pub fn CpuVsIoExperiment() -> impl IntoView {
 #[component]
 fn CpuVsIoControls(cores: u32, mode: Mode) -> impl IntoView {
     let t = ui();
-    let workers_limits = workers_for(workers_range(cores), mode);
+    let machine = Machine { cores, mode };
+    let workers_limits = catalog_cpu_io::workers_range(machine);
     let mut preset = Preset::from_url();
-    let kind = RwSignal::new(preset.choice("kind", &KINDS, "io"));
-    let workers = RwSignal::new(preset.value(&workers_limits));
-    let tasks = RwSignal::new(preset.value(&TASKS));
-    let repetitions = RwSignal::new(preset.value(&REPETITIONS));
+    let read = catalog_cpu_io::read(&mut preset, machine);
+    let kind = RwSignal::new(read.kind);
+    let workers = RwSignal::new(read.workers as u64);
+    let tasks = RwSignal::new(read.tasks as u64);
+    let repetitions = RwSignal::new(read.repetitions as u64);
     let autorun = preset.autorun("cpu-vs-io");
     let notes = preset.notes;
 
@@ -91,28 +74,25 @@ fn CpuVsIoControls(cores: u32, mode: Mode) -> impl IntoView {
     let sweep_workers = RwSignal::new(workers.get_untracked() as u32);
     let jobs_of_run = RwSignal::new(Vec::<Job>::new());
 
-    let settings = move || {
-        (
-            kind.get_untracked(),
-            workers.get_untracked() as u32,
-            tasks.get_untracked() as u32,
-            repetitions.get_untracked() as u32,
-        )
+    let settings = move || Settings {
+        kind: kind.get_untracked(),
+        workers: workers.get_untracked() as u32,
+        tasks: tasks.get_untracked() as u32,
+        repetitions: repetitions.get_untracked() as u32,
     };
     let remember_settings = move || {
-        let (kind, k, n, r) = settings();
+        let s = settings();
         write_words_to_url(&[
-            ("kind", kind.to_string()),
-            ("workers", k.to_string()),
-            ("tasks", n.to_string()),
-            ("reps", r.to_string()),
+            ("kind", s.kind.to_string()),
+            (workers_limits.key, s.workers.to_string()),
+            (TASKS.key, s.tasks.to_string()),
+            (REPETITIONS.key, s.repetitions.to_string()),
         ]);
     };
 
     let run = move || {
         remember_settings();
-        let (kind, k, n, r) = settings();
-        let jobs = vec![job(kind, Variant::Sequential, 1, 1, r), job(kind, Variant::Goroutines, k, n, r)];
+        let jobs = catalog_cpu_io::run_jobs(&settings());
         jobs_of_run.set(jobs.clone());
         let run_log = log.start_run();
         runner.run(jobs, move |_, m| {
@@ -126,9 +106,9 @@ fn CpuVsIoControls(cores: u32, mode: Mode) -> impl IntoView {
 
     let sweep = move || {
         remember_settings();
-        let (kind, k, _, r) = settings();
-        let mut jobs = vec![job(kind, Variant::Sequential, 1, 1, r)];
-        jobs.extend(sweep_counts(SWEEP_MAX_TASKS).into_iter().map(|n| job(kind, Variant::Goroutines, k, n, r)));
+        let s = settings();
+        let (kind, k) = (s.kind, s.workers);
+        let jobs = catalog_cpu_io::sweep_jobs(&s);
         jobs_of_run.set(jobs.clone());
         // Lines measured with another worker count would not be comparable: start over.
         if sweep_workers.get_untracked() != k {

@@ -14,11 +14,11 @@ use crate::environment::machine;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
+use experiments::catalog::demo::{self as catalog_demo, Settings};
+use experiments::catalog::{Machine, Mode};
 use experiments::params::demo::{workers as workers_range, TASKS, UNITS};
-use experiments::{Job, Measurement, Variant, Workload};
+use experiments::{Job, Measurement};
 use leptos::prelude::*;
-
-const REPETITIONS: u32 = 3;
 
 fn describe(job: &Job) -> String {
     fill(ui().demo_lane_caption, &[("tasks", &i18n::tasks(job.tasks)), ("workers", &i18n::workers(job.workers))])
@@ -31,7 +31,8 @@ pub fn DemoExperiment() -> impl IntoView {
     let body = match engine_client::availability() {
         Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
         Ok(mode) => {
-            view! { <ModeBanner mode by_messages=true /> <DemoControls cores=machine.logical_processors /> }.into_any()
+            view! { <ModeBanner mode by_messages=true /> <DemoControls cores=machine.logical_processors mode /> }
+                .into_any()
         }
     };
     view! {
@@ -44,14 +45,15 @@ pub fn DemoExperiment() -> impl IntoView {
 }
 
 #[component]
-fn DemoControls(cores: u32) -> impl IntoView {
+fn DemoControls(cores: u32, mode: Mode) -> impl IntoView {
     let t = ui();
     // Without shared memory these tasks run on message-passing workers: every worker count is real.
     let workers_limits = workers_range(cores);
     let mut preset = Preset::from_url();
-    let workers = RwSignal::new(preset.value(&workers_limits));
-    let tasks = RwSignal::new(preset.value(&TASKS));
-    let units = preset.value(&UNITS) as u32;
+    let read = catalog_demo::read(&mut preset, Machine { cores, mode });
+    let workers = RwSignal::new(read.workers as u64);
+    let tasks = RwSignal::new(read.tasks as u64);
+    let units = read.units;
     let autorun = preset.autorun("demo");
     let notes = preset.notes;
 
@@ -62,16 +64,9 @@ fn DemoControls(cores: u32) -> impl IntoView {
     let jobs_of_run = RwSignal::new(Vec::<Job>::new());
 
     let run = move || {
-        let (k, n) = (workers.get_untracked() as u32, tasks.get_untracked() as u32);
-        write_to_url(&[("workers", k as u64), ("tasks", n as u64), ("units", units as u64)]);
-        let job = |workers| Job {
-            workload: Workload::Spin { units },
-            variant: Variant::Tasks,
-            workers,
-            tasks: n,
-            repetitions: REPETITIONS,
-        };
-        let jobs = vec![job(1), job(k)];
+        let s = Settings { workers: workers.get_untracked() as u32, tasks: tasks.get_untracked() as u32, units };
+        write_to_url(&[(workers_limits.key, s.workers as u64), (TASKS.key, s.tasks as u64), (UNITS.key, units as u64)]);
+        let jobs = catalog_demo::run_jobs(&s);
         jobs_of_run.set(jobs.clone());
         let run_log = log.start_run();
         runner.run(jobs, move |index, m| {

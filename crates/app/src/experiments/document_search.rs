@@ -1,8 +1,7 @@
 //! The document search chapter: sequential reads, threads that block on each read, and
 //! goroutines that park; plus a sweep over the task count for both kinds of concurrency.
 
-use super::panel::{variant_id, workers_for, ResultLog, RunStatus};
-use super::sum::sweep_counts;
+use super::panel::{variant_id, ResultLog, RunStatus};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
@@ -17,24 +16,13 @@ use crate::environment::machine;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
-use experiments::params::docsearch::{workers as workers_range, DOCUMENTS, LATENCY_MS, REPETITIONS, TASKS};
+use experiments::catalog::document_search::{self as catalog_docs, Settings};
+use experiments::catalog::Machine;
+use experiments::params::docsearch::{DOCUMENTS, LATENCY_MS, REPETITIONS, TASKS};
 use experiments::published::FIND_1000;
 use experiments::stats::speedup;
-use experiments::{Job, Measurement, Variant, Workload, DEFAULT_SEED};
+use experiments::{Job, Measurement, Variant};
 use leptos::prelude::*;
-
-/// The largest task count a sweep measures.
-const SWEEP_MAX_TASKS: u32 = 64;
-
-fn job(variant: Variant, workers: u32, tasks: u32, documents: u32, latency_ms: u32, repetitions: u32) -> Job {
-    Job {
-        workload: Workload::DocSearch { documents, latency_us: latency_ms * 1000, seed: DEFAULT_SEED },
-        variant,
-        workers,
-        tasks,
-        repetitions,
-    }
-}
 
 pub fn describe(job: &Job) -> String {
     let t = ui();
@@ -70,13 +58,15 @@ pub fn DocumentSearchExperiment() -> impl IntoView {
 #[component]
 fn DocumentSearchControls(cores: u32, mode: Mode) -> impl IntoView {
     let t = ui();
-    let workers_limits = workers_for(workers_range(cores), mode);
+    let machine = Machine { cores, mode };
+    let workers_limits = catalog_docs::workers_range(machine);
     let mut preset = Preset::from_url();
-    let workers = RwSignal::new(preset.value(&workers_limits));
-    let tasks = RwSignal::new(preset.value(&TASKS));
-    let documents = RwSignal::new(preset.value(&DOCUMENTS));
-    let latency = RwSignal::new(preset.value(&LATENCY_MS));
-    let repetitions = RwSignal::new(preset.value(&REPETITIONS));
+    let read = catalog_docs::read(&mut preset, machine);
+    let workers = RwSignal::new(read.workers as u64);
+    let tasks = RwSignal::new(read.tasks as u64);
+    let documents = RwSignal::new(read.documents as u64);
+    let latency = RwSignal::new(read.latency_ms as u64);
+    let repetitions = RwSignal::new(read.repetitions as u64);
     let autorun = preset.autorun("document-search");
     let notes = preset.notes;
 
@@ -89,23 +79,21 @@ fn DocumentSearchControls(cores: u32, mode: Mode) -> impl IntoView {
     let sweep_workers = RwSignal::new(workers.get_untracked() as u32);
     let jobs_of_run = RwSignal::new(Vec::<Job>::new());
 
-    let settings = move || {
-        (
-            workers.get_untracked() as u32,
-            tasks.get_untracked() as u32,
-            documents.get_untracked() as u32,
-            latency.get_untracked() as u32,
-            repetitions.get_untracked() as u32,
-        )
+    let settings = move || Settings {
+        workers: workers.get_untracked() as u32,
+        tasks: tasks.get_untracked() as u32,
+        documents: documents.get_untracked() as u32,
+        latency_ms: latency.get_untracked() as u32,
+        repetitions: repetitions.get_untracked() as u32,
     };
     let remember_settings = move || {
-        let (k, n, d, l, r) = settings();
+        let s = settings();
         write_to_url(&[
-            ("workers", k as u64),
-            ("tasks", n as u64),
-            ("docs", d as u64),
-            ("latency", l as u64),
-            ("reps", r as u64),
+            (workers_limits.key, s.workers as u64),
+            (TASKS.key, s.tasks as u64),
+            (DOCUMENTS.key, s.documents as u64),
+            (LATENCY_MS.key, s.latency_ms as u64),
+            (REPETITIONS.key, s.repetitions as u64),
         ]);
     };
     let show_trace = move |m: Measurement| match m.job.variant {
@@ -116,12 +104,7 @@ fn DocumentSearchControls(cores: u32, mode: Mode) -> impl IntoView {
 
     let run = move || {
         remember_settings();
-        let (k, n, d, l, r) = settings();
-        let jobs = vec![
-            job(Variant::Sequential, 1, 1, d, l, r),
-            job(Variant::Tasks, k, n, d, l, r),
-            job(Variant::Goroutines, k, n, d, l, r),
-        ];
+        let jobs = catalog_docs::run_jobs(&settings());
         jobs_of_run.set(jobs.clone());
         let run_log = log.start_run();
         runner.run(jobs, move |_, m| {
@@ -134,12 +117,9 @@ fn DocumentSearchControls(cores: u32, mode: Mode) -> impl IntoView {
     // One timed run per point (after the sequential baseline) keeps a sweep of slow reads short.
     let sweep = move || {
         remember_settings();
-        let (k, _, d, l, _) = settings();
-        let mut jobs = vec![job(Variant::Sequential, 1, 1, d, l, 1)];
-        for n in sweep_counts(SWEEP_MAX_TASKS) {
-            jobs.push(job(Variant::Tasks, k, n, d, l, 1));
-            jobs.push(job(Variant::Goroutines, k, n, d, l, 1));
-        }
+        let s = settings();
+        let k = s.workers;
+        let jobs = catalog_docs::sweep_jobs(&s);
         jobs_of_run.set(jobs.clone());
         sweep_workers.set(k);
         threads_points.set(Vec::new());

@@ -1,7 +1,7 @@
 //! The Go scheduler chapter: run a scheduling scenario on the engine's M:N task runtime, record
 //! every step, and replay it: local queues, the global queue, parked tasks, steals.
 
-use super::panel::{workers_for, ResultLog, RunStatus};
+use super::panel::{ResultLog, RunStatus};
 use crate::components::controls::Slider;
 use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
@@ -14,9 +14,11 @@ use crate::environment::{machine, prefers_reduced_motion};
 use crate::i18n::{fill, ui};
 use crate::presets::{write_words_to_url, Preset};
 use crate::runner::Runner;
-use experiments::params::{go_scheduler as limits, ParamRange};
+use experiments::catalog::go_scheduler as catalog_go;
+use experiments::catalog::Machine;
+use experiments::params::go_scheduler as limits;
 use experiments::replay::replay;
-use experiments::{Job, Measurement, ScenarioKind, SchedulerEvent, Variant, Workload};
+use experiments::{Measurement, ScenarioKind, SchedulerEvent, Workload};
 use leptos::prelude::*;
 
 fn name(kind: ScenarioKind) -> &'static str {
@@ -61,17 +63,14 @@ pub fn GoSchedulerExperiment() -> impl IntoView {
 #[component]
 fn GoSchedulerControls(cores: u32, mode: Mode) -> impl IntoView {
     let t = ui();
-    let ids: Vec<&'static str> = ScenarioKind::ALL.iter().map(|k| k.id()).collect();
+    let machine = Machine { cores, mode };
     let mut preset = Preset::from_url();
-    let chosen = preset.choice("scenario", &ids, ScenarioKind::SpawnOnOne.id());
-    let initial = ScenarioKind::ALL.into_iter().find(|k| k.id() == chosen).unwrap_or(ScenarioKind::SpawnOnOne);
-    let (default_workers, default_tasks) = initial.default_workers_and_tasks();
-    let workers_limits = workers_for(ParamRange { default: default_workers as u64, ..limits::workers(cores) }, mode);
-    let tasks_limits = ParamRange { default: default_tasks as u64, ..limits::TASKS };
-    let scenario = RwSignal::new(initial);
-    let workers = RwSignal::new(preset.value(&workers_limits));
-    let tasks = RwSignal::new(preset.value(&tasks_limits));
-    let start_step = preset.value(&limits::STEP) as usize;
+    let read = catalog_go::read(&mut preset, machine);
+    let (workers_limits, tasks_limits) = catalog_go::ranges(read.scenario, machine);
+    let scenario = RwSignal::new(read.scenario);
+    let workers = RwSignal::new(read.workers as u64);
+    let tasks = RwSignal::new(read.tasks as u64);
+    let start_step = read.step as usize;
     let autorun = preset.autorun("go-scheduler");
     let notes = preset.notes;
 
@@ -84,16 +83,10 @@ fn GoSchedulerControls(cores: u32, mode: Mode) -> impl IntoView {
         let (kind, k, n) = (scenario.get_untracked(), workers.get_untracked() as u32, tasks.get_untracked() as u32);
         write_words_to_url(&[
             ("scenario", kind.id().to_string()),
-            ("workers", k.to_string()),
-            ("tasks", n.to_string()),
+            (workers_limits.key, k.to_string()),
+            (tasks_limits.key, n.to_string()),
         ]);
-        let job = Job {
-            workload: Workload::Scenario { scenario: kind },
-            variant: Variant::Goroutines,
-            workers: k,
-            tasks: n,
-            repetitions: 1,
-        };
+        let job = catalog_go::job(kind, k, n);
         let run_log = log.start_run();
         runner.run(vec![job], move |_, m| {
             run_log.add(&m, "goroutines", name(kind).to_string(), false);
@@ -145,8 +138,8 @@ fn GoSchedulerControls(cores: u32, mode: Mode) -> impl IntoView {
                             disabled=move || running.get()
                             on:change=move |_| {
                                 scenario.set(kind);
-                                let (k, n) = kind.default_workers_and_tasks();
-                                workers.set(workers_limits.clamp(k as u64));
+                                let (k, n) = catalog_go::defaults(kind, machine);
+                                workers.set(k as u64);
                                 tasks.set(n as u64);
                             }
                         />

@@ -16,11 +16,11 @@ use crate::format;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_words_to_url, Preset};
 use crate::runner::Runner;
-use experiments::params::hashing::{
-    workers as workers_range, HASHES, PRESET_WORKERS, REPETITIONS, SIZE_MB, SLICE_BYTES,
-};
+use experiments::catalog::hashing::{self as catalog_hashing, Settings};
+use experiments::catalog::{Machine, Mode};
+use experiments::params::hashing::{HASHES, PRESET_WORKERS, REPETITIONS, SIZE_MB};
 use experiments::published::PARALLELISM_BY_GOROUTINES_JA;
-use experiments::{HashSource, Job, Measurement, Variant, Workload, DEFAULT_SEED};
+use experiments::{HashSource, Job, Measurement, Variant, Workload};
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use wasm_bindgen::JsCast;
@@ -62,8 +62,10 @@ pub fn HashingExperiment() -> impl IntoView {
     let machine = machine();
     let body = match engine_client::availability() {
         Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
-        Ok(mode) => view! { <ModeBanner mode by_messages=true /> <HashingControls cores=machine.logical_processors /> }
-            .into_any(),
+        Ok(mode) => {
+            view! { <ModeBanner mode by_messages=true /> <HashingControls cores=machine.logical_processors mode /> }
+                .into_any()
+        }
     };
     view! {
         <section class="experiment" aria-labelledby="hash-title" data-experiment="hashing">
@@ -79,16 +81,18 @@ pub fn HashingExperiment() -> impl IntoView {
 }
 
 #[component]
-fn HashingControls(cores: u32) -> impl IntoView {
+fn HashingControls(cores: u32, mode: Mode) -> impl IntoView {
     let t = ui();
     // Without shared memory the hashes run on message-passing workers: every worker count is real.
-    let workers_limits = workers_range(cores);
+    let machine = Machine { cores, mode };
+    let workers_limits = catalog_hashing::workers_range(cores);
     let mut preset = Preset::from_url();
-    let source = RwSignal::new(preset.choice("source", &["generated", "file"], "generated"));
-    let size_mb = RwSignal::new(preset.value(&SIZE_MB));
-    let hashes = RwSignal::new(preset.value(&HASHES));
-    let workers = RwSignal::new(preset.value(&workers_limits));
-    let repetitions = RwSignal::new(preset.value(&REPETITIONS));
+    let read = catalog_hashing::read(&mut preset, machine);
+    let source = RwSignal::new(read.source);
+    let size_mb = RwSignal::new(read.size_mb);
+    let hashes = RwSignal::new(read.hashes as u64);
+    let workers = RwSignal::new(read.workers as u64);
+    let repetitions = RwSignal::new(read.repetitions as u64);
     let autorun = preset.autorun("hashing");
     let notes = preset.notes;
     let file = RwSignal::new(None::<SendWrapper<web_sys::File>>);
@@ -110,8 +114,14 @@ fn HashingControls(cores: u32) -> impl IntoView {
         problem.set(None);
     };
     let start = move |worker_counts: Vec<u32>| {
-        let (t_hashes, r) = (hashes.get_untracked() as u32, repetitions.get_untracked() as u32);
-        let (hash_source, attached) = if source.get_untracked() == "file" {
+        let s = Settings {
+            source: source.get_untracked(),
+            size_mb: size_mb.get_untracked(),
+            hashes: hashes.get_untracked() as u32,
+            workers: workers.get_untracked() as u32,
+            repetitions: repetitions.get_untracked() as u32,
+        };
+        let (hash_source, attached) = if s.source == "file" {
             let Some(picked) = file.get_untracked() else {
                 problem.set(Some(t.hash_no_file));
                 return;
@@ -119,24 +129,16 @@ fn HashingControls(cores: u32) -> impl IntoView {
             let source = HashSource::File { name: picked.name(), bytes: picked.size() as u64 };
             (source, Some((*picked).clone()))
         } else {
-            (HashSource::Generated { bytes: size_mb.get_untracked() * MB, seed: DEFAULT_SEED }, None)
+            (catalog_hashing::generated(&s), None)
         };
         write_words_to_url(&[
-            ("source", source.get_untracked().to_string()),
-            ("mb", size_mb.get_untracked().to_string()),
-            ("hashes", t_hashes.to_string()),
-            ("workers", workers.get_untracked().to_string()),
-            ("reps", r.to_string()),
+            ("source", s.source.to_string()),
+            (SIZE_MB.key, s.size_mb.to_string()),
+            (HASHES.key, s.hashes.to_string()),
+            (workers_limits.key, s.workers.to_string()),
+            (REPETITIONS.key, s.repetitions.to_string()),
         ]);
-        let job = |variant, k| Job {
-            workload: Workload::Hash { source: hash_source.clone(), slice_bytes: SLICE_BYTES },
-            variant,
-            workers: k,
-            tasks: t_hashes,
-            repetitions: r,
-        };
-        let mut jobs = vec![job(Variant::Sequential, 1)];
-        jobs.extend(worker_counts.into_iter().map(|k| job(Variant::Tasks, workers_limits.clamp(k as u64) as u32)));
+        let jobs = catalog_hashing::run_jobs(&s, &hash_source, &worker_counts, machine);
         jobs_of_run.set(jobs.clone());
         digests.set(Vec::new());
         throughputs.set(Vec::new());

@@ -11,6 +11,7 @@ use crate::components::share::ShareBar;
 use crate::format;
 use crate::i18n::{fill, ui};
 use crate::presets::{write_words_to_url, Preset};
+use experiments::catalog::{self, Machine, Mode};
 use experiments::params::os_scheduler::{CORES, MIXES, QUANTUM_MS, SEED, SWITCH_US, THREADS};
 use leptos::prelude::*;
 use workloads::os_scheduler::{generate_threads, simulate, CoreActivity, Mix, Schedule, ThreadState};
@@ -92,12 +93,15 @@ fn state_lanes(schedule: &Schedule) -> Vec<Lane> {
 pub fn OsSchedulerExperiment() -> impl IntoView {
     let t = ui();
     let mut preset = Preset::from_url();
-    let threads = RwSignal::new(preset.value(&THREADS));
-    let cores = RwSignal::new(preset.value(&CORES));
-    let quantum = RwSignal::new(preset.value(&QUANTUM_MS));
-    let switch_cost = RwSignal::new(preset.value(&SWITCH_US));
-    let seed = RwSignal::new(preset.value(&SEED));
-    let mix = RwSignal::new(preset.choice("mix", &MIXES, "mixed"));
+    // A model on the page: the reader's machine and engine play no part in it.
+    let machine = Machine { cores: 1, mode: Mode::SingleWorker };
+    let read = catalog::os_scheduler::read(&mut preset, machine);
+    let threads = RwSignal::new(read.threads);
+    let cores = RwSignal::new(read.cores);
+    let quantum = RwSignal::new(read.quantum_ms);
+    let switch_cost = RwSignal::new(read.switch_us);
+    let seed = RwSignal::new(read.seed);
+    let mix = RwSignal::new(read.mix);
     let notes = preset.notes;
 
     let schedule = Memo::new(move |_| {
@@ -107,11 +111,11 @@ pub fn OsSchedulerExperiment() -> impl IntoView {
     // The URL always holds the settings shown, so the page can be shared as it is.
     Effect::new(move |_| {
         write_words_to_url(&[
-            ("threads", threads.get().to_string()),
-            ("cores", cores.get().to_string()),
-            ("quantum", quantum.get().to_string()),
-            ("switch", switch_cost.get().to_string()),
-            ("seed", seed.get().to_string()),
+            (THREADS.key, threads.get().to_string()),
+            (CORES.key, cores.get().to_string()),
+            (QUANTUM_MS.key, quantum.get().to_string()),
+            (SWITCH_US.key, switch_cost.get().to_string()),
+            (SEED.key, seed.get().to_string()),
             ("mix", mix.get().to_string()),
         ]);
     });

@@ -1,11 +1,10 @@
 //! Pieces every experiment panel shares: the run buttons, the progress line and the engine check.
 
 use crate::components::results::ResultRow;
-use crate::engine_client::{self, Mode};
+use crate::engine_client;
 use crate::format;
 use crate::i18n::{fill, ui};
 use crate::runner::{Outcome, Runner};
-use experiments::params::ParamRange;
 use experiments::protocol::Stage;
 use experiments::stats::speedup;
 use experiments::{Measurement, Summary, Variant};
@@ -171,14 +170,6 @@ impl RunLog {
         };
         self.log.rows.update(|rows| rows.push(row));
         speedup
-    }
-}
-
-/// The allowed worker counts in `mode`: exactly one worker when memory cannot be shared.
-pub fn workers_for(range: ParamRange, mode: Mode) -> ParamRange {
-    match mode {
-        Mode::Threads => range,
-        Mode::SingleWorker => ParamRange { min: 1, max: 1, default: 1, ..range },
     }
 }
 

@@ -2,7 +2,7 @@
 //! requests that compute a little and then wait; QPS, latency percentiles, utilisation, requests
 //! in flight over time, and Little's law checked against the measurement.
 
-use super::panel::{workers_for, RunStatus};
+use super::panel::RunStatus;
 use crate::components::controls::{NumberField, Slider};
 use crate::components::line_chart::{Line, LineChart};
 use crate::components::machine::MachineLine;
@@ -16,11 +16,11 @@ use crate::format;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
-use experiments::params::qps::{
-    pool_threads, workers as workers_range, CONCURRENCY, REPETITIONS, REQUESTS, WAIT_MS, WORK_US,
-};
+use experiments::catalog::qps::{self as catalog_qps, Settings};
+use experiments::catalog::Machine;
+use experiments::params::qps::{CONCURRENCY, REPETITIONS, REQUESTS, WAIT_MS, WORK_US};
 use experiments::published::QPS;
-use experiments::{Job, Measurement, Variant, Workload};
+use experiments::{Job, Measurement, Variant};
 use leptos::prelude::*;
 
 fn server_name(m: &Job) -> String {
@@ -90,43 +90,43 @@ pub fn QpsExperiment() -> impl IntoView {
 #[component]
 fn QpsControls(cores: u32, mode: Mode) -> impl IntoView {
     let t = ui();
-    let threads_limits = workers_for(pool_threads(cores), mode);
-    let workers_limits = workers_for(workers_range(cores), mode);
+    let machine = Machine { cores, mode };
+    let (threads_limits, workers_limits) = catalog_qps::ranges(machine);
     let mut preset = Preset::from_url();
-    let requests = RwSignal::new(preset.value(&REQUESTS));
-    let concurrency = RwSignal::new(preset.value(&CONCURRENCY));
-    let wait = RwSignal::new(preset.value(&WAIT_MS));
-    let work = RwSignal::new(preset.value(&WORK_US));
-    let threads = RwSignal::new(preset.value(&threads_limits));
-    let workers = RwSignal::new(preset.value(&workers_limits));
-    let repetitions = RwSignal::new(preset.value(&REPETITIONS));
+    let read = catalog_qps::read(&mut preset, machine);
+    let requests = RwSignal::new(read.requests as u64);
+    let concurrency = RwSignal::new(read.concurrency as u64);
+    let wait = RwSignal::new(read.wait_ms as u64);
+    let work = RwSignal::new(read.work_us as u64);
+    let threads = RwSignal::new(read.threads as u64);
+    let workers = RwSignal::new(read.workers as u64);
+    let repetitions = RwSignal::new(read.repetitions as u64);
     let autorun = preset.autorun("qps");
     let notes = preset.notes;
     let runner = Runner::new();
     let results = RwSignal::new(Vec::<Measurement>::new());
 
     let run = move || {
-        let (n, c, wait_ms, work_us) = (
-            requests.get_untracked() as u32,
-            concurrency.get_untracked() as u32,
-            wait.get_untracked() as u32,
-            work.get_untracked() as u32,
-        );
-        let (pool, k, r) =
-            (threads.get_untracked() as u32, workers.get_untracked() as u32, repetitions.get_untracked() as u32);
+        let s = Settings {
+            requests: requests.get_untracked() as u32,
+            concurrency: concurrency.get_untracked() as u32,
+            wait_ms: wait.get_untracked() as u32,
+            work_us: work.get_untracked() as u32,
+            threads: threads.get_untracked() as u32,
+            workers: workers.get_untracked() as u32,
+            repetitions: repetitions.get_untracked() as u32,
+        };
         write_to_url(&[
-            ("requests", n as u64),
-            ("c", c as u64),
-            ("wait", wait_ms as u64),
-            ("work", work_us as u64),
-            ("threads", pool as u64),
-            ("workers", k as u64),
-            ("reps", r as u64),
+            (REQUESTS.key, s.requests as u64),
+            (CONCURRENCY.key, s.concurrency as u64),
+            (WAIT_MS.key, s.wait_ms as u64),
+            (WORK_US.key, s.work_us as u64),
+            (threads_limits.key, s.threads as u64),
+            (workers_limits.key, s.workers as u64),
+            (REPETITIONS.key, s.repetitions as u64),
         ]);
-        let workload = Workload::Qps { requests: n, concurrency: c, work_us, wait_us: wait_ms * 1000 };
-        let job = |variant, workers| Job { workload: workload.clone(), variant, workers, tasks: 1, repetitions: r };
         results.set(Vec::new());
-        runner.run(vec![job(Variant::Tasks, pool), job(Variant::Goroutines, k)], move |_, m| {
+        runner.run(catalog_qps::run_jobs(&s), move |_, m| {
             results.update(|all| all.push(m));
         });
     };

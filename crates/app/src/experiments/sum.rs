@@ -17,24 +17,12 @@ use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::params::sum::{workers as workers_range, NUMBERS, REPETITIONS, TASKS};
+
+use experiments::catalog::{self, sum::Settings, Machine, Mode};
 use experiments::published::SUM_10M;
 use experiments::stats::speedup;
-use experiments::{Job, Measurement, Variant, Workload, DEFAULT_SEED};
+use experiments::{Job, Measurement, Variant};
 use leptos::prelude::*;
-
-/// Worker counts of a sweep: 1, 2, 4, … up to `max`, and `max` itself.
-pub fn sweep_counts(max: u32) -> Vec<u32> {
-    let mut counts: Vec<u32> =
-        std::iter::successors(Some(1u32), |k| k.checked_mul(2)).take_while(|&k| k <= max).collect();
-    if counts.last() != Some(&max) {
-        counts.push(max);
-    }
-    counts
-}
-
-fn job(variant: Variant, workers: u32, tasks: u32, numbers: u64, repetitions: u32) -> Job {
-    Job { workload: Workload::Sum { numbers, seed: DEFAULT_SEED }, variant, workers, tasks, repetitions }
-}
 
 fn describe(job: &Job) -> String {
     let t = ui();
@@ -53,7 +41,8 @@ pub fn SumExperiment() -> impl IntoView {
     let body = match engine_client::availability() {
         Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
         Ok(mode) => {
-            view! { <ModeBanner mode by_messages=true /> <SumControls cores=machine.logical_processors /> }.into_any()
+            view! { <ModeBanner mode by_messages=true /> <SumControls cores=machine.logical_processors mode /> }
+                .into_any()
         }
     };
     view! {
@@ -67,15 +56,16 @@ pub fn SumExperiment() -> impl IntoView {
 }
 
 #[component]
-fn SumControls(cores: u32) -> impl IntoView {
+fn SumControls(cores: u32, mode: Mode) -> impl IntoView {
     let t = ui();
     // Without shared memory these tasks run on message-passing workers: every worker count is real.
     let workers_limits = workers_range(cores);
     let mut preset = Preset::from_url();
-    let workers = RwSignal::new(preset.value(&workers_limits));
-    let tasks = RwSignal::new(preset.value(&TASKS));
-    let numbers = RwSignal::new(preset.value(&NUMBERS));
-    let repetitions = RwSignal::new(preset.value(&REPETITIONS));
+    let read = catalog::sum::read(&mut preset, Machine { cores, mode });
+    let workers = RwSignal::new(read.workers as u64);
+    let tasks = RwSignal::new(read.tasks as u64);
+    let numbers = RwSignal::new(read.numbers);
+    let repetitions = RwSignal::new(read.repetitions as u64);
     let autorun = preset.autorun("sum");
     let notes = preset.notes;
 
@@ -90,17 +80,20 @@ fn SumControls(cores: u32) -> impl IntoView {
     let traced_label = RwSignal::new(String::new());
     let jobs_of_run = RwSignal::new(Vec::<Job>::new());
 
-    let settings = move || {
-        (
-            workers.get_untracked() as u32,
-            tasks.get_untracked() as u32,
-            numbers.get_untracked(),
-            repetitions.get_untracked() as u32,
-        )
+    let settings = move || Settings {
+        workers: workers.get_untracked() as u32,
+        tasks: tasks.get_untracked() as u32,
+        numbers: numbers.get_untracked(),
+        repetitions: repetitions.get_untracked() as u32,
     };
     let remember_settings = move || {
-        let (k, t, n, r) = settings();
-        write_to_url(&[("workers", k as u64), ("tasks", t as u64), ("n", n), ("reps", r as u64)]);
+        let s = settings();
+        write_to_url(&[
+            (workers_limits.key, s.workers as u64),
+            (TASKS.key, s.tasks as u64),
+            (NUMBERS.key, s.numbers),
+            (REPETITIONS.key, s.repetitions as u64),
+        ]);
     };
     let show_trace = move |m: Measurement| {
         traced_label.set(describe(&m.job));
@@ -109,8 +102,7 @@ fn SumControls(cores: u32) -> impl IntoView {
 
     let run = move || {
         remember_settings();
-        let (k, t, n, r) = settings();
-        let jobs = vec![job(Variant::Sequential, 1, 1, n, r), job(Variant::Tasks, k, t, n, r)];
+        let jobs = catalog::sum::run_jobs(&settings());
         jobs_of_run.set(jobs.clone());
         let run_log = log.start_run();
         runner.run(jobs, move |_, m| {
@@ -124,12 +116,11 @@ fn SumControls(cores: u32) -> impl IntoView {
 
     let sweep = move || {
         remember_settings();
-        let (_, t, n, r) = settings();
-        let mut jobs = vec![job(Variant::Sequential, 1, 1, n, r)];
-        jobs.extend(sweep_counts(workers_limits.max as u32).into_iter().map(|k| job(Variant::Tasks, k, t, n, r)));
+        let s = settings();
+        let jobs = catalog::sum::sweep_jobs(&s, workers_limits.max as u32);
         jobs_of_run.set(jobs.clone());
         points.set(Vec::new());
-        sweep_tasks.set(t);
+        sweep_tasks.set(s.tasks);
         let baseline = StoredValue::new(None);
         // The sweep's points are results too: one row each in the results table and the downloads.
         let run_log = log.start_run();
@@ -183,17 +174,5 @@ fn SumControls(cores: u32) -> impl IntoView {
             empty_text=t.sweep_empty
             test_id="sweep"
         />
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::sweep_counts;
-
-    #[test]
-    fn sweeps_powers_of_two_and_the_maximum() {
-        assert_eq!(sweep_counts(16), vec![1, 2, 4, 8, 16]);
-        assert_eq!(sweep_counts(24), vec![1, 2, 4, 8, 16, 24]);
-        assert_eq!(sweep_counts(1), vec![1]);
     }
 }

@@ -17,8 +17,10 @@ use crate::format;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
+use experiments::catalog::task_memory::WEIGHED_WORKERS;
+use experiments::catalog::{self, Machine};
 use experiments::params::task_cost::{
-    workers as workers_range, PARKED, REPETITIONS, ROUND_TRIPS, SQRT_COUNTS, SWITCH_REPETITIONS, TASKS,
+    workers as workers_range, PARKED, REPETITIONS, ROUND_TRIPS, SWITCH_REPETITIONS, TASKS,
 };
 use experiments::published::{Source, GOROUTINE_PERFORMANCE_HI, PARALLELISM_BY_GOROUTINES_JA};
 use experiments::stats::speedup;
@@ -66,10 +68,6 @@ fn current_mode() -> Mode {
 
 // ---------------------------------------------------------------------------------------------
 
-fn granularity_job(variant: Variant, workers: u32, tasks: u32, sqrt: u32, repetitions: u32) -> Job {
-    Job { workload: Workload::Granularity { sqrt }, variant, workers, tasks, repetitions }
-}
-
 fn sqrt_of(job: &Job) -> u32 {
     match job.workload {
         Workload::Granularity { sqrt } => sqrt,
@@ -111,9 +109,10 @@ fn GranularityControls(cores: u32, mode: Mode) -> impl IntoView {
     let parallel = mode == Mode::Threads;
     let mut preset = Preset::from_url();
     let workers_limits = workers_range(cores);
-    let workers = RwSignal::new(if parallel { preset.value(&workers_limits) } else { 1 });
-    let tasks = RwSignal::new(preset.value(&TASKS));
-    let repetitions = RwSignal::new(preset.value(&REPETITIONS));
+    let read = catalog::task_granularity::read(&mut preset, Machine { cores, mode });
+    let workers = RwSignal::new(read.workers as u64);
+    let tasks = RwSignal::new(read.tasks as u64);
+    let repetitions = RwSignal::new(read.repetitions as u64);
     let autorun = preset.autorun("task-granularity");
     let notes = preset.notes;
     let runner = Runner::new();
@@ -125,18 +124,19 @@ fn GranularityControls(cores: u32, mode: Mode) -> impl IntoView {
     let measured_tasks = RwSignal::new(tasks.get_untracked() as u32);
 
     let run = move || {
-        let (k, x, r) =
-            (workers.get_untracked() as u32, tasks.get_untracked() as u32, repetitions.get_untracked() as u32);
-        write_to_url(&[("workers", k as u64), ("tasks", x as u64), ("reps", r as u64)]);
-        let mut kinds = vec![(Variant::Tasks, 1), (Variant::Goroutines, 1)];
-        if parallel {
-            kinds.extend([(Variant::Tasks, k), (Variant::Goroutines, k)]);
-        }
-        let mut jobs = Vec::new();
-        for &sqrt in &SQRT_COUNTS {
-            jobs.push(granularity_job(Variant::Sequential, 1, x, sqrt, r));
-            jobs.extend(kinds.iter().map(|&(variant, workers)| granularity_job(variant, workers, x, sqrt, r)));
-        }
+        let s = catalog::task_granularity::Settings {
+            workers: workers.get_untracked() as u32,
+            tasks: tasks.get_untracked() as u32,
+            repetitions: repetitions.get_untracked() as u32,
+        };
+        let x = s.tasks;
+        write_to_url(&[
+            (workers_limits.key, s.workers as u64),
+            (TASKS.key, s.tasks as u64),
+            (REPETITIONS.key, s.repetitions as u64),
+        ]);
+        let kinds = catalog::task_granularity::kinds(&s, mode);
+        let jobs = catalog::task_granularity::run_jobs(&s, mode);
         jobs_of_run.set(jobs.clone());
         lines.set(kinds.iter().map(|&kind| (kind, Vec::new())).collect());
         loop_ms.set(Vec::new());
@@ -312,14 +312,6 @@ async fn weigh_idle_workers(count: u32) -> Result<Option<f64>, String> {
     outcome
 }
 
-/// A job that only makes the engine hold a pool of `workers` idle workers.
-fn idle_pool(workers: u32) -> Job {
-    Job { workload: Workload::Spin { units: 0 }, variant: Variant::Tasks, workers, tasks: workers, repetitions: 1 }
-}
-
-/// Extra workers started to weigh one Web Worker.
-const WEIGHED_WORKERS: u32 = 8;
-
 #[component]
 pub fn TaskMemoryExperiment() -> impl IntoView {
     let t = ui();
@@ -335,7 +327,7 @@ pub fn TaskMemoryExperiment() -> impl IntoView {
 fn TaskMemoryControls(mode: Mode) -> impl IntoView {
     let t = ui();
     let mut preset = Preset::from_url();
-    let parked = RwSignal::new(preset.value(&PARKED));
+    let parked = RwSignal::new(catalog::task_memory::read(&mut preset, Machine { cores: 1, mode }) as u64);
     let autorun = preset.autorun("task-memory");
     let notes = preset.notes;
     let runner = Runner::new();
@@ -352,22 +344,13 @@ fn TaskMemoryControls(mode: Mode) -> impl IntoView {
     // shared memory, so the idle workers are weighed first, before the engine starts.
     let measure = move || {
         let count = parked.get_untracked() as u32;
-        write_to_url(&[("parked", count as u64)]);
+        write_to_url(&[(PARKED.key, count as u64)]);
         worker_bytes.set(None);
         weigh_problem.set(None);
         task_report.set(None);
         let javascript = RwSignal::new(None::<f64>);
         let start_engine = move || {
-            let jobs = vec![
-                Job {
-                    workload: Workload::TaskMemory,
-                    variant: Variant::Goroutines,
-                    workers: 1,
-                    tasks: count,
-                    repetitions: 3,
-                },
-                idle_pool(WEIGHED_WORKERS),
-            ];
+            let jobs = catalog::task_memory::run_jobs(count);
             runner.run(jobs, move |index, m| {
                 if index == 0 {
                     task_report.set(Some(m));
@@ -469,8 +452,9 @@ pub fn SwitchCostExperiment() -> impl IntoView {
 fn SwitchControls(mode: Mode) -> impl IntoView {
     let t = ui();
     let mut preset = Preset::from_url();
-    let trips = RwSignal::new(preset.value(&ROUND_TRIPS));
-    let repetitions = RwSignal::new(preset.value(&SWITCH_REPETITIONS));
+    let read = catalog::task_switch::read(&mut preset, Machine { cores: 1, mode });
+    let trips = RwSignal::new(read.round_trips as u64);
+    let repetitions = RwSignal::new(read.repetitions as u64);
     let autorun = preset.autorun("task-switch");
     let notes = preset.notes;
     let runner = Runner::new();
@@ -478,19 +462,12 @@ fn SwitchControls(mode: Mode) -> impl IntoView {
     let log = ResultLog::new();
 
     let measure = move || {
-        let (n, r) = (trips.get_untracked() as u32, repetitions.get_untracked() as u32);
-        write_to_url(&[("trips", n as u64), ("reps", r as u64)]);
-        let ping = |variant, workers| Job {
-            workload: Workload::PingPong { round_trips: n },
-            variant,
-            workers,
-            tasks: 2,
-            repetitions: r,
+        let s = catalog::task_switch::Settings {
+            round_trips: trips.get_untracked() as u32,
+            repetitions: repetitions.get_untracked() as u32,
         };
-        let mut jobs = vec![ping(Variant::Goroutines, 1)];
-        if mode == Mode::Threads {
-            jobs.insert(0, ping(Variant::Tasks, 2));
-        }
+        write_to_url(&[(ROUND_TRIPS.key, s.round_trips as u64), (SWITCH_REPETITIONS.key, s.repetitions as u64)]);
+        let jobs = catalog::task_switch::run_jobs(&s, mode);
         results.set(Vec::new());
         let run_log = log.start_run();
         runner.run(jobs, move |_, m| {

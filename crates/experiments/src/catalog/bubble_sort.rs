@@ -1,0 +1,74 @@
+//! The bubble sort chapter: bubble sort as one loop against three parallel sorts on k workers, and
+//! a sweep of the three over k.
+
+use super::{sweep_counts, workers_for, Experiment, KnobReader, Machine, Runs, EVERY_MODE};
+use crate::job::{Job, SortAlgorithm, Variant, Workload, DEFAULT_SEED};
+use crate::params::sort::{workers, NUMBERS, REPETITIONS, TASKS};
+
+pub const EXPERIMENT: Experiment = Experiment {
+    name: "bubble-sort",
+    chapter: "bubble-sort",
+    runs: Runs::Engine(EVERY_MODE),
+    variants: &[Variant::Sequential, Variant::Tasks],
+    every_run,
+};
+
+/// The parallel sorts measured against the bubble sort.
+pub const PARALLEL: [SortAlgorithm; 3] = [SortAlgorithm::ChunkedBubble, SortAlgorithm::OddEven, SortAlgorithm::Merge];
+
+/// What the panel's knobs are set to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub workers: u32,
+    pub tasks: u32,
+    pub numbers: u32,
+    pub repetitions: u32,
+}
+
+/// The worker range on `machine` (one worker without shared memory).
+pub fn workers_range(machine: Machine) -> crate::params::ParamRange {
+    workers_for(workers(machine.cores), machine.mode)
+}
+
+/// The knobs, in the panel's order.
+pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
+    Settings {
+        workers: r.value(&workers_range(machine)) as u32,
+        tasks: r.value(&TASKS) as u32,
+        numbers: r.value(&NUMBERS) as u32,
+        repetitions: r.value(&REPETITIONS) as u32,
+    }
+}
+
+/// `algorithm` on `workers` workers in `tasks` tasks (the bubble sort: one loop).
+pub fn job(s: &Settings, algorithm: SortAlgorithm, workers: u32, tasks: u32) -> Job {
+    let variant = if algorithm == SortAlgorithm::Bubble { Variant::Sequential } else { Variant::Tasks };
+    Job {
+        workload: Workload::Sort { numbers: s.numbers, seed: DEFAULT_SEED, algorithm },
+        variant,
+        workers,
+        tasks,
+        repetitions: s.repetitions,
+    }
+}
+
+/// Run: the bubble sort, then each parallel sort on k workers.
+pub fn run_jobs(s: &Settings) -> Vec<Job> {
+    let mut jobs = vec![job(s, SortAlgorithm::Bubble, 1, 1)];
+    jobs.extend(PARALLEL.iter().map(|&a| job(s, a, s.workers, s.tasks)));
+    jobs
+}
+
+/// Sweep: the bubble sort, then each parallel sort on every worker count up to `max_workers`.
+pub fn sweep_jobs(s: &Settings, max_workers: u32) -> Vec<Job> {
+    let mut jobs = vec![job(s, SortAlgorithm::Bubble, 1, 1)];
+    for &algorithm in &PARALLEL {
+        jobs.extend(sweep_counts(max_workers).into_iter().map(|k| job(s, algorithm, k, s.tasks)));
+    }
+    jobs
+}
+
+fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<Vec<Job>> {
+    let s = read(r, machine);
+    vec![run_jobs(&s), sweep_jobs(&s, workers_range(machine).max as u32)]
+}

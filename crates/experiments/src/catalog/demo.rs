@@ -1,0 +1,54 @@
+//! "Concurrency is not parallelism": t tasks of pure CPU work on one worker, then on k.
+
+use super::{Experiment, KnobReader, Machine, Runs, EVERY_MODE};
+use crate::job::{Job, Variant, Workload};
+use crate::params::demo::{workers, TASKS, UNITS};
+
+pub const EXPERIMENT: Experiment = Experiment {
+    name: "demo",
+    chapter: "concurrency-vs-parallelism",
+    runs: Runs::Engine(EVERY_MODE),
+    variants: &[Variant::Tasks],
+    every_run,
+};
+
+/// Repetitions of each demo job: the demo shows timelines, not statistics.
+pub const REPETITIONS: u32 = 3;
+
+/// What the demo's knobs are set to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub workers: u32,
+    pub tasks: u32,
+    pub units: u32,
+}
+
+/// The knobs, in the panel's order. Message-passing workers make every worker count real, so the
+/// worker range does not shrink without shared memory.
+pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
+    Settings {
+        workers: r.value(&workers(machine.cores)) as u32,
+        tasks: r.value(&TASKS) as u32,
+        units: r.value(&UNITS) as u32,
+    }
+}
+
+/// The tasks on `workers` workers.
+pub fn job(s: &Settings, workers: u32) -> Job {
+    Job {
+        workload: Workload::Spin { units: s.units },
+        variant: Variant::Tasks,
+        workers,
+        tasks: s.tasks,
+        repetitions: REPETITIONS,
+    }
+}
+
+/// Run: the tasks on one worker, then on k.
+pub fn run_jobs(s: &Settings) -> Vec<Job> {
+    vec![job(s, 1), job(s, s.workers)]
+}
+
+fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<Vec<Job>> {
+    vec![run_jobs(&read(r, machine))]
+}

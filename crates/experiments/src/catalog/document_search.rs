@@ -1,0 +1,78 @@
+//! IO-bound document search: threads whose reads block against goroutines whose reads park, on k
+//! workers, and a sweep over the task count.
+
+use super::{sweep_counts, workers_for, Experiment, KnobReader, Machine, Runs, EVERY_MODE, SWEEP_MAX_TASKS};
+use crate::job::{Job, Variant, Workload, DEFAULT_SEED};
+use crate::params::docsearch::{workers, DOCUMENTS, LATENCY_MS, REPETITIONS, TASKS};
+use crate::params::ParamRange;
+
+pub const EXPERIMENT: Experiment = Experiment {
+    name: "document-search",
+    chapter: "document-search",
+    runs: Runs::Engine(EVERY_MODE),
+    variants: &[Variant::Sequential, Variant::Tasks, Variant::Goroutines],
+    every_run,
+};
+
+/// What the panel's knobs are set to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub workers: u32,
+    pub tasks: u32,
+    pub documents: u32,
+    pub latency_ms: u32,
+    pub repetitions: u32,
+}
+
+/// The worker range on `machine` (one worker without shared memory).
+pub fn workers_range(machine: Machine) -> ParamRange {
+    workers_for(workers(machine.cores), machine.mode)
+}
+
+/// The knobs, in the panel's order.
+pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
+    Settings {
+        workers: r.value(&workers_range(machine)) as u32,
+        tasks: r.value(&TASKS) as u32,
+        documents: r.value(&DOCUMENTS) as u32,
+        latency_ms: r.value(&LATENCY_MS) as u32,
+        repetitions: r.value(&REPETITIONS) as u32,
+    }
+}
+
+/// One search job with the settings' documents and read latency.
+pub fn job(s: &Settings, variant: Variant, workers: u32, tasks: u32, repetitions: u32) -> Job {
+    Job {
+        workload: Workload::DocSearch { documents: s.documents, latency_us: s.latency_ms * 1000, seed: DEFAULT_SEED },
+        variant,
+        workers,
+        tasks,
+        repetitions,
+    }
+}
+
+/// Run: the loop, then t threads and t goroutines on k workers.
+pub fn run_jobs(s: &Settings) -> Vec<Job> {
+    let r = s.repetitions;
+    vec![
+        job(s, Variant::Sequential, 1, 1, r),
+        job(s, Variant::Tasks, s.workers, s.tasks, r),
+        job(s, Variant::Goroutines, s.workers, s.tasks, r),
+    ]
+}
+
+/// Sweep: the loop, then threads and goroutines for every task count up to [`SWEEP_MAX_TASKS`],
+/// one timed repetition each, which keeps a sweep of slow reads short.
+pub fn sweep_jobs(s: &Settings) -> Vec<Job> {
+    let mut jobs = vec![job(s, Variant::Sequential, 1, 1, 1)];
+    for n in sweep_counts(SWEEP_MAX_TASKS) {
+        jobs.push(job(s, Variant::Tasks, s.workers, n, 1));
+        jobs.push(job(s, Variant::Goroutines, s.workers, n, 1));
+    }
+    jobs
+}
+
+fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<Vec<Job>> {
+    let s = read(r, machine);
+    vec![run_jobs(&s), sweep_jobs(&s)]
+}

@@ -1,0 +1,80 @@
+//! Go's G/M/P scheduler shown on the engine's own M:N runtime: a scenario recorded step by step
+//! and replayed.
+
+use super::{workers_for, Experiment, KnobReader, Machine, Runs, EVERY_MODE};
+use crate::job::{Job, ScenarioKind, Variant, Workload};
+use crate::params::go_scheduler::{workers, STEP, TASKS};
+use crate::params::ParamRange;
+
+pub const EXPERIMENT: Experiment = Experiment {
+    name: "go-scheduler",
+    chapter: "go-scheduler",
+    runs: Runs::Engine(EVERY_MODE),
+    variants: &[Variant::Goroutines],
+    every_run,
+};
+
+/// The ids of [`ScenarioKind::ALL`], for `scenario=…`.
+pub const SCENARIO_IDS: [&str; 4] = ["spawn-on-one", "io-mix", "many-tasks", "long-task"];
+
+/// What the panel's knobs are set to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub scenario: ScenarioKind,
+    pub workers: u32,
+    pub tasks: u32,
+    /// The replay step to open at.
+    pub step: u64,
+}
+
+/// The worker and task ranges with `scenario`'s defaults, on `machine`.
+pub fn ranges(scenario: ScenarioKind, machine: Machine) -> (ParamRange, ParamRange) {
+    let (default_workers, default_tasks) = scenario.default_workers_and_tasks();
+    (
+        workers_for(ParamRange { default: default_workers as u64, ..workers(machine.cores) }, machine.mode),
+        ParamRange { default: default_tasks as u64, ..TASKS },
+    )
+}
+
+/// The workers and tasks `scenario` starts with on `machine` (what choosing it resets them to).
+pub fn defaults(scenario: ScenarioKind, machine: Machine) -> (u32, u32) {
+    let (workers, tasks) = ranges(scenario, machine);
+    let (k, n) = scenario.default_workers_and_tasks();
+    (workers.clamp(k as u64) as u32, tasks.clamp(n as u64) as u32)
+}
+
+/// The knobs, in the panel's order: the scenario first, since its defaults are the others'.
+pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
+    let chosen = r.choice("scenario", &SCENARIO_IDS, ScenarioKind::SpawnOnOne.id());
+    let scenario = ScenarioKind::ALL.into_iter().find(|k| k.id() == chosen).unwrap_or(ScenarioKind::SpawnOnOne);
+    let (workers, tasks) = ranges(scenario, machine);
+    Settings { scenario, workers: r.value(&workers) as u32, tasks: r.value(&tasks) as u32, step: r.value(&STEP) }
+}
+
+/// Record: `scenario` with `tasks` goroutines on `workers` workers, once.
+pub fn job(scenario: ScenarioKind, workers: u32, tasks: u32) -> Job {
+    Job { workload: Workload::Scenario { scenario }, variant: Variant::Goroutines, workers, tasks, repetitions: 1 }
+}
+
+/// Every scenario with the settings read, and with its own defaults (choosing another scenario
+/// resets workers and tasks to its defaults).
+fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<Vec<Job>> {
+    let s = read(r, machine);
+    let mut runs = Vec::new();
+    for scenario in ScenarioKind::ALL {
+        let (workers, tasks) = defaults(scenario, machine);
+        runs.push(vec![job(scenario, s.workers, s.tasks)]);
+        runs.push(vec![job(scenario, workers, tasks)]);
+    }
+    runs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scenario_ids_are_the_scenarios() {
+        assert_eq!(SCENARIO_IDS.to_vec(), ScenarioKind::ALL.iter().map(|k| k.id()).collect::<Vec<_>>());
+    }
+}

@@ -1,0 +1,79 @@
+//! The hashing chapter: t independent SHA-256 hashes of generated data or a picked file, as a loop
+//! and on k workers (or the article's 1, 4 and 16).
+
+use super::{Experiment, KnobReader, Machine, Runs, EVERY_MODE};
+use crate::job::{HashSource, Job, Variant, Workload, DEFAULT_SEED};
+use crate::params::hashing::{workers, HASHES, PRESET_WORKERS, REPETITIONS, SIZE_MB, SLICE_BYTES};
+use crate::params::ParamRange;
+
+pub const EXPERIMENT: Experiment = Experiment {
+    name: "hashing",
+    chapter: "hashing",
+    runs: Runs::Engine(EVERY_MODE),
+    variants: &[Variant::Sequential, Variant::Tasks],
+    every_run,
+};
+
+/// `source=generated` or `source=file`.
+pub const SOURCES: [&str; 2] = ["generated", "file"];
+const MB: u64 = 1 << 20;
+
+/// What the panel's knobs are set to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// One of [`SOURCES`].
+    pub source: &'static str,
+    pub size_mb: u64,
+    pub hashes: u32,
+    pub workers: u32,
+    pub repetitions: u32,
+}
+
+/// The worker range on a machine of `cores` logical processors. Message-passing workers make every
+/// worker count real, so it does not shrink without shared memory.
+pub fn workers_range(cores: u32) -> ParamRange {
+    workers(cores)
+}
+
+/// The knobs, in the panel's order.
+pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
+    Settings {
+        source: r.choice("source", &SOURCES, "generated"),
+        size_mb: r.value(&SIZE_MB),
+        hashes: r.value(&HASHES) as u32,
+        workers: r.value(&workers_range(machine.cores)) as u32,
+        repetitions: r.value(&REPETITIONS) as u32,
+    }
+}
+
+/// The generated data of `s`.
+pub fn generated(s: &Settings) -> HashSource {
+    HashSource::Generated { bytes: s.size_mb * MB, seed: DEFAULT_SEED }
+}
+
+/// The loop, then the hashes on each of `worker_counts` (kept within the machine's range).
+pub fn run_jobs(s: &Settings, source: &HashSource, worker_counts: &[u32], machine: Machine) -> Vec<Job> {
+    let limits = workers_range(machine.cores);
+    let job = |variant, workers| Job {
+        workload: Workload::Hash { source: source.clone(), slice_bytes: SLICE_BYTES },
+        variant,
+        workers,
+        tasks: s.hashes,
+        repetitions: s.repetitions,
+    };
+    let mut jobs = vec![job(Variant::Sequential, 1)];
+    jobs.extend(worker_counts.iter().map(|&k| job(Variant::Tasks, limits.clamp(k as u64) as u32)));
+    jobs
+}
+
+/// Run on k workers, and the article's worker counts, of generated data and of a picked file of
+/// `file_bytes` bytes (the reader can switch the source after the page opened).
+fn every_run(r: &mut dyn KnobReader, machine: Machine, file_bytes: u64) -> Vec<Vec<Job>> {
+    let s = read(r, machine);
+    let mut runs = Vec::new();
+    for source in [generated(&s), HashSource::File { name: "picked.bin".into(), bytes: file_bytes }] {
+        runs.push(run_jobs(&s, &source, &[s.workers], machine));
+        runs.push(run_jobs(&s, &source, &PRESET_WORKERS, machine));
+    }
+    runs
+}

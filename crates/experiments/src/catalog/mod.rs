@@ -1,0 +1,162 @@
+//! Every experiment the site offers, in one list: its name and chapter, the knobs it reads from the
+//! URL, the jobs its buttons send to the engine, and where it can run.
+//!
+//! Each experiment has one module here. Its `read` takes the knobs in the order the panel shows
+//! them (through a [`KnobReader`]: the page's URL preset, or a test's fuzzer), and its builders turn
+//! those settings into the jobs the panel's buttons send. The app's panels, the content check, the
+//! static route pages and the property tests all read this list, so an experiment is declared once.
+
+pub mod bubble_sort;
+pub mod cpu_vs_io;
+pub mod demo;
+pub mod document_search;
+pub mod go_scheduler;
+pub mod hashing;
+pub mod os_scheduler;
+pub mod qps;
+pub mod sum;
+pub mod task_granularity;
+pub mod task_memory;
+pub mod task_switch;
+
+use crate::job::{Job, Variant};
+use crate::params::ParamRange;
+
+/// How the page runs its engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Cross-origin isolated: the threaded engine, with real pools of k workers.
+    Threads,
+    /// Not isolated (e.g. inside a course page): the engine without shared memory, on one worker
+    /// (or on message-passing workers, for the experiments whose tasks can be copied to them).
+    SingleWorker,
+}
+
+/// The reader's machine as far as an experiment cares: logical processors and the engine's mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Machine {
+    pub cores: u32,
+    pub mode: Mode,
+}
+
+/// Where an experiment computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Runs {
+    /// In the engine, in the modes listed.
+    Engine(&'static [Mode]),
+    /// On the page itself (a bounded model); it needs no engine and runs anywhere.
+    Page,
+}
+
+/// Both modes of the engine.
+pub const EVERY_MODE: &[Mode] = &[Mode::Threads, Mode::SingleWorker];
+
+/// Reads one knob at a time: the page's URL preset, or a test's fuzzer. Out-of-range and unreadable
+/// values come back clamped (with a note kept by the reader), never as an error.
+pub trait KnobReader {
+    /// The value of a numeric knob, within `range`.
+    fn value(&mut self, range: &ParamRange) -> u64;
+    /// One of `options`, or `default`.
+    fn choice(&mut self, key: &str, options: &'static [&'static str], default: &'static str) -> &'static str;
+}
+
+/// One experiment of the site.
+#[derive(Clone, Copy, Debug)]
+pub struct Experiment {
+    /// The name in `<!-- experiment: NAME -->` markers, `data-experiment` and `/embed/experiments/NAME`.
+    pub name: &'static str,
+    /// The slug of the chapter (`content/<lang>/<slug>.md`) that shows it.
+    pub chapter: &'static str,
+    /// Where it computes.
+    pub runs: Runs,
+    /// The variants its jobs use.
+    pub variants: &'static [Variant],
+    /// Reads its knobs as its panel does and returns every run its buttons can start with those
+    /// settings (each run a list of jobs). `file_bytes`: the size of a file the reader picked, for
+    /// an experiment that can read one.
+    pub every_run: fn(&mut dyn KnobReader, Machine, u64) -> Vec<Vec<Job>>,
+}
+
+impl Experiment {
+    /// Whether it can run on `mode`'s engine (a page-side model runs anywhere).
+    pub fn runs_in(&self, mode: Mode) -> bool {
+        match self.runs {
+            Runs::Engine(modes) => modes.contains(&mode),
+            Runs::Page => true,
+        }
+    }
+}
+
+/// Every experiment, in the order of the chapters that show them.
+pub const CATALOG: [Experiment; 12] = [
+    demo::EXPERIMENT,
+    os_scheduler::EXPERIMENT,
+    go_scheduler::EXPERIMENT,
+    cpu_vs_io::EXPERIMENT,
+    sum::EXPERIMENT,
+    bubble_sort::EXPERIMENT,
+    document_search::EXPERIMENT,
+    task_granularity::EXPERIMENT,
+    task_memory::EXPERIMENT,
+    task_switch::EXPERIMENT,
+    hashing::EXPERIMENT,
+    qps::EXPERIMENT,
+];
+
+/// The experiment called `name`.
+pub fn find(name: &str) -> Option<&'static Experiment> {
+    CATALOG.iter().find(|e| e.name == name)
+}
+
+/// The allowed worker counts in `mode`: exactly one worker when memory cannot be shared.
+pub fn workers_for(range: ParamRange, mode: Mode) -> ParamRange {
+    match mode {
+        Mode::Threads => range,
+        Mode::SingleWorker => ParamRange { min: 1, max: 1, default: 1, ..range },
+    }
+}
+
+/// Counts of a sweep: 1, 2, 4, … up to `max`, and `max` itself.
+pub fn sweep_counts(max: u32) -> Vec<u32> {
+    let mut counts: Vec<u32> =
+        std::iter::successors(Some(1u32), |k| k.checked_mul(2)).take_while(|&k| k <= max).collect();
+    if counts.last() != Some(&max) {
+        counts.push(max);
+    }
+    counts
+}
+
+/// The task counts of the document-search and CPU-versus-IO sweeps go up to this.
+pub const SWEEP_MAX_TASKS: u32 = 64;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn sweeps_double_and_end_at_the_maximum() {
+        assert_eq!(sweep_counts(16), vec![1, 2, 4, 8, 16]);
+        assert_eq!(sweep_counts(24), vec![1, 2, 4, 8, 16, 24]);
+        assert_eq!(sweep_counts(1), vec![1]);
+    }
+
+    #[test]
+    fn names_are_unique_url_segments() {
+        let names: HashSet<_> = CATALOG.iter().map(|e| e.name).collect();
+        assert_eq!(names.len(), CATALOG.len());
+        for e in &CATALOG {
+            assert!(e.name.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "{}", e.name);
+            assert_eq!(find(e.name).map(|f| f.name), Some(e.name));
+        }
+        assert!(find("no-such-experiment").is_none());
+    }
+
+    #[test]
+    fn one_worker_without_shared_memory() {
+        let range = ParamRange::new("workers", 1, 16, 4);
+        assert_eq!(workers_for(range, Mode::Threads), range);
+        let single = workers_for(range, Mode::SingleWorker);
+        assert_eq!((single.min, single.max, single.default, single.key), (1, 1, 1, "workers"));
+    }
+}

@@ -1,0 +1,37 @@
+//! How an OS schedules threads: a simulation the page runs itself; it sends the engine nothing.
+
+use super::{Experiment, KnobReader, Machine, Runs};
+use crate::job::Job;
+use crate::params::os_scheduler::{CORES, MIXES, QUANTUM_MS, SEED, SWITCH_US, THREADS};
+
+pub const EXPERIMENT: Experiment =
+    Experiment { name: "os-scheduler", chapter: "os-scheduler", runs: Runs::Page, variants: &[], every_run };
+
+/// What the simulation's knobs are set to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub threads: u64,
+    pub cores: u64,
+    pub quantum_ms: u64,
+    pub switch_us: u64,
+    pub seed: u64,
+    /// One of `MIXES`.
+    pub mix: &'static str,
+}
+
+/// The knobs, in the panel's order.
+pub fn read(r: &mut dyn KnobReader, _machine: Machine) -> Settings {
+    Settings {
+        threads: r.value(&THREADS),
+        cores: r.value(&CORES),
+        quantum_ms: r.value(&QUANTUM_MS),
+        switch_us: r.value(&SWITCH_US),
+        seed: r.value(&SEED),
+        mix: r.choice("mix", &MIXES, "mixed"),
+    }
+}
+
+fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<Vec<Job>> {
+    read(r, machine);
+    Vec::new()
+}

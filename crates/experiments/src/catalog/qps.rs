@@ -1,0 +1,69 @@
+//! High concurrency: a load test of a thread-pool server against a goroutine server whose
+//! requests compute, then block.
+
+use super::{workers_for, Experiment, KnobReader, Machine, Mode, Runs};
+use crate::job::{Job, Variant, Workload};
+use crate::params::qps::{pool_threads, workers, CONCURRENCY, REPETITIONS, REQUESTS, WAIT_MS, WORK_US};
+use crate::params::ParamRange;
+
+pub const EXPERIMENT: Experiment = Experiment {
+    name: "qps",
+    chapter: "high-concurrency",
+    // Both servers need blocking waits on shared memory: without it the panel explains why not.
+    runs: Runs::Engine(&[Mode::Threads]),
+    variants: &[Variant::Tasks, Variant::Goroutines],
+    every_run,
+};
+
+/// What the panel's knobs are set to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub requests: u32,
+    pub concurrency: u32,
+    pub wait_ms: u32,
+    pub work_us: u32,
+    /// Threads of the thread-pool server.
+    pub threads: u32,
+    /// Workers of the goroutine server.
+    pub workers: u32,
+    pub repetitions: u32,
+}
+
+/// The thread-pool server's thread range and the goroutine server's worker range on `machine`.
+pub fn ranges(machine: Machine) -> (ParamRange, ParamRange) {
+    (workers_for(pool_threads(machine.cores), machine.mode), workers_for(workers(machine.cores), machine.mode))
+}
+
+/// The knobs, in the panel's order.
+pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
+    let (threads, workers) = ranges(machine);
+    Settings {
+        requests: r.value(&REQUESTS) as u32,
+        concurrency: r.value(&CONCURRENCY) as u32,
+        wait_ms: r.value(&WAIT_MS) as u32,
+        work_us: r.value(&WORK_US) as u32,
+        threads: r.value(&threads) as u32,
+        workers: r.value(&workers) as u32,
+        repetitions: r.value(&REPETITIONS) as u32,
+    }
+}
+
+/// Run: the thread-pool server, then the goroutine server, under the same load.
+pub fn run_jobs(s: &Settings) -> Vec<Job> {
+    let workload = Workload::Qps {
+        requests: s.requests,
+        concurrency: s.concurrency,
+        work_us: s.work_us,
+        wait_us: s.wait_ms * 1000,
+    };
+    let job =
+        |variant, workers| Job { workload: workload.clone(), variant, workers, tasks: 1, repetitions: s.repetitions };
+    vec![job(Variant::Tasks, s.threads), job(Variant::Goroutines, s.workers)]
+}
+
+fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<Vec<Job>> {
+    if !EXPERIMENT.runs_in(machine.mode) {
+        return Vec::new();
+    }
+    vec![run_jobs(&read(r, machine))]
+}

@@ -1,0 +1,60 @@
+//! The Sum chapter: one loop over n numbers against t tasks on k workers, and a sweep over k.
+
+use super::{sweep_counts, Experiment, KnobReader, Machine, Runs, EVERY_MODE};
+use crate::job::{Job, Variant, Workload, DEFAULT_SEED};
+use crate::params::sum::{workers, NUMBERS, REPETITIONS, TASKS};
+
+pub const EXPERIMENT: Experiment = Experiment {
+    name: "sum",
+    chapter: "sum",
+    runs: Runs::Engine(EVERY_MODE),
+    variants: &[Variant::Sequential, Variant::Tasks],
+    every_run,
+};
+
+/// What the Sum panel's knobs are set to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub workers: u32,
+    pub tasks: u32,
+    pub numbers: u64,
+    pub repetitions: u32,
+}
+
+/// The knobs, in the panel's order. Message-passing workers make every worker count real.
+pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
+    Settings {
+        workers: r.value(&workers(machine.cores)) as u32,
+        tasks: r.value(&TASKS) as u32,
+        numbers: r.value(&NUMBERS),
+        repetitions: r.value(&REPETITIONS) as u32,
+    }
+}
+
+/// One job of the panel.
+pub fn job(s: &Settings, variant: Variant, workers: u32, tasks: u32) -> Job {
+    Job {
+        workload: Workload::Sum { numbers: s.numbers, seed: DEFAULT_SEED },
+        variant,
+        workers,
+        tasks,
+        repetitions: s.repetitions,
+    }
+}
+
+/// Run: the loop, then t tasks on k workers.
+pub fn run_jobs(s: &Settings) -> Vec<Job> {
+    vec![job(s, Variant::Sequential, 1, 1), job(s, Variant::Tasks, s.workers, s.tasks)]
+}
+
+/// Sweep: the loop, then t tasks on every worker count up to `max_workers`.
+pub fn sweep_jobs(s: &Settings, max_workers: u32) -> Vec<Job> {
+    let mut jobs = vec![job(s, Variant::Sequential, 1, 1)];
+    jobs.extend(sweep_counts(max_workers).into_iter().map(|k| job(s, Variant::Tasks, k, s.tasks)));
+    jobs
+}
+
+fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<Vec<Job>> {
+    let s = read(r, machine);
+    vec![run_jobs(&s), sweep_jobs(&s, workers(machine.cores).max as u32)]
+}

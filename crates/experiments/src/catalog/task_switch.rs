@@ -1,0 +1,46 @@
+//! What a task costs, part three: a turn handed back and forth between two threads and between
+//! two goroutines.
+
+use super::{Experiment, KnobReader, Machine, Mode, Runs, EVERY_MODE};
+use crate::job::{Job, Variant, Workload};
+use crate::params::task_cost::{ROUND_TRIPS, SWITCH_REPETITIONS};
+
+pub const EXPERIMENT: Experiment = Experiment {
+    name: "task-switch",
+    chapter: "task-costs",
+    runs: Runs::Engine(EVERY_MODE),
+    variants: &[Variant::Tasks, Variant::Goroutines],
+    every_run,
+};
+
+/// What the panel's knobs are set to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub round_trips: u32,
+    pub repetitions: u32,
+}
+
+/// The knobs, in the panel's order.
+pub fn read(r: &mut dyn KnobReader, _machine: Machine) -> Settings {
+    Settings { round_trips: r.value(&ROUND_TRIPS) as u32, repetitions: r.value(&SWITCH_REPETITIONS) as u32 }
+}
+
+/// Measure: two threads (only with shared memory: two threads need two workers), then two goroutines on one worker.
+pub fn run_jobs(s: &Settings, mode: Mode) -> Vec<Job> {
+    let ping = |variant, workers| Job {
+        workload: Workload::PingPong { round_trips: s.round_trips },
+        variant,
+        workers,
+        tasks: 2,
+        repetitions: s.repetitions,
+    };
+    let mut jobs = vec![ping(Variant::Goroutines, 1)];
+    if mode == Mode::Threads {
+        jobs.insert(0, ping(Variant::Tasks, 2));
+    }
+    jobs
+}
+
+fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<Vec<Job>> {
+    vec![run_jobs(&read(r, machine), machine.mode)]
+}

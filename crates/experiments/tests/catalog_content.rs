@@ -1,0 +1,85 @@
+//! The catalog and the chapters agree: every `<!-- experiment: NAME -->` marker in `content/<lang>/`
+//! names an experiment of `experiments::catalog`, in the chapter the catalog says, and every
+//! experiment of the catalog is shown by its chapter in every language.
+
+use experiments::catalog::CATALOG;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn content() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content")
+}
+
+/// The experiment names marked in one chapter's Markdown.
+fn markers(markdown: &str) -> Vec<String> {
+    markdown
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("<!--")?.strip_suffix("-->"))
+        .filter_map(|comment| comment.trim().strip_prefix("experiment:"))
+        .map(|name| name.trim().to_string())
+        .collect()
+}
+
+/// (language, chapter slug, markers) of every chapter file.
+fn chapters() -> Vec<(String, String, Vec<String>)> {
+    let mut found = Vec::new();
+    for lang in std::fs::read_dir(content()).expect("content/ exists") {
+        let lang = lang.unwrap().path();
+        if !lang.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&lang).unwrap() {
+            let file = file.unwrap().path();
+            if file.extension().is_none_or(|e| e != "md") {
+                continue;
+            }
+            let slug = file.file_stem().unwrap().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&file).unwrap();
+            found.push((lang.file_name().unwrap().to_string_lossy().into_owned(), slug, markers(&text)));
+        }
+    }
+    found
+}
+
+#[test]
+fn markers_name_catalog_experiments_in_their_chapters() {
+    let chapters = chapters();
+    assert!(chapters.iter().any(|(lang, ..)| lang == "en"), "content/en/ has chapters");
+    for (lang, slug, names) in &chapters {
+        for name in names {
+            let experiment = CATALOG
+                .iter()
+                .find(|e| e.name == name)
+                .unwrap_or_else(|| panic!("content/{lang}/{slug}.md marks `{name}`, which the catalog does not have"));
+            assert_eq!(
+                experiment.chapter, slug,
+                "content/{lang}/{slug}.md marks `{name}`, which the catalog puts in chapter `{}`",
+                experiment.chapter
+            );
+        }
+    }
+}
+
+#[test]
+fn every_experiment_is_marked_once_in_every_language() {
+    let chapters = chapters();
+    let languages: BTreeSet<&str> = chapters.iter().map(|(lang, ..)| lang.as_str()).collect();
+    for lang in languages {
+        for experiment in &CATALOG {
+            let count = chapters
+                .iter()
+                .filter(|(l, ..)| l == lang)
+                .flat_map(|(_, _, names)| names)
+                .filter(|n| *n == experiment.name)
+                .count();
+            assert_eq!(count, 1, "content/{lang}/ marks `{}` {count} times, not once", experiment.name);
+        }
+    }
+}
+
+#[test]
+fn the_marker_reader_reads_markers_only() {
+    let text =
+        "Intro\n<!-- experiment: sum -->\n  <!--experiment:qps-->\n<!-- a comment -->\n`<!-- experiment: x` text\n";
+    assert_eq!(markers(text), ["sum", "qps"]);
+}
