@@ -1,0 +1,113 @@
+//! The kernels after Sum: their parameters, the `lab` command that measures each, and the figures
+//! both sides report for it.
+
+use super::json::Json;
+
+/// The kernels after Sum, each measured by one `lab` subcommand natively and by the same jobs in the
+/// browser (e2e/bench.mjs has the same parameters). Every measured job is reported under a figure
+/// name ([`figure_name`]); each side also reports `<kernel>_check_ok` and `<kernel>_jobs`, the jobs
+/// it measured, which must be equal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kernel {
+    Hash,
+    Cost,
+    Docsearch,
+    Qps,
+}
+
+/// `lab hash`: SHA-256 of `--mb` MiB of generated data, as `--hashes` independent hashes.
+pub(super) const HASH_MB: u64 = 32;
+pub(super) const HASH_HASHES: u32 = 4;
+pub(super) const HASH_WORKERS: u32 = 2;
+pub(super) const HASH_REPETITIONS: u32 = 3;
+/// `lab cost`: tasks of `--sqrt` square roots each, and the round trips of the ping-pong.
+pub(super) const COST_TASKS: u32 = 10_000;
+pub(super) const COST_SQRT: u32 = 1;
+pub(super) const COST_WORKERS: u32 = 2;
+pub(super) const SWITCH_TRIPS: u32 = 100_000;
+pub(super) const COST_REPETITIONS: u32 = 3;
+/// `lab docsearch`: documents, each read blocking `--latency-ms`.
+pub(super) const DOCUMENTS: u32 = 200;
+pub(super) const READ_LATENCY_MS: u32 = 1;
+pub(super) const DOCSEARCH_WORKERS: u32 = 1;
+pub(super) const DOCSEARCH_TASKS: u32 = 8;
+pub(super) const DOCSEARCH_REPETITIONS: u32 = 1;
+/// `lab qps`: the load test of a thread-pool server and a goroutine server.
+pub(super) const QPS_WORKERS: u32 = 2;
+pub(super) const QPS_REQUESTS: u32 = 200;
+pub(super) const QPS_CONCURRENCY: u32 = 20;
+pub(super) const QPS_WAIT_MS: u32 = 10;
+pub(super) const QPS_WORK_US: u32 = 50;
+pub(super) const QPS_REPETITIONS: u32 = 1;
+
+impl Kernel {
+    pub(super) const ALL: [Kernel; 4] = [Kernel::Hash, Kernel::Cost, Kernel::Docsearch, Kernel::Qps];
+
+    /// Its `lab` subcommand, also the prefix of its `_check_ok` and `_jobs` figures.
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Kernel::Hash => "hash",
+            Kernel::Cost => "cost",
+            Kernel::Docsearch => "docsearch",
+            Kernel::Qps => "qps",
+        }
+    }
+
+    /// The `lab` command line that measures it, without `--json`.
+    pub(super) fn lab_args(self) -> Vec<String> {
+        let args = match self {
+            Kernel::Hash => {
+                format!("hash --mb {HASH_MB} --hashes {HASH_HASHES} --workers {HASH_WORKERS} --reps {HASH_REPETITIONS}")
+            }
+            Kernel::Cost => format!(
+                "cost --sqrt {COST_SQRT} --tasks {COST_TASKS} --trips {SWITCH_TRIPS} --workers {COST_WORKERS} \
+                 --reps {COST_REPETITIONS}"
+            ),
+            Kernel::Docsearch => format!(
+                "docsearch --docs {DOCUMENTS} --latency-ms {READ_LATENCY_MS} --workers {DOCSEARCH_WORKERS} \
+                 --tasks {DOCSEARCH_TASKS} --reps {DOCSEARCH_REPETITIONS}"
+            ),
+            Kernel::Qps => format!(
+                "qps --workers {QPS_WORKERS} --requests {QPS_REQUESTS} --concurrency {QPS_CONCURRENCY} \
+                 --wait-ms {QPS_WAIT_MS} --work-us {QPS_WORK_US} --reps {QPS_REPETITIONS}"
+            ),
+        };
+        args.split_whitespace().map(String::from).collect()
+    }
+
+    /// The numbers both sides must report for it.
+    pub(super) fn figures(self) -> &'static [&'static str] {
+        match self {
+            Kernel::Hash => &["hash_loop_ms", "hash_tasks_ms"],
+            Kernel::Cost => {
+                &["spawn_loop_ms", "spawn_tasks_ms", "spawn_goroutines_ms", "switch_threads_ms", "switch_goroutines_ms"]
+            }
+            Kernel::Docsearch => &["docsearch_sequential_ms", "docsearch_threads_ms", "docsearch_goroutines_ms"],
+            Kernel::Qps => {
+                &["qps_thread_pool_ms", "qps_thread_pool_req_s", "qps_goroutines_ms", "qps_goroutines_req_s"]
+            }
+        }
+    }
+}
+
+/// The name a measured job's figures are reported under (`<name>_ms`, and `<name>_req_s` for a
+/// server), from its workload kind and variant; e2e/bench.mjs names its measurements the same way.
+pub(super) fn figure_name(job: &Json) -> Result<&'static str, String> {
+    let kind = job.path(&["workload", "kind"]).and_then(Json::as_str).unwrap_or_default();
+    let variant = job.get("variant").and_then(Json::as_str).unwrap_or_default();
+    Ok(match (kind, variant) {
+        ("hash", "sequential") => "hash_loop",
+        ("hash", "tasks") => "hash_tasks",
+        ("granularity", "sequential") => "spawn_loop",
+        ("granularity", "tasks") => "spawn_tasks",
+        ("granularity", "goroutines") => "spawn_goroutines",
+        ("ping_pong", "tasks") => "switch_threads",
+        ("ping_pong", "goroutines") => "switch_goroutines",
+        ("doc_search", "sequential") => "docsearch_sequential",
+        ("doc_search", "tasks") => "docsearch_threads",
+        ("doc_search", "goroutines") => "docsearch_goroutines",
+        ("qps", "tasks") => "qps_thread_pool",
+        ("qps", "goroutines") => "qps_goroutines",
+        _ => return Err(format!("no figure for a {variant:?} {kind:?} job")),
+    })
+}

@@ -1,0 +1,169 @@
+//! `cargo xtask bench`: the same kernels natively and in headless Chromium, side by side, in one run.
+//!
+//! Builds the site and the native `lab` CLI, runs `lab sum|hash|cost|docsearch|qps … --json` (OS
+//! threads) and `node e2e/bench.mjs` (the same jobs sent to the engine in Chromium, plus page timings),
+//! weighs the two wasm modules, then prints the figures and their ratios, native against wasm and each
+//! lesson's own (threads against goroutines, …), and writes them to `bench-report.md` and
+//! `bench-report.json`.
+//! These are measurements, not tests: a slow number never fails the command; only a figure that
+//! cannot be measured at all does. Std only, like the rest of xtask: JSON is read and written by the
+//! small [`json`] module.
+//!
+//! Its parts: [`kernels`] names what is measured, [`native`] runs `lab`, [`browser`] runs
+//! `e2e/bench.mjs`, [`site_size`] weighs the wasm, [`results`] holds what a run measured and checks
+//! that it is complete, [`figures`] derives each kernel's units and ratios, [`tables`] lays them out
+//! ([`table`] renders one, [`formatting`] prints the numbers), and [`report`] writes the files.
+
+mod browser;
+mod figures;
+mod formatting;
+mod json;
+mod kernels;
+mod native;
+mod report;
+mod results;
+mod site_size;
+mod table;
+mod tables;
+#[cfg(test)]
+mod tests;
+
+use crate::shell::{output, root};
+use browser::measure_browser;
+use json::Json;
+use native::measure_native;
+use results::BenchResults;
+use site_size::{app_wasm, weigh};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+const HELP: &str = "\
+cargo xtask bench
+
+  Measures these kernels natively with `target/release/lab ... --json` (OS threads) and in
+  headless Chromium with `node e2e/bench.mjs` (the same jobs sent to the engine's worker), in one
+  run on this machine, and reports them side by side: wasm / native, and each lesson's own ratios.
+
+  Sum        10,000,000 integers, 10 timed repetitions after a warm-up, 1 and 2 workers, 2 and 8
+             tasks, in ms and speedups:
+             lab sum --workers 1,2 --tasks 2|8 --n 10000000 --reps 10
+  hashing    SHA-256 of 32 MiB of generated data, 4 hashes, as a loop and on 2 workers, in MB/s:
+             lab hash --mb 32 --hashes 4 --workers 2 --reps 3
+  task cost  10,000 tasks of 1 square root (a loop, thread-pool tasks, goroutines) in ns/task, and
+             a turn handed back and forth 100,000 times (2 threads, 2 goroutines) in ns/switch:
+             lab cost --sqrt 1 --tasks 10000 --trips 100000 --workers 2 --reps 3
+  blocking   200 documents, each read blocking 1 ms: a loop, then 8 threads and 8 goroutines on
+             1 worker, as speedups:
+             lab docsearch --docs 200 --latency-ms 1 --workers 1 --tasks 8 --reps 1
+  server     200 requests, 20 in flight, each 50 µs of CPU then a 10 ms wait: a pool of 2
+             threads and goroutines on 2 workers, in req/s:
+             lab qps --workers 2 --requests 200 --concurrency 20 --wait-ms 10 --work-us 50 --reps 1
+
+  Where the CPU has SHA instructions (which WebAssembly cannot use), hashing natively again with
+  SHA-256 in plain Rust (lab built with --features soft-sha), beside the browser.
+
+  Then, in Chromium only, the Sum (8 tasks) and hashing jobs again in the engine built without
+  shared memory, on 2 message-passing workers that get their input copied in (what a course page
+  that is not cross-origin isolated runs), beside the same jobs with shared memory.
+
+  First runs: on 5 fresh pages each, the first autorun or sweep a reader sees (the sum with 2 and
+  8 tasks, the sorts, hashing on 1, 2 and 4 workers) against the same run repeated warm on that
+  page; speedups at 1, 2 and 4 workers, medians, cold / warm against the target 0.9.
+
+  Also weighs the site's wasm (raw and gzip -9) and times first paint and the longest main-thread
+  task during a UI run. Prints a table per kernel and writes bench-report.md and bench-report.json
+  at the workspace root. Figures are measurements: a slow one never fails the command; one that
+  cannot be measured at all does, and so do jobs that differ between the two sides. Measuring
+  takes about 15 minutes on two cores.
+
+  Steps: install missing tools and build dist/ (as `cargo xtask build`), `cargo build --release
+  -p lab`, run lab sum for --tasks 2 and 8, then lab hash, cost, docsearch and qps, run
+  e2e/bench.mjs against dist/, weigh dist/*.wasm.
+
+Environment:
+  XTASK_BENCH_SKIP_BUILD=1  skip the tool set-up and the site build and measure the dist/ that is
+                            already there (lab is still built in release)
+";
+
+/// Skips `setup()` and `site::build()` when set to `1`, to measure an existing `dist/`.
+const SKIP_BUILD_VAR: &str = "XTASK_BENCH_SKIP_BUILD";
+
+/// The kernel parameters both sides measure (e2e/bench.mjs uses the same ones).
+const NUMBERS: u64 = 10_000_000;
+const REPETITIONS: u32 = 10;
+const TASK_COUNTS: [u32; 2] = [2, 8];
+
+/// Kernel figures both sides must report, under the same keys.
+const KERNEL_KEYS: [&str; 7] = [
+    "sequential_ms",
+    "tasks2_workers1_ms",
+    "tasks2_workers2_ms",
+    "tasks8_workers1_ms",
+    "tasks8_workers2_ms",
+    "pool_start_1_ms",
+    "pool_start_2_ms",
+];
+
+/// Page figures only the browser reports.
+const PAGE_KEYS: [&str; 9] = [
+    "first_paint_ms",
+    "first_contentful_paint_ms",
+    "sum_panel_ms",
+    "engine_ready_ms",
+    "longest_task_run_ms",
+    "long_tasks_run",
+    "longest_task_load_ms",
+    "ui_sequential_ms",
+    "ui_tasks2_workers2_ms",
+];
+
+/// Figures of the engine without shared memory (message-passing workers), browser only.
+const NO_SHARED_MEMORY_KEYS: [&str; 4] =
+    ["nomem_sum_sequential_ms", "nomem_sum_tasks8_workers2_ms", "nomem_hash_loop_ms", "nomem_hash_tasks_ms"];
+
+pub fn run() -> Result<(), String> {
+    if std::env::args().skip(2).any(|a| a == "--help" || a == "-h") {
+        print!("{HELP}");
+        return Ok(());
+    }
+    if std::env::var(SKIP_BUILD_VAR).as_deref() == Ok("1") {
+        eprintln!("xtask: {SKIP_BUILD_VAR}=1: measuring the existing dist/ without set-up or build");
+    } else {
+        crate::tools::setup()?;
+        crate::site::build()?;
+    }
+    let dist = root().join("dist");
+    let native = measure_native()?;
+    let browser = measure_browser(&dist)?;
+    let results = BenchResults {
+        generated_at: output(Command::new("date").args(["-u", "+%Y-%m-%dT%H:%M:%SZ"]))
+            .map_or_else(|| "unknown".into(), |d| d.trim().to_string()),
+        commit: output(Command::new("git").current_dir(root()).args(["rev-parse", "--short", "HEAD"]))
+            .map_or_else(|| "unknown".into(), |c| c.trim().to_string()),
+        native,
+        browser,
+        app_wasm: weigh(&app_wasm(&dist)?)?,
+        engine_wasm: weigh(&dist.join("engine/engine_bg.wasm"))?,
+    };
+    results.check_complete()?;
+
+    let tables = results.tables();
+    println!("{}", results.title());
+    for table in &tables {
+        println!("\n{}", table.to_text());
+    }
+    let markdown_path = root().join("bench-report.md");
+    let json_path = root().join("bench-report.json");
+    write(&markdown_path, &results.to_markdown(&tables))?;
+    write(&json_path, &(results.to_json().to_string_pretty() + "\n"))?;
+    println!("\nwritten: {} and {}", markdown_path.display(), json_path.display());
+    Ok(())
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Figures by key, as reported by one side (`lab --json` or `bench.mjs`).
+type Figures = BTreeMap<String, Json>;

@@ -1,0 +1,151 @@
+//! The native side: `lab … --json` built in release and run on OS threads, its reports read into
+//! figures under the browser's keys.
+
+use super::json::{self, Json};
+use super::kernels::{figure_name, Kernel};
+use super::{Figures, NUMBERS, REPETITIONS, TASK_COUNTS};
+use crate::shell::{cargo, root, run as run_echoed};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// Build `lab` in release and run the Sum kernel for each task count, then every other kernel; the
+/// figures under the same keys as the browser's.
+pub(super) fn measure_native() -> Result<Figures, String> {
+    run_echoed(cargo().args(["build", "--release", "--package", "lab"]))?;
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), |dir| root().join(dir));
+    let lab = target.join("release/lab");
+    let mut figures = Figures::new();
+    for (run, tasks) in TASK_COUNTS.into_iter().enumerate() {
+        let args = format!("sum --workers 1,2 --tasks {tasks} --n {NUMBERS} --reps {REPETITIONS}");
+        let report = run_lab(&lab, &args.split_whitespace().map(String::from).collect::<Vec<_>>())?;
+        add_lab_figures(&report, tasks, run == 0, &mut figures)?;
+    }
+    for kernel in Kernel::ALL {
+        add_kernel_figures(&run_lab(&lab, &kernel.lab_args())?, kernel, &mut figures)?;
+    }
+    // WebAssembly cannot use a CPU's SHA instructions; where native code does, time SHA-256 in plain
+    // Rust too, so the browser's figure has a fair native counterpart.
+    let sha_instructions = cpu_has_sha_instructions();
+    figures.insert("cpu_sha_instructions".into(), Json::Bool(sha_instructions));
+    if sha_instructions {
+        let soft_target = target.join("soft-sha");
+        run_echoed(
+            cargo()
+                .args(["build", "--release", "--package", "lab", "--features", "soft-sha", "--target-dir"])
+                .arg(&soft_target),
+        )?;
+        let mut soft = Figures::new();
+        add_kernel_figures(
+            &run_lab(&soft_target.join("release/lab"), &Kernel::Hash.lab_args())?,
+            Kernel::Hash,
+            &mut soft,
+        )?;
+        for key in ["hash_loop_ms", "hash_tasks_ms"] {
+            let value = soft.get(key).cloned().ok_or_else(|| format!("lab with soft-sha did not report {key}"))?;
+            figures.insert(key.replace("hash_", "hash_soft_"), value);
+        }
+    }
+    Ok(figures)
+}
+
+/// Whether this machine's CPU has SHA-256 instructions that native code (the sha2 crate) uses.
+pub(super) fn cpu_has_sha_instructions() -> bool {
+    let flags = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    flags
+        .lines()
+        .filter(|l| l.starts_with("flags") || l.starts_with("Features"))
+        .any(|l| l.split_whitespace().any(|flag| flag == "sha_ni" || flag == "sha2"))
+}
+
+/// Run `lab <args> --json` and read what it printed.
+pub(super) fn run_lab(lab: &Path, args: &[String]) -> Result<Json, String> {
+    let mut command = Command::new(lab);
+    command.args(args).arg("--json").stderr(Stdio::inherit());
+    eprintln!("xtask: $ {}", crate::shell::describe(&command));
+    let out = command.output().map_err(|e| format!("could not start {}: {e}", lab.display()))?;
+    // lab exits with 1 when a result is wrong but still prints it: the report shows the check. A job
+    // that could not be measured at all prints nothing.
+    json::parse(&String::from_utf8_lossy(&out.stdout))
+        .map_err(|e| format!("`lab {} --json` ({}) printed no readable JSON: {e}", args.join(" "), out.status))
+}
+
+/// Read one `lab sum --json` report into `figures`. The first run also gives the baseline and the pool
+/// start-up times (its first job starts a pool of 1 worker, its 2-worker job one of 2).
+pub(super) fn add_lab_figures(report: &Json, tasks: u32, first_run: bool, figures: &mut Figures) -> Result<(), String> {
+    let machine = report.get("machine");
+    for key in ["os", "arch", "logical_cpus"] {
+        if let Some(value) = machine.and_then(|m| m.get(key)) {
+            figures.insert(key.into(), value.clone());
+        }
+    }
+    let results = report.get("results").and_then(Json::as_array).ok_or("lab's JSON has no results")?;
+    let mut all_ok = figures.get("check_ok").and_then(Json::as_bool).unwrap_or(true);
+    for result in results {
+        let field = |path: &[&str]| result.path(&["measurement"]).and_then(|m| m.path(path));
+        let number = |path: &[&str]| {
+            field(path)
+                .and_then(Json::as_f64)
+                .ok_or_else(|| format!("lab's JSON has no number at measurement.{}", path.join(".")))
+        };
+        let variant = field(&["job", "variant"]).and_then(Json::as_str).unwrap_or_default();
+        let workers = number(&["job", "workers"])?;
+        let median = number(&["summary", "median_ms"])?;
+        let pool_start = field(&["pool_start_ms"]).and_then(Json::as_f64);
+        all_ok &= field(&["check", "ok"]).and_then(Json::as_bool).unwrap_or(false);
+        match variant {
+            "sequential" if first_run => {
+                figures.insert("sequential_ms".into(), Json::Number(median));
+                figures.insert("sequential_min_ms".into(), Json::Number(number(&["summary", "min_ms"])?));
+            }
+            "sequential" => {
+                figures.insert("sequential_run2_ms".into(), Json::Number(median));
+            }
+            _ => {
+                figures.insert(format!("tasks{tasks}_workers{workers}_ms"), Json::Number(median));
+                // The first job on each new pool reports its start-up (the loop runs on a worker of
+                // the smallest pool, so the 1-worker pool is the 1-worker tasks job's).
+                if first_run && (workers == 1.0 || workers == 2.0) {
+                    if let Some(ms) = pool_start {
+                        figures.insert(format!("pool_start_{workers}_ms"), Json::Number(ms));
+                    }
+                }
+            }
+        }
+    }
+    figures.insert("check_ok".into(), Json::Bool(all_ok));
+    Ok(())
+}
+
+/// Read the `lab --json` report of `kernel` into `figures`: each job's median under its
+/// [`figure_name`] (and a server's requests per second), whether every result was right, and the
+/// jobs themselves.
+pub(super) fn add_kernel_figures(report: &Json, kernel: Kernel, figures: &mut Figures) -> Result<(), String> {
+    let lab = format!("`lab {}`", kernel.name());
+    let results =
+        report.get("results").and_then(Json::as_array).ok_or_else(|| format!("{lab}'s JSON has no results"))?;
+    let mut all_ok = true;
+    let mut jobs = Vec::new();
+    for result in results {
+        let measurement =
+            result.get("measurement").ok_or_else(|| format!("{lab}'s JSON has a result without a measurement"))?;
+        let number = |path: &[&str]| {
+            measurement
+                .path(path)
+                .and_then(Json::as_f64)
+                .ok_or_else(|| format!("{lab}'s JSON has no number at measurement.{}", path.join(".")))
+        };
+        let job = measurement.get("job").ok_or_else(|| format!("{lab}'s JSON has a measurement without its job"))?;
+        let name = figure_name(job)?;
+        if figures.insert(format!("{name}_ms"), Json::Number(number(&["summary", "median_ms"])?)).is_some() {
+            return Err(format!("two jobs of {lab} are both reported as {name}"));
+        }
+        if job.path(&["workload", "kind"]).and_then(Json::as_str) == Some("qps") {
+            figures.insert(format!("{name}_req_s"), Json::Number(number(&["qps", "qps"])?));
+        }
+        all_ok &= measurement.path(&["check", "ok"]).and_then(Json::as_bool).unwrap_or(false);
+        jobs.push(job.clone());
+    }
+    figures.insert(format!("{}_check_ok", kernel.name()), Json::Bool(all_ok));
+    figures.insert(format!("{}_jobs", kernel.name()), Json::Array(jobs));
+    Ok(())
+}

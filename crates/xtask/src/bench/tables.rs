@@ -1,0 +1,293 @@
+//! The report's tables: Sum and each kernel native against wasm, the site's downloads, the page's
+//! timings, the engine without shared memory, and first runs against warm ones.
+
+use super::figures::{checks, derived, median, value};
+use super::formatting::{bytes, counted, group_digits, ms, ratio, timed_runs, times};
+use super::json::Json;
+use super::kernels::*;
+use super::results::BenchResults;
+use super::table::Table;
+use super::{Figures, NUMBERS, REPETITIONS};
+
+impl BenchResults {
+    pub(super) fn tables(&self) -> Vec<Table> {
+        let mut kernel = Table::new(
+            &format!(
+                "Sum of {} integers, median of {REPETITIONS} timed runs (ms); native = lab on OS threads, wasm = the engine in Chromium",
+                group_digits(NUMBERS)
+            ),
+            &["measure", "native", "wasm", "wasm / native"],
+            &[false, true, true, true],
+        );
+        let checks = |figures: &Figures| checks(figures, "check_ok");
+        let rows = [
+            ("sequential (one loop), ms", "sequential_ms"),
+            ("2 tasks on 1 worker, ms", "tasks2_workers1_ms"),
+            ("2 tasks on 2 workers, ms", "tasks2_workers2_ms"),
+            ("8 tasks on 1 worker, ms", "tasks8_workers1_ms"),
+            ("8 tasks on 2 workers, ms", "tasks8_workers2_ms"),
+        ];
+        for (label, key) in rows {
+            let (native, wasm) = (self.native_ms(key), self.browser_ms(key));
+            kernel.row(&[label, &ms(native), &ms(wasm), &times(wasm / native)]);
+        }
+        for (label, key) in [
+            ("speedup, 2 tasks on 2 workers", "tasks2_workers2_ms"),
+            ("speedup, 8 tasks on 2 workers", "tasks8_workers2_ms"),
+        ] {
+            let (native, wasm) = self.speedups(key);
+            kernel.row(&[label, &times(native), &times(wasm), &ratio(wasm / native)]);
+        }
+        for (label, key) in
+            [("pool start, 1 worker, ms", "pool_start_1_ms"), ("pool start, 2 workers, ms", "pool_start_2_ms")]
+        {
+            let (native, wasm) = (self.native_ms(key), self.browser_ms(key));
+            kernel.row(&[label, &ms(native), &ms(wasm), &times(wasm / native)]);
+        }
+        kernel.row(&["results", checks(&self.native), checks(&self.browser), ""]);
+
+        let mut sizes = Table::new("Site downloads", &["file", "raw", "gzip -9"], &[false, true, true]);
+        for weight in [&self.app_wasm, &self.engine_wasm] {
+            sizes.row(&[&weight.file, &bytes(weight.raw_bytes), &bytes(weight.gzip_bytes)]);
+        }
+
+        let mut page = Table::new(
+            "The Sum chapter in Chromium (ms from navigation start unless noted)",
+            &["measure", "ms"],
+            &[false, true],
+        );
+        let browser = |key: &str| ms(self.browser_ms(key));
+        page.row(&["first paint", &browser("first_paint_ms")]);
+        page.row(&["first contentful paint", &browser("first_contentful_paint_ms")]);
+        page.row(&["Sum panel in the page", &browser("sum_panel_ms")]);
+        page.row(&["engine worker ready (own clock, from new Worker)", &browser("engine_ready_ms")]);
+        page.row(&["longest main-thread task while loading (0: none)", &browser("longest_task_load_ms")]);
+        page.row(&[
+            &format!(
+                "longest main-thread task during a UI run ({} long tasks; 0: none)",
+                self.browser_ms("long_tasks_run")
+            ),
+            &browser("longest_task_run_ms"),
+        ]);
+        // The UI run's engine is cold (no untimed pass first): what a reader sees on a first click.
+        page.row(&["that UI run's results table: sequential median (cold engine)", &browser("ui_sequential_ms")]);
+        page.row(&[
+            "that UI run's results table: 2 tasks on 2 workers median (cold engine)",
+            &browser("ui_tasks2_workers2_ms"),
+        ]);
+        let mut tables = vec![kernel];
+        tables.extend(Kernel::ALL.map(|k| self.kernel_table(k)));
+        tables.extend(self.software_sha_table());
+        tables.extend([sizes, page, self.no_shared_memory_table(), self.first_runs_table()]);
+        tables
+    }
+
+    /// Where native SHA-256 uses the CPU's SHA instructions (which WebAssembly cannot), the browser's
+    /// hashing against native SHA-256 in plain Rust.
+    pub(super) fn software_sha_table(&self) -> Option<Table> {
+        if self.native.get("cpu_sha_instructions").and_then(Json::as_bool) != Some(true) {
+            return None;
+        }
+        let native = derived(&self.native);
+        let browser = derived(&self.browser);
+        let get =
+            |figures: &[(&str, f64)], key: &str| figures.iter().find(|(k, _)| *k == key).map_or(f64::NAN, |(_, v)| *v);
+        let mut table = Table::new(
+            "SHA-256 without SHA instructions: this CPU has them and native SHA-256 uses them, WebAssembly cannot; \
+             here native runs SHA-256 in plain Rust (sha2's force-soft) beside the browser (MB/s)",
+            &["measure", "native, plain Rust", "wasm", "wasm / native"],
+            &[false, true, true, true],
+        );
+        for (label, soft, wasm) in [
+            ("loop, MB/s", "hash_soft_loop_mb_s", "hash_loop_mb_s"),
+            (&*format!("{}, MB/s", counted(HASH_WORKERS, "worker")), "hash_soft_tasks_mb_s", "hash_tasks_mb_s"),
+        ] {
+            let (native, wasm) = (get(&native, soft), get(&browser, wasm));
+            table.row(&[label, &format!("{native:.0}"), &format!("{wasm:.0}"), &ratio(wasm / native)]);
+        }
+        Some(table)
+    }
+
+    /// What a reader sees first: each case's first run on a fresh page against the same run repeated
+    /// warm on that page (speedups over the run's own baseline, median over the fresh pages).
+    pub(super) fn first_runs_table(&self) -> Table {
+        let runs = self.browser.get("first_runs").and_then(Json::as_array).unwrap_or_default();
+        let pages = runs.first().and_then(|r| r.get("cold")).and_then(Json::as_array).map_or(0, <[Json]>::len);
+        let mut table = Table::new(
+            &format!(
+                "First runs in Chromium: a fresh page's first autorun or sweep against the same run repeated warm \
+                 (speedup over the run's baseline, median of {pages} fresh pages; target cold / warm >= {FIRST_RUN_TARGET})"
+            ),
+            &["case", "measure", "cold", "warm", "cold / warm", "target met"],
+            &[false, false, true, true, true, false],
+        );
+        for run in runs {
+            let text = |key: &str| run.get(key).and_then(Json::as_str).unwrap_or("?").to_string();
+            let median_of = |key: &str| {
+                let values: Vec<f64> = run
+                    .get(key)
+                    .and_then(Json::as_array)
+                    .map(|a| a.iter().filter_map(Json::as_f64).collect())
+                    .unwrap_or_default();
+                median(&values)
+            };
+            let (cold, warm) = (median_of("cold"), median_of("warm"));
+            let key = text("key");
+            let (what, workers) = key.split_once('@').unwrap_or((&key, "?"));
+            let measure = format!(
+                "{} on {}",
+                what.replace('_', " "),
+                if workers == "1" { "1 worker".into() } else { format!("{workers} workers") }
+            );
+            let met = if cold / warm >= FIRST_RUN_TARGET { "yes" } else { "NO" };
+            table.row(&[&text("case"), &measure, &times(cold), &times(warm), &ratio(cold / warm), met]);
+        }
+        table
+    }
+
+    /// The sum and the hashes in Chromium on a page without shared memory (message-passing
+    /// workers, every input copied to them) beside the same jobs with shared memory.
+    pub(super) fn no_shared_memory_table(&self) -> Table {
+        let mut table = Table::new(
+            &format!(
+                "Without shared memory (a page that is not isolated): the same jobs in Chromium on {} that \
+                 get their input copied in messages (ms)",
+                counted(2, "message-passing worker")
+            ),
+            &["measure", "shared memory", "messages", "messages / shared"],
+            &[false, true, true, true],
+        );
+        let rows = [
+            ("sum, sequential (one loop)", "sequential_ms", "nomem_sum_sequential_ms"),
+            ("sum, 8 tasks on 2 workers", "tasks8_workers2_ms", "nomem_sum_tasks8_workers2_ms"),
+            ("hashes, loop", "hash_loop_ms", "nomem_hash_loop_ms"),
+            ("hashes, on 2 workers", "hash_tasks_ms", "nomem_hash_tasks_ms"),
+        ];
+        for (label, shared, messages) in rows {
+            let (shared, messages) = (self.browser_ms(shared), self.browser_ms(messages));
+            table.row(&[label, &ms(shared), &ms(messages), &times(messages / shared)]);
+        }
+        let speedup = |loop_key: &str, tasks_key: &str| self.browser_ms(loop_key) / self.browser_ms(tasks_key);
+        let sum = (
+            speedup("sequential_ms", "tasks8_workers2_ms"),
+            speedup("nomem_sum_sequential_ms", "nomem_sum_tasks8_workers2_ms"),
+        );
+        let hash = (speedup("hash_loop_ms", "hash_tasks_ms"), speedup("nomem_hash_loop_ms", "nomem_hash_tasks_ms"));
+        table.row(&["sum, speedup on 2 workers", &times(sum.0), &times(sum.1), &ratio(sum.1 / sum.0)]);
+        table.row(&["hashes, speedup on 2 workers", &times(hash.0), &times(hash.1), &ratio(hash.1 / hash.0)]);
+        table.row(&["results", "", checks(&self.browser, "nomem_check_ok"), ""]);
+        table
+    }
+
+    /// One kernel's table: its figures on each side in the kernel's own units, and its lessons' ratios.
+    pub(super) fn kernel_table(&self, kernel: Kernel) -> Table {
+        let workers = |n: u32| counted(n, "worker");
+        let (title, rows): (String, Vec<(String, &str, Unit)>) = match kernel {
+            Kernel::Hash => (
+                format!(
+                    "SHA-256 of {HASH_MB} MiB of generated data, {HASH_HASHES} independent hashes, as one loop and as tasks \
+                     on {}; {} (MB/s: 10^6 bytes hashed per second)",
+                    workers(HASH_WORKERS),
+                    timed_runs(HASH_REPETITIONS)
+                ),
+                vec![
+                    ("loop, ms".into(), "hash_loop_ms", Unit::Time),
+                    (format!("{HASH_HASHES} hashes on {}, ms", workers(HASH_WORKERS)), "hash_tasks_ms", Unit::Time),
+                    ("loop, MB/s".into(), "hash_loop_mb_s", Unit::Rate),
+                    (format!("{}, MB/s", workers(HASH_WORKERS)), "hash_tasks_mb_s", Unit::Rate),
+                    (format!("speedup, {}", workers(HASH_WORKERS)), "hash_speedup", Unit::Factor),
+                ],
+            ),
+            Kernel::Cost => (
+                format!(
+                    "What a task costs: {} tasks of {} each; a turn handed back and forth {} times; {}",
+                    group_digits(COST_TASKS.into()),
+                    counted(COST_SQRT, "square root"),
+                    group_digits(SWITCH_TRIPS.into()),
+                    timed_runs(COST_REPETITIONS)
+                ),
+                vec![
+                    ("spawn: loop iteration, ns/task".into(), "spawn_loop_ns_per_task", Unit::Time),
+                    (
+                        format!("spawn: thread-pool task (rayon, {}), ns/task", workers(COST_WORKERS)),
+                        "spawn_tasks_ns_per_task",
+                        Unit::Time,
+                    ),
+                    (
+                        format!("spawn: goroutine ({}), ns/task", workers(COST_WORKERS)),
+                        "spawn_goroutines_ns_per_task",
+                        Unit::Time,
+                    ),
+                    (
+                        "switch: 2 threads on 2 workers (block, wake), ns/switch".into(),
+                        "switch_threads_ns_per_switch",
+                        Unit::Time,
+                    ),
+                    (
+                        "switch: 2 goroutines on 1 worker (yield), ns/switch".into(),
+                        "switch_goroutines_ns_per_switch",
+                        Unit::Time,
+                    ),
+                    ("switch cost, threads / goroutines".into(), "switch_threads_over_goroutines", Unit::Factor),
+                ],
+            ),
+            Kernel::Docsearch => {
+                let on = format!("{} on {}", counted(DOCSEARCH_TASKS, "task"), workers(DOCSEARCH_WORKERS));
+                (
+                    format!(
+                        "Blocking reads: searching {} RSS documents, each read blocking {READ_LATENCY_MS} ms; {}",
+                        group_digits(DOCUMENTS.into()),
+                        timed_runs(DOCSEARCH_REPETITIONS)
+                    ),
+                    vec![
+                        ("sequential (one loop), ms".into(), "docsearch_sequential_ms", Unit::Time),
+                        (format!("threads: {on}, reads block, ms"), "docsearch_threads_ms", Unit::Time),
+                        (format!("goroutines: {on}, reads park, ms"), "docsearch_goroutines_ms", Unit::Time),
+                        ("speedup, threads".into(), "docsearch_threads_speedup", Unit::Factor),
+                        ("speedup, goroutines".into(), "docsearch_goroutines_speedup", Unit::Factor),
+                        ("goroutines over threads".into(), "docsearch_goroutines_over_threads", Unit::Factor),
+                    ],
+                )
+            }
+            Kernel::Qps => (
+                format!(
+                    "A server under load: {QPS_REQUESTS} requests, {QPS_CONCURRENCY} in flight, each {QPS_WORK_US} µs of \
+                     CPU then a {QPS_WAIT_MS} ms blocking wait; {}",
+                    timed_runs(QPS_REPETITIONS)
+                ),
+                vec![
+                    (format!("thread pool of {}, req/s", counted(QPS_WORKERS, "thread")), "qps_thread_pool_req_s", Unit::Rate),
+                    (format!("goroutines on {}, req/s", workers(QPS_WORKERS)), "qps_goroutines_req_s", Unit::Rate),
+                    ("goroutines / thread pool".into(), "qps_goroutines_over_thread_pool", Unit::Factor),
+                ],
+            ),
+        };
+        let mut table = Table::new(&title, &["measure", "native", "wasm", "wasm / native"], &[false, true, true, true]);
+        for (label, key, unit) in rows {
+            let (native, wasm) = (value(&self.native, key), value(&self.browser, key));
+            let cells = match unit {
+                Unit::Time => [ms(native), ms(wasm), times(wasm / native)],
+                Unit::Rate => [ms(native), ms(wasm), ratio(wasm / native)],
+                Unit::Factor => [times(native), times(wasm), ratio(wasm / native)],
+            };
+            table.row(&[&label, &cells[0], &cells[1], &cells[2]]);
+        }
+        let check = format!("{}_check_ok", kernel.name());
+        table.row(&["results", checks(&self.native, &check), checks(&self.browser, &check), ""]);
+        table
+    }
+}
+
+/// The bench's target for a first run's speedup against a warm one.
+pub(super) const FIRST_RUN_TARGET: f64 = 0.9;
+
+/// How a row of a kernel's table shows and compares its figures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Unit {
+    /// A duration or a cost (ms, ns per task): smaller is faster; wasm / native as `1.25x`.
+    Time,
+    /// A throughput (MB/s, req/s): larger is faster; wasm / native as `0.80`.
+    Rate,
+    /// A speedup or a lesson's ratio, `1.80x` on each side; wasm / native as `0.90`.
+    Factor,
+}
