@@ -1,9 +1,9 @@
 //! The browser side: `node e2e/bench.mjs` run against the built site, its `browser.<key>=<value>` lines
 //! read into figures.
 
-use super::json::{self, Json};
 use super::Figures;
 use crate::shell::{root, tool_path};
+use serde_json::{Number, Value};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -31,16 +31,15 @@ pub(super) fn parse_browser_lines(text: &str) -> Figures {
         .filter_map(|line| line.trim().strip_prefix("browser.")?.split_once('='))
         .map(|(key, value)| {
             let value = match value.trim() {
-                "true" => Json::Bool(true),
-                "false" => Json::Bool(false),
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
                 raw if raw.starts_with(['[', '{']) => {
-                    json::parse(raw).unwrap_or_else(|_| Json::String(raw.to_string()))
+                    serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_string()))
                 }
-                raw => raw
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|v| v.is_finite())
-                    .map_or_else(|| Json::String(raw.to_string()), Json::Number),
+                // JavaScript prints `NaN` and `Infinity`, which are not JSON numbers: kept as text.
+                raw => {
+                    serde_json::from_str::<Number>(raw).map_or_else(|_| Value::String(raw.to_string()), Value::Number)
+                }
             };
             (key.trim().to_string(), value)
         })

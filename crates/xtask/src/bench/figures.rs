@@ -1,9 +1,9 @@
 //! Reading one side's figures, and deriving from them the kernels' own units and the lessons' ratios,
 //! the same way for each side.
 
-use super::json::Json;
 use super::kernels::{COST_TASKS, HASH_HASHES, HASH_MB, SWITCH_TRIPS};
 use super::Figures;
+use serde_json::Value;
 
 /// The median of `values` (the lower middle one for an even count), NaN for none.
 pub(super) fn median(values: &[f64]) -> f64 {
@@ -14,7 +14,7 @@ pub(super) fn median(values: &[f64]) -> f64 {
 
 /// The figure under `key` if it is a number.
 pub(super) fn number(figures: &Figures, key: &str) -> Option<f64> {
-    figures.get(key).and_then(Json::as_f64)
+    figures.get(key).and_then(Value::as_f64)
 }
 
 /// The kernels' figures in their own units and their lessons' ratios, computed the same way for each
@@ -56,7 +56,7 @@ pub(super) fn value(figures: &Figures, key: &str) -> f64 {
 
 /// Whether every job behind the boolean figure `key` computed the right answer.
 pub(super) fn checks(figures: &Figures, key: &str) -> &'static str {
-    match figures.get(key).and_then(Json::as_bool) {
+    match figures.get(key).and_then(Value::as_bool) {
         Some(true) => "all correct",
         Some(false) => "WRONG",
         None => "?",

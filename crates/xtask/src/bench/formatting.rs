@@ -1,10 +1,18 @@
 //! Numbers, sizes and counts as the report prints them.
 
-use super::json::Json;
+use serde_json::Value;
 
 /// A JSON value on one line, for messages (whitespace inside strings is squeezed too).
-pub(super) fn one_line(value: &Json) -> String {
-    value.to_string_pretty().split_whitespace().collect::<Vec<_>>().join(" ")
+pub(super) fn one_line(value: &Value) -> String {
+    format!("{value:#}").split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Text without quotes, anything else as JSON.
+pub(super) fn plain_text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
 }
 
 /// `1 worker`, `2 workers`.

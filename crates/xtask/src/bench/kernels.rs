@@ -1,7 +1,7 @@
 //! The kernels after Sum: their parameters, the `lab` command that measures each, and the figures
 //! both sides report for it.
 
-use super::json::Json;
+use experiments::{Job, Variant, Workload};
 
 /// The kernels after Sum, each measured by one `lab` subcommand natively and by the same jobs in the
 /// browser (e2e/bench.mjs has the same parameters). Every measured job is reported under a figure
@@ -91,23 +91,22 @@ impl Kernel {
 }
 
 /// The name a measured job's figures are reported under (`<name>_ms`, and `<name>_req_s` for a
-/// server), from its workload kind and variant; e2e/bench.mjs names its measurements the same way.
-pub(super) fn figure_name(job: &Json) -> Result<&'static str, String> {
-    let kind = job.path(&["workload", "kind"]).and_then(Json::as_str).unwrap_or_default();
-    let variant = job.get("variant").and_then(Json::as_str).unwrap_or_default();
-    Ok(match (kind, variant) {
-        ("hash", "sequential") => "hash_loop",
-        ("hash", "tasks") => "hash_tasks",
-        ("granularity", "sequential") => "spawn_loop",
-        ("granularity", "tasks") => "spawn_tasks",
-        ("granularity", "goroutines") => "spawn_goroutines",
-        ("ping_pong", "tasks") => "switch_threads",
-        ("ping_pong", "goroutines") => "switch_goroutines",
-        ("doc_search", "sequential") => "docsearch_sequential",
-        ("doc_search", "tasks") => "docsearch_threads",
-        ("doc_search", "goroutines") => "docsearch_goroutines",
-        ("qps", "tasks") => "qps_thread_pool",
-        ("qps", "goroutines") => "qps_goroutines",
-        _ => return Err(format!("no figure for a {variant:?} {kind:?} job")),
+/// server), from its workload and variant; e2e/bench.mjs names its measurements the same way.
+pub(super) fn figure_name(job: &Job) -> Result<&'static str, String> {
+    use Variant::{Goroutines, Sequential, Tasks};
+    Ok(match (&job.workload, job.variant) {
+        (Workload::Hash { .. }, Sequential) => "hash_loop",
+        (Workload::Hash { .. }, Tasks) => "hash_tasks",
+        (Workload::Granularity { .. }, Sequential) => "spawn_loop",
+        (Workload::Granularity { .. }, Tasks) => "spawn_tasks",
+        (Workload::Granularity { .. }, Goroutines) => "spawn_goroutines",
+        (Workload::PingPong { .. }, Tasks) => "switch_threads",
+        (Workload::PingPong { .. }, Goroutines) => "switch_goroutines",
+        (Workload::DocSearch { .. }, Sequential) => "docsearch_sequential",
+        (Workload::DocSearch { .. }, Tasks) => "docsearch_threads",
+        (Workload::DocSearch { .. }, Goroutines) => "docsearch_goroutines",
+        (Workload::Qps { .. }, Tasks) => "qps_thread_pool",
+        (Workload::Qps { .. }, Goroutines) => "qps_goroutines",
+        _ => return Err(format!("no figure for the job {}", serde_json::to_string(job).unwrap_or_default())),
     })
 }

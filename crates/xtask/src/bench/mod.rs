@@ -6,8 +6,7 @@
 //! lesson's own (threads against goroutines, …), and writes them to `bench-report.md` and
 //! `bench-report.json`.
 //! These are measurements, not tests: a slow number never fails the command; only a figure that
-//! cannot be measured at all does. Std only, like the rest of xtask: JSON is read and written by the
-//! small [`json`] module.
+//! cannot be measured at all does. `lab`'s JSON is read into `experiments`' types with serde.
 //!
 //! Its parts: [`kernels`] names what is measured, [`native`] runs `lab`, [`browser`] runs
 //! `e2e/bench.mjs`, [`site_size`] weighs the wasm, [`results`] holds what a run measured and checks
@@ -17,7 +16,6 @@
 mod browser;
 mod figures;
 mod formatting;
-mod json;
 mod kernels;
 mod native;
 mod report;
@@ -30,9 +28,9 @@ mod tests;
 
 use crate::shell::{output, root};
 use browser::measure_browser;
-use json::Json;
 use native::measure_native;
 use results::BenchResults;
+use serde_json::Value;
 use site_size::{app_wasm, weigh};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -156,7 +154,7 @@ pub fn run() -> Result<(), String> {
     let markdown_path = root().join("bench-report.md");
     let json_path = root().join("bench-report.json");
     write(&markdown_path, &results.to_markdown(&tables))?;
-    write(&json_path, &(results.to_json().to_string_pretty() + "\n"))?;
+    write(&json_path, &(results.to_json() + "\n"))?;
     println!("\nwritten: {} and {}", markdown_path.display(), json_path.display());
     Ok(())
 }
@@ -166,4 +164,4 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
 }
 
 /// Figures by key, as reported by one side (`lab --json` or `bench.mjs`).
-type Figures = BTreeMap<String, Json>;
+type Figures = BTreeMap<String, Value>;

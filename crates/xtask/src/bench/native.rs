@@ -1,12 +1,45 @@
 //! The native side: `lab … --json` built in release and run on OS threads, its reports read into
 //! figures under the browser's keys.
 
-use super::json::{self, Json};
 use super::kernels::{figure_name, Kernel};
 use super::{Figures, NUMBERS, REPETITIONS, TASK_COUNTS};
 use crate::shell::{cargo, root, run as run_echoed};
+use experiments::{Check, Job, Summary, Variant, Workload};
+use serde::Deserialize;
+use serde_json::{Map, Value};
 use std::path::Path;
 use std::process::{Command, Stdio};
+
+/// What `lab … --json` prints, as far as the bench reads it: the machine, and each result's
+/// measurement (an `experiments::Measurement`; fields the bench does not use are ignored).
+#[derive(Clone, Debug, Deserialize)]
+pub(super) struct LabReport {
+    #[serde(default)]
+    machine: Map<String, Value>,
+    results: Vec<LabResult>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct LabResult {
+    measurement: LabMeasurement,
+}
+
+/// The parts of an `experiments::Measurement` the bench reads.
+#[derive(Clone, Debug, Deserialize)]
+struct LabMeasurement {
+    job: Job,
+    summary: Summary,
+    check: Check,
+    pool_start_ms: Option<f64>,
+    /// Only for a server's load test.
+    qps: Option<ServerRate>,
+}
+
+/// The throughput of an `experiments::QpsReport`.
+#[derive(Clone, Copy, Debug, Deserialize)]
+struct ServerRate {
+    qps: f64,
+}
 
 /// Build `lab` in release and run the Sum kernel for each task count, then every other kernel; the
 /// figures under the same keys as the browser's.
@@ -18,7 +51,7 @@ pub(super) fn measure_native() -> Result<Figures, String> {
     for (run, tasks) in TASK_COUNTS.into_iter().enumerate() {
         let args = format!("sum --workers 1,2 --tasks {tasks} --n {NUMBERS} --reps {REPETITIONS}");
         let report = run_lab(&lab, &args.split_whitespace().map(String::from).collect::<Vec<_>>())?;
-        add_lab_figures(&report, tasks, run == 0, &mut figures)?;
+        add_lab_figures(&report, tasks, run == 0, &mut figures);
     }
     for kernel in Kernel::ALL {
         add_kernel_figures(&run_lab(&lab, &kernel.lab_args())?, kernel, &mut figures)?;
@@ -26,7 +59,7 @@ pub(super) fn measure_native() -> Result<Figures, String> {
     // WebAssembly cannot use a CPU's SHA instructions; where native code does, time SHA-256 in plain
     // Rust too, so the browser's figure has a fair native counterpart.
     let sha_instructions = cpu_has_sha_instructions();
-    figures.insert("cpu_sha_instructions".into(), Json::Bool(sha_instructions));
+    figures.insert("cpu_sha_instructions".into(), Value::Bool(sha_instructions));
     if sha_instructions {
         let soft_target = target.join("soft-sha");
         run_echoed(
@@ -58,94 +91,73 @@ pub(super) fn cpu_has_sha_instructions() -> bool {
 }
 
 /// Run `lab <args> --json` and read what it printed.
-pub(super) fn run_lab(lab: &Path, args: &[String]) -> Result<Json, String> {
+pub(super) fn run_lab(lab: &Path, args: &[String]) -> Result<LabReport, String> {
     let mut command = Command::new(lab);
     command.args(args).arg("--json").stderr(Stdio::inherit());
     eprintln!("xtask: $ {}", crate::shell::describe(&command));
     let out = command.output().map_err(|e| format!("could not start {}: {e}", lab.display()))?;
     // lab exits with 1 when a result is wrong but still prints it: the report shows the check. A job
     // that could not be measured at all prints nothing.
-    json::parse(&String::from_utf8_lossy(&out.stdout))
+    serde_json::from_slice(&out.stdout)
         .map_err(|e| format!("`lab {} --json` ({}) printed no readable JSON: {e}", args.join(" "), out.status))
 }
 
 /// Read one `lab sum --json` report into `figures`. The first run also gives the baseline and the pool
 /// start-up times (its first job starts a pool of 1 worker, its 2-worker job one of 2).
-pub(super) fn add_lab_figures(report: &Json, tasks: u32, first_run: bool, figures: &mut Figures) -> Result<(), String> {
-    let machine = report.get("machine");
+pub(super) fn add_lab_figures(report: &LabReport, tasks: u32, first_run: bool, figures: &mut Figures) {
     for key in ["os", "arch", "logical_cpus"] {
-        if let Some(value) = machine.and_then(|m| m.get(key)) {
+        if let Some(value) = report.machine.get(key) {
             figures.insert(key.into(), value.clone());
         }
     }
-    let results = report.get("results").and_then(Json::as_array).ok_or("lab's JSON has no results")?;
-    let mut all_ok = figures.get("check_ok").and_then(Json::as_bool).unwrap_or(true);
-    for result in results {
-        let field = |path: &[&str]| result.path(&["measurement"]).and_then(|m| m.path(path));
-        let number = |path: &[&str]| {
-            field(path)
-                .and_then(Json::as_f64)
-                .ok_or_else(|| format!("lab's JSON has no number at measurement.{}", path.join(".")))
-        };
-        let variant = field(&["job", "variant"]).and_then(Json::as_str).unwrap_or_default();
-        let workers = number(&["job", "workers"])?;
-        let median = number(&["summary", "median_ms"])?;
-        let pool_start = field(&["pool_start_ms"]).and_then(Json::as_f64);
-        all_ok &= field(&["check", "ok"]).and_then(Json::as_bool).unwrap_or(false);
-        match variant {
-            "sequential" if first_run => {
-                figures.insert("sequential_ms".into(), Json::Number(median));
-                figures.insert("sequential_min_ms".into(), Json::Number(number(&["summary", "min_ms"])?));
+    let mut all_ok = figures.get("check_ok").and_then(Value::as_bool).unwrap_or(true);
+    for LabResult { measurement } in &report.results {
+        let (workers, median) = (measurement.job.workers, measurement.summary.median_ms);
+        all_ok &= measurement.check.ok;
+        match measurement.job.variant {
+            Variant::Sequential if first_run => {
+                figures.insert("sequential_ms".into(), Value::from(median));
+                figures.insert("sequential_min_ms".into(), Value::from(measurement.summary.min_ms));
             }
-            "sequential" => {
-                figures.insert("sequential_run2_ms".into(), Json::Number(median));
+            Variant::Sequential => {
+                figures.insert("sequential_run2_ms".into(), Value::from(median));
             }
-            _ => {
-                figures.insert(format!("tasks{tasks}_workers{workers}_ms"), Json::Number(median));
+            Variant::Tasks | Variant::Goroutines => {
+                figures.insert(format!("tasks{tasks}_workers{workers}_ms"), Value::from(median));
                 // The first job on each new pool reports its start-up (the loop runs on a worker of
                 // the smallest pool, so the 1-worker pool is the 1-worker tasks job's).
-                if first_run && (workers == 1.0 || workers == 2.0) {
-                    if let Some(ms) = pool_start {
-                        figures.insert(format!("pool_start_{workers}_ms"), Json::Number(ms));
+                if first_run && (workers == 1 || workers == 2) {
+                    if let Some(ms) = measurement.pool_start_ms {
+                        figures.insert(format!("pool_start_{workers}_ms"), Value::from(ms));
                     }
                 }
             }
         }
     }
-    figures.insert("check_ok".into(), Json::Bool(all_ok));
-    Ok(())
+    figures.insert("check_ok".into(), Value::Bool(all_ok));
 }
 
 /// Read the `lab --json` report of `kernel` into `figures`: each job's median under its
 /// [`figure_name`] (and a server's requests per second), whether every result was right, and the
 /// jobs themselves.
-pub(super) fn add_kernel_figures(report: &Json, kernel: Kernel, figures: &mut Figures) -> Result<(), String> {
+pub(super) fn add_kernel_figures(report: &LabReport, kernel: Kernel, figures: &mut Figures) -> Result<(), String> {
     let lab = format!("`lab {}`", kernel.name());
-    let results =
-        report.get("results").and_then(Json::as_array).ok_or_else(|| format!("{lab}'s JSON has no results"))?;
     let mut all_ok = true;
     let mut jobs = Vec::new();
-    for result in results {
-        let measurement =
-            result.get("measurement").ok_or_else(|| format!("{lab}'s JSON has a result without a measurement"))?;
-        let number = |path: &[&str]| {
-            measurement
-                .path(path)
-                .and_then(Json::as_f64)
-                .ok_or_else(|| format!("{lab}'s JSON has no number at measurement.{}", path.join(".")))
-        };
-        let job = measurement.get("job").ok_or_else(|| format!("{lab}'s JSON has a measurement without its job"))?;
+    for LabResult { measurement } in &report.results {
+        let job = &measurement.job;
         let name = figure_name(job)?;
-        if figures.insert(format!("{name}_ms"), Json::Number(number(&["summary", "median_ms"])?)).is_some() {
+        if figures.insert(format!("{name}_ms"), Value::from(measurement.summary.median_ms)).is_some() {
             return Err(format!("two jobs of {lab} are both reported as {name}"));
         }
-        if job.path(&["workload", "kind"]).and_then(Json::as_str) == Some("qps") {
-            figures.insert(format!("{name}_req_s"), Json::Number(number(&["qps", "qps"])?));
+        if matches!(job.workload, Workload::Qps { .. }) {
+            let rate = measurement.qps.ok_or_else(|| format!("{lab}'s JSON has a server job without its qps"))?;
+            figures.insert(format!("{name}_req_s"), Value::from(rate.qps));
         }
-        all_ok &= measurement.path(&["check", "ok"]).and_then(Json::as_bool).unwrap_or(false);
-        jobs.push(job.clone());
+        all_ok &= measurement.check.ok;
+        jobs.push(serde_json::to_value(job).map_err(|e| format!("{lab}'s job as JSON: {e}"))?);
     }
-    figures.insert(format!("{}_check_ok", kernel.name()), Json::Bool(all_ok));
-    figures.insert(format!("{}_jobs", kernel.name()), Json::Array(jobs));
+    figures.insert(format!("{}_check_ok", kernel.name()), Value::Bool(all_ok));
+    figures.insert(format!("{}_jobs", kernel.name()), Value::Array(jobs));
     Ok(())
 }

@@ -2,12 +2,12 @@
 //! (every figure, the derived ones and the ratios).
 
 use super::figures::derived;
-use super::json::Json;
 use super::kernels::Kernel;
 use super::results::BenchResults;
 use super::site_size::Weight;
 use super::table::Table;
 use super::{Figures, NUMBERS, REPETITIONS, TASK_COUNTS};
+use serde::{Serialize, Serializer};
 
 impl BenchResults {
     pub(super) fn to_markdown(&self, tables: &[Table]) -> String {
@@ -26,62 +26,93 @@ impl BenchResults {
         text
     }
 
-    pub(super) fn to_json(&self) -> Json {
-        let weight = |w: &Weight| {
-            Json::object([
-                ("file", Json::String(w.file.clone())),
-                ("raw_bytes", Json::Number(w.raw_bytes as f64)),
-                ("gzip_bytes", Json::Number(w.gzip_bytes as f64)),
-            ])
-        };
+    /// `bench-report.json`: the parameters, every figure of each side, the derived figures, the
+    /// ratios of the two sides and the site's downloads.
+    pub(super) fn to_json(&self) -> String {
         let (native_speedup_2, wasm_speedup_2) = self.speedups("tasks2_workers2_ms");
         let (native_speedup_8, wasm_speedup_8) = self.speedups("tasks8_workers2_ms");
-        let figures = |f: &Figures| Json::Object(f.iter().map(|(k, v)| (k.clone(), v.clone())).collect());
         let (native_derived, browser_derived) = (derived(&self.native), derived(&self.browser));
-        let numbers = |values: &[(&str, f64)]| Json::object(values.iter().map(|&(k, v)| (k, Json::Number(v))));
         let mut ratios = vec![
             (
                 "wasm_over_native_sequential".to_string(),
-                Json::Number(self.browser_ms("sequential_ms") / self.native_ms("sequential_ms")),
+                self.browser_ms("sequential_ms") / self.native_ms("sequential_ms"),
             ),
-            ("native_speedup_2_workers_2_tasks".into(), Json::Number(native_speedup_2)),
-            ("wasm_speedup_2_workers_2_tasks".into(), Json::Number(wasm_speedup_2)),
-            ("native_speedup_2_workers_8_tasks".into(), Json::Number(native_speedup_8)),
-            ("wasm_speedup_2_workers_8_tasks".into(), Json::Number(wasm_speedup_8)),
+            ("native_speedup_2_workers_2_tasks".into(), native_speedup_2),
+            ("wasm_speedup_2_workers_2_tasks".into(), wasm_speedup_2),
+            ("native_speedup_2_workers_8_tasks".into(), native_speedup_8),
+            ("wasm_speedup_2_workers_8_tasks".into(), wasm_speedup_8),
             (
                 "wasm_over_native_pool_start_2_workers".into(),
-                Json::Number(self.browser_ms("pool_start_2_ms") / self.native_ms("pool_start_2_ms")),
+                self.browser_ms("pool_start_2_ms") / self.native_ms("pool_start_2_ms"),
             ),
         ];
         ratios.extend(
             native_derived
                 .iter()
                 .zip(&browser_derived)
-                .map(|(&(key, native), &(_, wasm))| (format!("wasm_over_native_{key}"), Json::Number(wasm / native))),
+                .map(|(&(key, native), &(_, wasm))| (format!("wasm_over_native_{key}"), wasm / native)),
         );
-        Json::object([
-            ("generated_at", Json::String(self.generated_at.clone())),
-            ("commit", Json::String(self.commit.clone())),
-            (
-                "parameters",
-                Json::object([
-                    ("numbers", Json::Number(NUMBERS as f64)),
-                    ("repetitions", Json::Number(REPETITIONS.into())),
-                    ("workers", Json::Array(vec![Json::Number(1.0), Json::Number(2.0)])),
-                    ("tasks", Json::Array(TASK_COUNTS.iter().map(|&t| Json::Number(t.into())).collect())),
-                    (
-                        "kernels",
-                        Json::object(
-                            Kernel::ALL.map(|k| (k.name(), Json::String(format!("lab {}", k.lab_args().join(" "))))),
-                        ),
-                    ),
-                ]),
-            ),
-            ("native", figures(&self.native)),
-            ("browser", figures(&self.browser)),
-            ("derived", Json::object([("native", numbers(&native_derived)), ("browser", numbers(&browser_derived))])),
-            ("ratios", Json::Object(ratios)),
-            ("site", Json::object([("app_wasm", weight(&self.app_wasm)), ("engine_wasm", weight(&self.engine_wasm))])),
-        ])
+        let report = JsonReport {
+            generated_at: &self.generated_at,
+            commit: &self.commit,
+            parameters: Parameters {
+                numbers: NUMBERS,
+                repetitions: REPETITIONS,
+                workers: [1, 2],
+                tasks: TASK_COUNTS,
+                kernels: InOrder(Kernel::ALL.map(|k| (k.name(), format!("lab {}", k.lab_args().join(" ")))).to_vec()),
+            },
+            native: &self.native,
+            browser: &self.browser,
+            derived: BothSides { native: InOrder(native_derived), browser: InOrder(browser_derived) },
+            ratios: InOrder(ratios),
+            site: Site { app_wasm: &self.app_wasm, engine_wasm: &self.engine_wasm },
+        };
+        // NaN (a figure missing on one side) is written as null.
+        serde_json::to_string_pretty(&report).expect("string keys, numbers and text always serialise")
+    }
+}
+
+/// `bench-report.json`, its members in this order.
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    generated_at: &'a str,
+    commit: &'a str,
+    parameters: Parameters,
+    native: &'a Figures,
+    browser: &'a Figures,
+    derived: BothSides,
+    ratios: InOrder<String>,
+    site: Site<'a>,
+}
+
+/// What both sides measured: the Sum's size and runs, and each kernel's `lab` command line.
+#[derive(Serialize)]
+struct Parameters {
+    numbers: u64,
+    repetitions: u32,
+    workers: [u32; 2],
+    tasks: [u32; 2],
+    kernels: InOrder<&'static str, String>,
+}
+
+#[derive(Serialize)]
+struct BothSides {
+    native: InOrder<&'static str>,
+    browser: InOrder<&'static str>,
+}
+
+#[derive(Serialize)]
+struct Site<'a> {
+    app_wasm: &'a Weight,
+    engine_wasm: &'a Weight,
+}
+
+/// Named values written as a JSON object in this order (serde_json's own map sorts its keys).
+struct InOrder<K, V = f64>(Vec<(K, V)>);
+
+impl<K: Serialize, V: Serialize> Serialize for InOrder<K, V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(key, value)| (key, value)))
     }
 }

@@ -2,11 +2,11 @@
 //! jobs, and the report's title.
 
 use super::figures::number;
-use super::formatting::one_line;
-use super::json::Json;
+use super::formatting::{one_line, plain_text};
 use super::kernels::Kernel;
 use super::site_size::Weight;
 use super::{Figures, KERNEL_KEYS, NO_SHARED_MEMORY_KEYS, PAGE_KEYS};
+use serde_json::Value;
 
 /// Everything one bench run measured.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,8 +35,8 @@ impl BenchResults {
                 for key in kernel.figures() {
                     number(figures, key).ok_or_else(|| format!("{side} did not report {key}"))?;
                 }
-                figures.get(&check).and_then(Json::as_bool).ok_or_else(|| format!("{side} did not report {check}"))?;
-                figures.get(&jobs).and_then(Json::as_array).ok_or_else(|| format!("{side} did not report {jobs}"))?;
+                figures.get(&check).and_then(Value::as_bool).ok_or_else(|| format!("{side} did not report {check}"))?;
+                figures.get(&jobs).and_then(Value::as_array).ok_or_else(|| format!("{side} did not report {jobs}"))?;
             }
             if self.native.get(&jobs) != self.browser.get(&jobs) {
                 let jobs_of = |figures: &Figures| figures.get(&jobs).map(one_line).unwrap_or_default();
@@ -66,7 +66,7 @@ impl BenchResults {
     }
 
     pub(super) fn title(&self) -> String {
-        let text = |figures: &Figures, key: &str| figures.get(key).map_or_else(|| "?".into(), Json::to_plain_text);
+        let text = |figures: &Figures, key: &str| figures.get(key).map_or_else(|| "?".into(), plain_text);
         format!(
             "Concurrency Lab bench, {} (commit {}): {} {}, {} logical CPUs; {} (navigator.hardwareConcurrency {})",
             self.generated_at,

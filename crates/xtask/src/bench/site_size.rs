@@ -1,6 +1,7 @@
 //! Weighing the site's two wasm modules, raw and compressed with gzip.
 
 use crate::shell::root;
+use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -19,7 +20,7 @@ pub(super) fn app_wasm(dist: &Path) -> Result<PathBuf, String> {
 }
 
 /// A file's size, raw and compressed with `gzip -9`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub(super) struct Weight {
     pub(super) file: String,
     pub(super) raw_bytes: u64,

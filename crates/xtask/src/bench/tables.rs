@@ -3,11 +3,11 @@
 
 use super::figures::{checks, derived, median, value};
 use super::formatting::{bytes, counted, group_digits, ms, ratio, timed_runs, times};
-use super::json::Json;
 use super::kernels::*;
 use super::results::BenchResults;
 use super::table::Table;
 use super::{Figures, NUMBERS, REPETITIONS};
+use serde_json::Value;
 
 impl BenchResults {
     pub(super) fn tables(&self) -> Vec<Table> {
@@ -85,7 +85,7 @@ impl BenchResults {
     /// Where native SHA-256 uses the CPU's SHA instructions (which WebAssembly cannot), the browser's
     /// hashing against native SHA-256 in plain Rust.
     pub(super) fn software_sha_table(&self) -> Option<Table> {
-        if self.native.get("cpu_sha_instructions").and_then(Json::as_bool) != Some(true) {
+        if self.native.get("cpu_sha_instructions").and_then(Value::as_bool) != Some(true) {
             return None;
         }
         let native = derived(&self.native);
@@ -111,8 +111,8 @@ impl BenchResults {
     /// What a reader sees first: each case's first run on a fresh page against the same run repeated
     /// warm on that page (speedups over the run's own baseline, median over the fresh pages).
     pub(super) fn first_runs_table(&self) -> Table {
-        let runs = self.browser.get("first_runs").and_then(Json::as_array).unwrap_or_default();
-        let pages = runs.first().and_then(|r| r.get("cold")).and_then(Json::as_array).map_or(0, <[Json]>::len);
+        let runs = self.browser.get("first_runs").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        let pages = runs.first().and_then(|r| r.get("cold")).and_then(Value::as_array).map_or(0, Vec::len);
         let mut table = Table::new(
             &format!(
                 "First runs in Chromium: a fresh page's first autorun or sweep against the same run repeated warm \
@@ -122,12 +122,12 @@ impl BenchResults {
             &[false, false, true, true, true, false],
         );
         for run in runs {
-            let text = |key: &str| run.get(key).and_then(Json::as_str).unwrap_or("?").to_string();
+            let text = |key: &str| run.get(key).and_then(Value::as_str).unwrap_or("?").to_string();
             let median_of = |key: &str| {
                 let values: Vec<f64> = run
                     .get(key)
-                    .and_then(Json::as_array)
-                    .map(|a| a.iter().filter_map(Json::as_f64).collect())
+                    .and_then(Value::as_array)
+                    .map(|a| a.iter().filter_map(Value::as_f64).collect())
                     .unwrap_or_default();
                 median(&values)
             };

@@ -4,13 +4,14 @@
 use super::browser::parse_browser_lines;
 use super::figures::number;
 use super::formatting::{group_digits, ms, times};
-use super::json::{self, Json};
 use super::kernels::*;
-use super::native::{add_kernel_figures, add_lab_figures};
+use super::native::{add_kernel_figures, add_lab_figures, LabReport};
 use super::results::BenchResults;
 use super::site_size::Weight;
 use super::table::Table;
 use super::*;
+use experiments::{Job, SortAlgorithm, Variant, Workload};
+use serde_json::json;
 
 const LAB_OUTPUT: &str = r#"{
   "machine": {"os": "linux", "arch": "x86_64", "logical_cpus": 2, "engine": "rayon on OS threads"},
@@ -141,7 +142,7 @@ fn browser_kernel_lines() -> String {
     for kernel in Kernel::ALL {
         let jobs = kernel_jobs(kernel);
         for (i, (job, median)) in jobs.iter().zip(BROWSER_MS[kernel_index(kernel)]).enumerate() {
-            let name = figure_name(&json::parse(job).expect("job parses")).expect("named");
+            let name = figure_name(&serde_json::from_str::<Job>(job).expect("job parses")).expect("named");
             lines += &format!("browser.{name}_ms={median}\n");
             if kernel == Kernel::Qps {
                 lines += &format!("browser.{name}_req_s={}\n", BROWSER_REQ_S[i]);
@@ -152,14 +153,17 @@ fn browser_kernel_lines() -> String {
     lines
 }
 
+fn lab_report(text: &str) -> LabReport {
+    serde_json::from_str(text).expect("lab output parses")
+}
+
 fn native_figures() -> Figures {
-    let report = json::parse(LAB_OUTPUT).expect("lab output parses");
     let mut figures = Figures::new();
-    add_lab_figures(&report, 2, true, &mut figures).expect("figures");
+    add_lab_figures(&lab_report(LAB_OUTPUT), 2, true, &mut figures);
     let eight = LAB_OUTPUT.replace("tasks\": 2", "tasks\": 8").replace("1.2", "0.6");
-    add_lab_figures(&json::parse(&eight).expect("parses"), 8, false, &mut figures).expect("figures");
+    add_lab_figures(&lab_report(&eight), 8, false, &mut figures);
     for kernel in Kernel::ALL {
-        let report = json::parse(&lab_kernel_output(kernel)).expect("lab output parses");
+        let report = lab_report(&lab_kernel_output(kernel));
         add_kernel_figures(&report, kernel, &mut figures).expect("figures");
     }
     figures
@@ -188,29 +192,29 @@ fn lab_json_becomes_the_browser_keys() {
     assert_eq!(number(&figures, "pool_start_1_ms"), Some(0.08));
     assert_eq!(number(&figures, "pool_start_2_ms"), Some(0.1));
     assert_eq!(number(&figures, "logical_cpus"), Some(2.0));
-    assert_eq!(figures.get("check_ok"), Some(&Json::Bool(true)));
+    assert_eq!(figures.get("check_ok"), Some(&Value::Bool(true)));
 }
 
 #[test]
 fn a_wrong_native_result_is_reported_not_hidden() {
     let wrong = LAB_OUTPUT.replacen("\"ok\": true", "\"ok\": false", 1);
     let mut figures = Figures::new();
-    add_lab_figures(&json::parse(&wrong).expect("parses"), 2, true, &mut figures).expect("figures");
-    assert_eq!(figures.get("check_ok"), Some(&Json::Bool(false)));
+    add_lab_figures(&lab_report(&wrong), 2, true, &mut figures);
+    assert_eq!(figures.get("check_ok"), Some(&Value::Bool(false)));
 }
 
 #[test]
 fn browser_lines_are_typed_and_noise_is_ignored() {
     let figures = parse_browser_lines(&browser_output());
-    assert_eq!(figures.get("version"), Some(&Json::String("Chromium 156.0".into())));
+    assert_eq!(figures.get("version"), Some(&json!("Chromium 156.0")));
     assert_eq!(number(&figures, "tasks2_workers2_ms"), Some(2.0));
-    assert_eq!(figures.get("check_ok"), Some(&Json::Bool(true)));
+    assert_eq!(figures.get("check_ok"), Some(&Value::Bool(true)));
     assert!(!figures.contains_key("noise"));
-    assert_eq!(figures.get("hash_jobs").and_then(Json::as_array).map(<[Json]>::len), Some(2));
+    assert_eq!(figures.get("hash_jobs").and_then(Value::as_array).map(Vec::len), Some(2));
     let odd = parse_browser_lines("browser.a=[1, 2]\nbrowser.b=[unclosed\nbrowser.c={\"k\": true}");
-    assert_eq!(odd.get("a"), Some(&Json::Array(vec![Json::Number(1.0), Json::Number(2.0)])));
-    assert_eq!(odd.get("b"), Some(&Json::String("[unclosed".into())));
-    assert_eq!(odd.get("c").and_then(|c| c.get("k")), Some(&Json::Bool(true)));
+    assert_eq!(odd.get("a"), Some(&json!([1, 2])));
+    assert_eq!(odd.get("b"), Some(&json!("[unclosed")));
+    assert_eq!(odd.get("c").and_then(|c| c.get("k")), Some(&Value::Bool(true)));
 }
 
 #[test]
@@ -264,8 +268,8 @@ fn lab_kernel_json_becomes_the_browser_keys() {
     assert_eq!(number(&figures, "docsearch_threads_ms"), Some(216.0));
     assert_eq!(number(&figures, "qps_thread_pool_req_s"), Some(200.0));
     assert_eq!(number(&figures, "qps_goroutines_req_s"), Some(2000.0));
-    assert_eq!(figures.get("cost_check_ok"), Some(&Json::Bool(true)));
-    assert_eq!(figures.get("cost_jobs").and_then(Json::as_array).map(<[Json]>::len), Some(5));
+    assert_eq!(figures.get("cost_check_ok"), Some(&Value::Bool(true)));
+    assert_eq!(figures.get("cost_jobs").and_then(Value::as_array).map(Vec::len), Some(5));
     // Both sides report the same jobs in the same shape.
     let browser = parse_browser_lines(&browser_output());
     for kernel in Kernel::ALL {
@@ -278,24 +282,33 @@ fn lab_kernel_json_becomes_the_browser_keys() {
 fn kernel_figures_that_cannot_be_read_are_errors() {
     let mut figures = Figures::new();
     let no_qps = lab_kernel_output(Kernel::Qps).replace(r#""qps": {"qps": 200, "#, r#""qps": {"#);
-    let error = add_kernel_figures(&json::parse(&no_qps).expect("parses"), Kernel::Qps, &mut figures);
-    assert_eq!(error, Err("`lab qps`'s JSON has no number at measurement.qps.qps".into()));
+    let error = serde_json::from_str::<LabReport>(&no_qps).unwrap_err().to_string();
+    assert!(error.contains("missing field `qps`"), "{error}");
+    let without_report = lab_kernel_output(Kernel::Qps).replace(r#", "qps": {"qps": 200, "p50_ms": 10.0}"#, "");
+    let error = add_kernel_figures(&lab_report(&without_report), Kernel::Qps, &mut figures);
+    assert_eq!(error, Err("`lab qps`'s JSON has a server job without its qps".into()));
     let twice = lab_kernel_output(Kernel::Hash).replace(r#""variant":"sequential""#, r#""variant":"tasks""#);
-    let error = add_kernel_figures(&json::parse(&twice).expect("parses"), Kernel::Hash, &mut Figures::new());
+    let error = add_kernel_figures(&lab_report(&twice), Kernel::Hash, &mut Figures::new());
     assert_eq!(error, Err("two jobs of `lab hash` are both reported as hash_tasks".into()));
-    let sort = r#"{"workload": {"kind": "sort"}, "variant": "tasks"}"#;
-    assert!(figure_name(&json::parse(sort).expect("parses")).unwrap_err().contains("sort"));
+    let sort = Job {
+        workload: Workload::Sort { numbers: 100, seed: 1, algorithm: SortAlgorithm::Merge },
+        variant: Variant::Tasks,
+        workers: 2,
+        tasks: 2,
+        repetitions: 1,
+    };
+    assert!(figure_name(&sort).unwrap_err().contains(r#""kind":"sort""#));
     let wrong = lab_kernel_output(Kernel::Docsearch).replacen(r#""ok": true"#, r#""ok": false"#, 1);
     let mut figures = Figures::new();
-    add_kernel_figures(&json::parse(&wrong).expect("parses"), Kernel::Docsearch, &mut figures).expect("read");
-    assert_eq!(figures.get("docsearch_check_ok"), Some(&Json::Bool(false)));
+    add_kernel_figures(&lab_report(&wrong), Kernel::Docsearch, &mut figures).expect("read");
+    assert_eq!(figures.get("docsearch_check_ok"), Some(&Value::Bool(false)));
 }
 
 #[test]
 fn different_jobs_on_the_two_sides_are_refused() {
     let mut different = results();
     let jobs = kernel_jobs(Kernel::Hash).join(",").replace(r#""repetitions":3"#, r#""repetitions":5"#);
-    different.browser.insert("hash_jobs".into(), json::parse(&format!("[{jobs}]")).expect("parses"));
+    different.browser.insert("hash_jobs".into(), serde_json::from_str(&format!("[{jobs}]")).expect("parses"));
     let error = different.check_complete().unwrap_err();
     assert!(error.starts_with("lab and e2e/bench.mjs measured different hash jobs"), "{error}");
     assert!(error.contains(r#""repetitions": 5"#), "{error}");
@@ -311,10 +324,10 @@ fn different_jobs_on_the_two_sides_are_refused() {
 fn where_the_cpu_has_sha_instructions_the_browser_is_also_set_against_plain_rust_sha() {
     assert!(!results().tables().iter().any(|t| t.to_text().starts_with("SHA-256 without")));
     let mut with_sha = results();
-    with_sha.native.insert("cpu_sha_instructions".into(), Json::Bool(true));
+    with_sha.native.insert("cpu_sha_instructions".into(), Value::Bool(true));
     // Plain Rust: 4 × 32 MiB = 134.2 MB in 268.4 ms natively (500 MB/s); 400 ms in the browser.
-    with_sha.native.insert("hash_soft_loop_ms".into(), Json::Number(268.435456));
-    with_sha.native.insert("hash_soft_tasks_ms".into(), Json::Number(134.217728));
+    with_sha.native.insert("hash_soft_loop_ms".into(), json!(268.435456));
+    with_sha.native.insert("hash_soft_tasks_ms".into(), json!(134.217728));
     let tables = with_sha.tables();
     let soft = table(&tables, "SHA-256 without SHA instructions");
     assert_eq!(cells(&soft, "loop, MB/s"), ["500", "336", "0.67"]);
@@ -389,42 +402,31 @@ fn text_tables_align_and_markdown_tables_are_well_formed() {
 
 #[test]
 fn the_json_report_round_trips_and_carries_the_ratios() {
-    let text = results().to_json().to_string_pretty();
-    let report = json::parse(&text).expect("our own JSON parses");
-    let ratio = |key: &str| report.path(&["ratios", key]).and_then(Json::as_f64);
+    let text = results().to_json();
+    let report: Value = serde_json::from_str(&text).expect("our own JSON parses");
+    // Members in the order written, not sorted; a figure one side lacks is null.
+    let at = |member: &str| text.find(member).unwrap_or_else(|| panic!("no {member}"));
+    assert!(at(r#""generated_at""#) < at(r#""parameters""#) && at(r#""ratios""#) < at(r#""site""#), "{text}");
+    assert!(at(r#""hash": "lab hash"#) < at(r#""cost": "lab cost"#), "{text}");
+    assert_eq!(report["derived"]["native"]["hash_soft_loop_mb_s"], Value::Null);
+    let ratio = |key: &str| report["ratios"][key].as_f64();
     assert_eq!(ratio("wasm_over_native_sequential"), Some(1.25));
     assert_eq!(ratio("native_speedup_2_workers_2_tasks"), Some(2.0));
     assert_eq!(ratio("wasm_speedup_2_workers_2_tasks"), Some(1.5));
-    assert_eq!(report.path(&["site", "app_wasm", "gzip_bytes"]).and_then(Json::as_f64), Some(300_000.0));
-    assert_eq!(report.path(&["browser", "version"]).and_then(Json::as_str), Some("Chromium 156.0"));
+    assert_eq!(report["site"]["app_wasm"]["gzip_bytes"].as_f64(), Some(300_000.0));
+    assert_eq!(report["browser"]["version"].as_str(), Some("Chromium 156.0"));
     assert_eq!(ratio("wasm_over_native_hash_loop_mb_s"), Some(0.25));
     assert_eq!(ratio("wasm_over_native_switch_threads_over_goroutines"), Some(0.96));
-    let derived = |side: &str, key: &str| report.path(&["derived", side, key]).and_then(Json::as_f64);
+    let derived = |side: &str, key: &str| report["derived"][side][key].as_f64();
     assert_eq!(derived("native", "switch_threads_over_goroutines"), Some(25.0));
     assert_eq!(derived("browser", "qps_goroutines_over_thread_pool"), Some(10.0));
     assert_eq!(derived("native", "spawn_tasks_ns_per_task"), Some(500.0));
     assert_eq!(
-        report.path(&["parameters", "kernels", "hash"]).and_then(Json::as_str),
+        report["parameters"]["kernels"]["hash"].as_str(),
         Some("lab hash --mb 32 --hashes 4 --workers 2 --reps 3")
     );
-    assert_eq!(report.path(&["native", "qps_jobs"]), report.path(&["browser", "qps_jobs"]));
-}
-
-#[test]
-fn json_reads_escapes_numbers_and_refuses_garbage() {
-    let value = json::parse(r#" {"a": [1, -2.5e3, true, null], "s": "q\"\\\n\u00e9\ud83d\ude00"} "#).expect("valid");
-    assert_eq!(
-        value.get("a").and_then(Json::as_array).map(|a| a.to_vec()),
-        Some(vec![Json::Number(1.0), Json::Number(-2500.0), Json::Bool(true), Json::Null])
-    );
-    assert_eq!(value.get("s").and_then(Json::as_str), Some("q\"\\\né😀"));
-    for bad in ["", "{", "[1,]", "{\"a\" 1}", "tru", "\"open", "1 2", "{\"a\":1,}"] {
-        assert!(json::parse(bad).is_err(), "{bad:?}");
-    }
-    let deep = "[".repeat(1000) + &"]".repeat(1000);
-    assert!(json::parse(&deep).is_err());
-    let written = Json::object([("s", Json::String("a\"b\n".into())), ("n", Json::Number(f64::NAN))]);
-    assert_eq!(json::parse(&written.to_string_pretty()).expect("valid").get("s"), written.get("s"));
+    assert_eq!(report["native"]["qps_jobs"], report["browser"]["qps_jobs"]);
+    assert!(report["native"]["qps_jobs"].is_array());
 }
 
 #[test]
