@@ -1,0 +1,164 @@
+//! The deployable site's tests: the start-up script moved into a file, the policy and strict pages,
+//! the service-worker switch, routes, headers wherever they are written, and public URLs.
+
+use super::*;
+
+const TRUNK_PAGE: &str = r#"<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>Concurrency Lab</title>
+    <base href="/" />
+    <!-- a comment with <script>not a script</script> -->
+    <meta name="lab-service-worker" content="off" />
+    <script src="register-sw.js" defer></script>
+<script type="module">
+import init, * as bindings from '/app-5980f038850f0ae8.js';
+const wasm = await init({ module_or_path: '/app-a94b48db553abf81_bg.wasm' });
+</script>
+  <link rel="modulepreload" href="/app-5980f038850f0ae8.js" crossorigin="anonymous" integrity="sha384-Zc"></head>
+  <body><div id="boot" class="boot">Loading…</div></body>
+</html>"#;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xtask-dist-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn the_inline_start_script_moves_to_a_file_and_the_page_gets_the_policy() {
+    let dir = temp_dir("inline");
+    std::fs::create_dir_all(dir.join("chapters/sum")).unwrap();
+    for file in ["index.html", "chapters/sum/index.html"] {
+        std::fs::write(dir.join(file), TRUNK_PAGE).unwrap();
+    }
+    externalise_inline_scripts(&dir).unwrap();
+    add_csp(&dir).unwrap();
+    // Twice changes nothing.
+    let once = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    externalise_inline_scripts(&dir).unwrap();
+    add_csp(&dir).unwrap();
+    let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert_eq!(page, once);
+    assert_eq!(page, std::fs::read_to_string(dir.join("chapters/sum/index.html")).unwrap());
+    check_strict_page(&page).unwrap();
+    assert!(check_strict_page(TRUNK_PAGE).is_err());
+    let scripts: Vec<Tag> = tags(&page).into_iter().filter(|t| t.name == "script").collect();
+    assert_eq!(scripts.len(), 2);
+    let init = scripts[1].attr("src").unwrap();
+    assert!(init.starts_with("/init-") && init.ends_with(".js"), "{init}");
+    assert_eq!(scripts[1].attr("type"), Some("module"));
+    let code = std::fs::read_to_string(dir.join(&init[1..])).unwrap();
+    assert!(code.contains("import init, * as bindings from '/app-5980f038850f0ae8.js';"));
+    // The policy comes first, before <base> and every script; the comment is untouched.
+    let csp = page.find("Content-Security-Policy").unwrap();
+    assert!(csp < page.find("<base").unwrap());
+    assert!(page.contains("<script>not a script</script>"));
+    assert!(page.contains(r#"integrity="sha384-Zc""#));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn the_service_worker_switch_flips() {
+    let on = service_worker_meta(TRUNK_PAGE, true);
+    assert!(on.contains(r#"<meta name="lab-service-worker" content="on" />"#));
+    assert!(!on.contains(r#"content="off""#));
+    let added = service_worker_meta("<html><head><title>x</title></head></html>", true);
+    assert!(added.contains(r#"content="on""#));
+}
+
+#[test]
+fn strict_pages_have_no_inline_code_or_styles() {
+    assert!(check_strict_page(r#"<p style="color: red">x</p>"#).is_err());
+    assert!(check_strict_page(r#"<button onclick="go()">x</button>"#).is_err());
+    assert!(check_strict_page(r#"<a href="javascript:go()">x</a>"#).is_err());
+    assert!(check_strict_page("<style>p{}</style>").is_err());
+    assert!(check_strict_page(r#"<script type="application/json">{"a": 1}</script><p class="x">"#).is_ok());
+}
+
+#[test]
+fn routes_cover_chapters_embeds_and_experiments() {
+    let dir = temp_dir("routes");
+    std::fs::write(dir.join("index.md"), "# Lab\n<!-- experiment: demo -->\n").unwrap();
+    std::fs::write(dir.join("sum.md"), "# Sum\n\n<!-- experiment: sum -->\n").unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a chapter").unwrap();
+    assert_eq!(
+        routes(&dir).unwrap(),
+        ["chapters/sum", "embed/chapters/sum", "embed/experiments/demo", "embed/experiments/sum"]
+    );
+    std::fs::write(dir.join("bad name.md"), "").unwrap();
+    assert!(routes(&dir).is_err());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn headers_gain_the_policy_and_embed_isolation_once() {
+    let dir = temp_dir("headers");
+    let file = dir.join("_headers");
+    std::fs::write(
+        &file,
+        "/*\n  Cross-Origin-Opener-Policy: same-origin\n  Cross-Origin-Embedder-Policy: require-corp\n  \
+             Cross-Origin-Resource-Policy: same-origin\n",
+    )
+    .unwrap();
+    extend_headers(&file, "/repo/").unwrap();
+    extend_headers(&file, "/repo/").unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.matches("Content-Security-Policy:").count(), 1);
+    assert_eq!(text.matches("X-Content-Type-Options:").count(), 1);
+    assert!(text.contains("/repo/*\n  X-Content-Type-Options: nosniff\n"), "{text}");
+    assert!(text.contains("frame-ancestors *"));
+    assert!(text.contains("/repo/embed/*\n  Document-Isolation-Policy: isolate-and-require-corp\n"));
+    assert!(!text.contains("cross-origin\n"), "no Cross-Origin-Resource-Policy: cross-origin");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Whether some line of `text`, not a comment, names `name` and `value` (in whatever syntax:
+/// `_headers`, TOML, JavaScript, nginx, Apache, Caddy).
+fn sets(text: &str, name: &str, value: &str) -> bool {
+    let comment = |line: &str| line.trim_start().starts_with('#') || line.trim_start().starts_with("//");
+    text.lines().any(|line| !comment(line) && line.contains(name) && line.contains(value))
+}
+
+#[test]
+fn every_place_that_writes_headers_sends_nosniff_and_isolation() {
+    let file = |path: &str| std::fs::read_to_string(root().join(path)).unwrap();
+    // What Trunk copies into the site, the dev server of `cargo xtask serve`, the service worker.
+    for path in ["www/_headers", "Trunk.toml", "www/sw.js"] {
+        let text = file(path);
+        for (name, value) in EVERY_RESPONSE {
+            assert!(sets(&text, name, value), "{path} does not send {name}: {value}");
+        }
+    }
+    // The README's list for any server and its nginx, Apache and Caddy examples.
+    let readme = file("README.md");
+    let deploy = &readme[readme.find("**Any server**").expect("README has the server examples")..];
+    let mut blocks = deploy.split("```").skip(1).step_by(2).take(4);
+    for language in ["", "nginx", "apache", "caddy"] {
+        let block = blocks.next().unwrap_or_default();
+        let example = if language.is_empty() { "list of headers".to_string() } else { format!("{language} example") };
+        assert!(block.starts_with(&format!("{language}\n")), "README: no {example} where expected: {block:?}");
+        for (name, value) in EVERY_RESPONSE {
+            assert!(sets(block, name, value), "README's {example} does not send {name}: {value}");
+        }
+    }
+    // And the site that `package` makes from a `_headers` that has none of them.
+    let dir = temp_dir("every-response");
+    std::fs::write(dir.join("_headers"), "").unwrap();
+    extend_headers(&dir.join("_headers"), "/").unwrap();
+    let text = std::fs::read_to_string(dir.join("_headers")).unwrap();
+    for (name, value) in EVERY_RESPONSE {
+        assert!(text.contains(&format!("\n  {name}: {value}\n")), "{text}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn public_urls_are_paths_with_slashes() {
+    assert_eq!(normalise_public_url("repo").unwrap(), "/repo/");
+    assert_eq!(normalise_public_url("/repo").unwrap(), "/repo/");
+    assert_eq!(normalise_public_url("/").unwrap(), "/");
+    assert!(normalise_public_url("https://example.com/").is_err());
+}
