@@ -3,7 +3,7 @@
 //! This is the only crate that knows about threads. Natively its workers are OS threads; in the browser
 //! they are Web Workers that share one WebAssembly memory (see [`web`]). Both sides build real
 //! [`rayon`] pools of exactly k workers through the same spawn hook ([`threads`]), and run the same
-//! measuring code ([`harness`], [`measure`]) on them, so browser and native numbers are comparable.
+//! measuring code ([`harness`], [`measure`], [`kernels`]) on them, so browser and native numbers are comparable.
 
 pub mod alloc;
 pub mod cancel;
@@ -11,14 +11,15 @@ pub mod clock;
 pub mod executors;
 pub mod harness;
 pub mod hashing;
-pub mod inputs;
+pub mod kernels;
 pub mod measure;
+pub mod outcome;
 pub mod qps;
 pub mod quiet;
 pub mod recorder;
 pub mod runtime;
-pub mod sorting;
 pub mod threads;
+pub mod trace;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;

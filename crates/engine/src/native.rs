@@ -1,12 +1,11 @@
 //! The engine on OS threads, blocking: used by the `lab` CLI, benchmarks and native tests.
 
-use crate::cancel::{Cancel, Stopped};
+use crate::cancel::Cancel;
 use crate::executors::Executors;
 use crate::harness::{self, Context, SliceSource};
 use crate::hashing::hash_parameters;
-use crate::qps::{load_test, qps_measurement, report, Load, Server};
-use crate::runtime::Runtime;
-use experiments::{HashSource, Job, Measurement, Trace, Variant, Workload};
+use crate::outcome::RunEnd;
+use experiments::{HashSource, Job, Measurement};
 use std::cell::RefCell;
 use std::io::{Read, Seek, SeekFrom};
 use workloads::hashing::fill_generated;
@@ -89,7 +88,7 @@ impl NativeEngine {
 
     /// Measure `jobs` one after another as the browser does (see [`harness`]): the workers of
     /// consecutive jobs kept alive together, each job warmed up until the machine is quiet, then
-    /// timed. Load tests run alone.
+    /// timed. Load tests run alone (see [`crate::qps::measure`]).
     pub fn run_all(&mut self, jobs: &[Job], cancel: &Cancel) -> Result<Vec<Measurement>, RunError> {
         experiments::job::validate_run(jobs).map_err(RunError::Failed)?;
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
@@ -104,45 +103,13 @@ impl NativeEngine {
         let mut measurements = Vec::with_capacity(jobs.len());
         for group in harness::groups(jobs) {
             let group_jobs = &jobs[group.clone()];
-            if !harness::harnessed(&group_jobs[0]) {
-                measurements.push(self.run_qps(&group_jobs[0], cancel)?);
-                continue;
-            }
             match futures_executor::block_on(harness::measure_group(&self.executors, group_jobs, group.start, &cx)) {
-                Ok((measured, None)) => measurements.extend(measured),
-                Ok((_, Some(Stopped))) => return Err(RunError::Stopped),
-                Err(message) => return Err(RunError::Failed(message)),
+                RunEnd::Measured(measured) => measurements.extend(measured),
+                RunEnd::Stopped(_) => return Err(RunError::Stopped),
+                RunEnd::Failed(message) => return Err(RunError::Failed(message)),
             }
         }
         Ok(measurements)
-    }
-
-    /// Load-test the job's server with a load generator on its own one-worker runtime.
-    fn run_qps(&mut self, job: &Job, cancel: &Cancel) -> Result<Measurement, RunError> {
-        let Workload::Qps { requests, concurrency, work_us, wait_us } = job.workload else {
-            unreachable!("a server job")
-        };
-        let load = Load { requests, concurrency, work_us, wait_us };
-        let thread_pool = job.variant == Variant::Tasks;
-        let mut executors = self.executors.borrow_mut();
-        let server = if thread_pool {
-            Server::ThreadPool(executors.pool(job.workers).map_err(RunError::Failed)?.0)
-        } else {
-            Server::Goroutines(executors.runtime(job.workers).map_err(RunError::Failed)?.0)
-        };
-        drop(executors);
-        let client = Runtime::new(1).map_err(RunError::Failed)?;
-        let mut samples = Vec::new();
-        let mut reports = Vec::new();
-        for _ in 0..job.repetitions.max(1) {
-            let times = client
-                .block_on(load_test(server.clone(), load, cancel.clone()))
-                .map_err(|Stopped| RunError::Stopped)?;
-            let report = report(&times, job.workers, load, thread_pool);
-            samples.push((report.elapsed_ms, Trace { wall_ms: report.elapsed_ms, ..Trace::default() }));
-            reports.push(report);
-        }
-        Ok(qps_measurement(job, samples, reports))
     }
 
     /// Workers of the executors currently kept alive.

@@ -5,15 +5,22 @@
 //! The thread-pool server holds a worker for the whole request, wait included, as a thread blocked
 //! in a system call does; the goroutine server parks the request's task during the wait. The load
 //! generator runs on its own one-worker task runtime, so it never competes with the server.
+//!
+//! One driver ([`measure`]) for both worlds: the browser's coordinator awaits it, the native engine
+//! blocks on it (through [`crate::harness::measure_group`], which hands load tests to it).
 
 use crate::cancel::{Cancel, Stopped};
 use crate::clock::now_ms;
-use crate::runtime::{self, Handle};
-use crate::threads::block_for;
+use crate::executors::{Executor, Executors};
+use crate::harness::{started, Context};
+use crate::outcome::Outcome;
+use crate::runtime::{self, Handle, Runtime};
+use crate::threads::{block_for, SHARED_MEMORY};
 use experiments::latency::{in_flight_over_time, littles_law, percentiles, qps, time_weighted_in_flight};
-use experiments::QpsReport;
+use experiments::{Check, Job, Measurement, QpsReport, Trace, Variant, Workload};
 use futures_channel::oneshot;
 use rayon::ThreadPool;
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -201,19 +208,62 @@ pub fn report(times: &[RequestTimes], workers: u32, load: Load, thread_pool: boo
     }
 }
 
+/// Load-test `job`'s server `job.repetitions` times, on the executor it asks for (kept in
+/// `executors`); the load generator runs on a one-worker runtime started for the job and ended with
+/// it, so no worker outlives the run.
+pub async fn measure(job: &Job, executors: &RefCell<Executors>, cx: &Context<'_>) -> Outcome<Measurement> {
+    if !SHARED_MEMORY {
+        return Err("a server and its load generator need two threads, which this page cannot share".into());
+    }
+    let Workload::Qps { requests, concurrency, work_us, wait_us } = job.workload else {
+        return Err("only load tests have a server".into());
+    };
+    let load = Load { requests, concurrency, work_us, wait_us };
+    let thread_pool = job.variant == Variant::Tasks;
+    let server = {
+        let mut executors = executors.borrow_mut();
+        if thread_pool {
+            Server::ThreadPool(executors.pool(job.workers)?.0)
+        } else {
+            Server::Goroutines(executors.runtime(job.workers)?.0)
+        }
+    };
+    let executor = match &server {
+        Server::ThreadPool(pool) => Executor::Pool(pool.clone()),
+        Server::Goroutines(handle) => Executor::Runtime(handle.clone()),
+    };
+    if let Err(Stopped) = started(&executor, cx).await? {
+        return Ok(Err(Stopped));
+    }
+    let client = Runtime::new(1)?;
+    if let Err(Stopped) = started(&Executor::Runtime(client.handle()), cx).await? {
+        return Ok(Err(Stopped));
+    }
+    let mut samples = Vec::new();
+    let mut reports = Vec::new();
+    for _ in 0..job.repetitions.max(1) {
+        let (answer, answered) = oneshot::channel();
+        client.spawn_root(load_test(server.clone(), load, cx.cancel.clone()), move |times| {
+            let _ = answer.send(times);
+        });
+        let times = match answered.await.map_err(|_| "the load generator ended early".to_string())? {
+            Ok(times) => times,
+            Err(Stopped) => return Ok(Err(Stopped)),
+        };
+        let report = report(&times, job.workers, load, thread_pool);
+        samples.push((report.elapsed_ms, Trace { wall_ms: report.elapsed_ms, ..Trace::default() }));
+        reports.push(report);
+    }
+    Ok(Ok(measurement(job, requests, samples, reports)))
+}
+
 /// A measurement of a server job from its repetitions: the median repetition's report.
-pub fn qps_measurement(
-    job: &experiments::Job,
-    samples: Vec<(f64, experiments::Trace)>,
-    reports: Vec<QpsReport>,
-) -> experiments::Measurement {
+fn measurement(job: &Job, requests: u32, samples: Vec<(f64, Trace)>, reports: Vec<QpsReport>) -> Measurement {
     let answered: u32 = reports.iter().map(|r| r.requests).min().unwrap_or(0);
-    let experiments::Workload::Qps { requests, .. } = job.workload else { unreachable!("a server job") };
-    let check =
-        experiments::Check { ok: answered == requests, value: answered.to_string(), expected: requests.to_string() };
+    let check = Check { ok: answered == requests, value: answered.to_string(), expected: requests.to_string() };
     let times: Vec<f64> = samples.iter().map(|(t, _)| *t).collect();
     let median = experiments::stats::median_index(&times).unwrap_or(0);
-    let mut measurement = experiments::Measurement::from_samples(job.clone(), samples, check, None);
+    let mut measurement = Measurement::from_samples(job.clone(), samples, check, None);
     measurement.qps = reports.into_iter().nth(median);
     measurement
 }

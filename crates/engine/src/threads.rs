@@ -1,7 +1,7 @@
 //! Starting and counting worker threads: OS threads natively, Web Workers in the browser.
 //!
 //! Every worker the engine starts goes through [`spawn_worker`], so [`live_workers`] is an exact count
-//! of the workers alive right now. Pools hand rayon's per-thread main loop to it (see [`crate::pools`]).
+//! of the workers alive right now. Pools hand rayon's per-thread main loop to it (see [`crate::executors`]).
 
 use std::sync::atomic::{AtomicU32, Ordering};
 

@@ -11,9 +11,10 @@ mod streams;
 #[cfg(target_feature = "atomics")]
 pub mod workers;
 
-use crate::cancel::{Cancel, Stopped};
+use crate::cancel::Cancel;
 use crate::executors::Executors;
 use crate::harness::{self, Context, Report, SliceSource};
+use crate::outcome::RunEnd;
 use crate::threads::live_workers;
 use experiments::protocol::{Request, Response, RunId};
 use experiments::Job;
@@ -98,17 +99,15 @@ pub fn fault_injection_panic(message: String) {
 #[wasm_bindgen]
 pub fn coordinator_start(build: String) {
     install_panic_hook(PanicListener::Ui);
-    let (queue, runs) = mpsc::unbounded::<(RunId, Vec<Job>, Cancel)>();
+    let (queue, runs) = mpsc::unbounded::<RunRequest>();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         // A request is a JSON string, or [JSON string, File] when it brings a file to hash.
         let data = event.data();
-        let text = if js_sys::Array::is_array(&data) {
+        let (text, file) = if js_sys::Array::is_array(&data) {
             let parts = js_sys::Array::from(&data);
-            let file = parts.get(1).dyn_into::<web_sys::File>().ok();
-            streams::ATTACHED_FILE.with(|f| *f.borrow_mut() = file);
-            parts.get(0).as_string().unwrap_or_default()
+            (parts.get(0).as_string().unwrap_or_default(), parts.get(1).dyn_into::<web_sys::File>().ok())
         } else {
-            data.as_string().unwrap_or_default()
+            (data.as_string().unwrap_or_default(), None)
         };
         match Request::from_json(&text) {
             Ok(Request::Run { run_id, jobs }) => {
@@ -122,7 +121,7 @@ pub fn coordinator_start(build: String) {
                 if let Some((_, previous_cancel)) = previous {
                     previous_cancel.stop();
                 }
-                let _ = queue.unbounded_send((run_id, jobs, cancel));
+                let _ = queue.unbounded_send(RunRequest { run_id, jobs, cancel, file });
             }
             Ok(Request::Stop { run_id }) => CURRENT_RUN.with(|c| {
                 if let Some((current, cancel)) = c.borrow().as_ref() {
@@ -148,10 +147,18 @@ pub fn coordinator_start(build: String) {
     post(&Response::Ready { threads: crate::threads::SHARED_MEMORY, build });
 }
 
+/// A run asked for: its jobs, its stop flag, and the file it brought to hash, if any.
+struct RunRequest {
+    run_id: RunId,
+    jobs: Vec<Job>,
+    cancel: Cancel,
+    file: Option<web_sys::File>,
+}
+
 /// Runs requests one at a time, in arrival order (a newer request has already stopped older ones).
-async fn run_loop(mut runs: mpsc::UnboundedReceiver<(RunId, Vec<Job>, Cancel)>) {
-    while let Some((run_id, jobs, cancel)) = runs.next().await {
-        let outcome = run(run_id, &jobs, &cancel).await;
+async fn run_loop(mut runs: mpsc::UnboundedReceiver<RunRequest>) {
+    while let Some(request) = runs.next().await {
+        let outcome = run(&request).await;
         if matches!(outcome, Response::Failed { .. }) {
             // Workers that did not start, or a pool a failure left behind, are not reused.
             release_workers();
@@ -187,19 +194,19 @@ fn cores() -> u32 {
     scope().navigator().hardware_concurrency().max(1.0) as u32
 }
 
-fn open_source(job: &Job) -> Result<Box<dyn SliceSource>, String> {
-    Ok(Box::new(streams::HashInput::of(job)?))
-}
-
 fn sleep(ms: u32) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>> {
     Box::pin(sleep_ms(ms as i32))
 }
 
 /// Measure every job of a run: consecutive jobs side by side (see [`harness`]), load tests and
 /// message-passing workers on their own. Returns the final message.
-async fn run(run_id: RunId, jobs: &[Job], cancel: &Cancel) -> Response {
+async fn run(request: &RunRequest) -> Response {
+    let RunRequest { run_id, ref jobs, ref cancel, ref file } = *request;
     let report = move |r: Report| {
         post(&Response::Progress { run_id, job_index: r.job_index, done: r.done, total: r.total, stage: r.stage })
+    };
+    let open_source = |job: &Job| -> Result<Box<dyn SliceSource>, String> {
+        Ok(Box::new(streams::HashInput::of(job, file.as_ref())?))
     };
     let cx = Context {
         cancel,
@@ -221,42 +228,44 @@ async fn run(run_id: RunId, jobs: &[Job], cancel: &Cancel) -> Response {
             return Response::Stopped { run_id };
         }
         let first = &jobs[group.start];
-        // Load tests and message-passing workers are driven from here, one job at a time.
-        let alone = match first.workload {
-            experiments::Workload::Qps { .. } => Some(streams::run_qps(first, &cx).await.map(|o| o.map(|m| vec![m]))),
-            #[cfg(not(target_feature = "atomics"))]
-            _ if messages::handles(first) => Some(messages::run_job(first, cancel).await.map(|o| o.map(|m| vec![m]))),
-            #[cfg(not(target_feature = "atomics"))]
-            experiments::Workload::Hash { .. } if first.variant == experiments::Variant::Tasks => {
-                Some(messages::run_hash(run_id, group.start, first, cancel).await.map(|o| o.map(|m| vec![m])))
-            }
-            _ => None,
-        };
-        let outcome = match alone {
-            Some(outcome) => outcome.map(|o| match o {
-                Ok(measured) => (measured, None),
-                Err(Stopped) => (Vec::new(), Some(Stopped)),
-            }),
+        let end = match on_message_workers(request, group.start, first).await {
+            Some(end) => end,
             None => harness::measure_group(&executors, &jobs[group.clone()], group.start, &cx).await,
         };
-        match outcome {
-            Ok((measurements, stopped)) => {
-                // Posted together once the group is done, so the page renders while nothing is timed.
-                for (offset, measurement) in measurements.into_iter().enumerate() {
-                    post(&Response::Measured {
-                        run_id,
-                        job_index: group.start + offset,
-                        measurement: Box::new(measurement),
-                    })
-                }
-                if stopped.is_some() {
-                    return Response::Stopped { run_id };
-                }
-            }
-            Err(message) => return Response::Failed { run_id, message },
+        let (measurements, stopped) = match end {
+            RunEnd::Measured(measurements) => (measurements, false),
+            RunEnd::Stopped(measurements) => (measurements, true),
+            RunEnd::Failed(message) => return Response::Failed { run_id, message },
+        };
+        // Posted together once the group is done, so the page renders while nothing is timed.
+        for (offset, measurement) in measurements.into_iter().enumerate() {
+            post(&Response::Measured { run_id, job_index: group.start + offset, measurement: Box::new(measurement) })
+        }
+        if stopped {
+            return Response::Stopped { run_id };
         }
     }
     Response::Finished { run_id }
+}
+
+/// Measure `job` (the `job_index`th of the run) on message-passing workers, one job at a time, if
+/// this build sends it there (see `messages`).
+#[cfg(not(target_feature = "atomics"))]
+async fn on_message_workers(request: &RunRequest, job_index: usize, job: &Job) -> Option<RunEnd> {
+    let (run_id, cancel, file) = (request.run_id, &request.cancel, request.file.as_ref());
+    if messages::handles(job) {
+        Some(RunEnd::from(messages::run_job(job, cancel).await))
+    } else if matches!(job.workload, experiments::Workload::Hash { .. }) && job.variant == experiments::Variant::Tasks {
+        Some(RunEnd::from(messages::run_hash(run_id, job_index, job, file, cancel).await))
+    } else {
+        None
+    }
+}
+
+/// The threaded engine has no message workers: every job goes to the harness.
+#[cfg(target_feature = "atomics")]
+async fn on_message_workers(_: &RunRequest, _: usize, _: &Job) -> Option<RunEnd> {
+    None
 }
 
 /// The size of this module's wasm memory (shared by every worker of the threaded engine).

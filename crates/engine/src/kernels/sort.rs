@@ -1,19 +1,75 @@
-//! The bubble sort chapter's parallel sorts on a rayon pool, traced task by task: chunked bubble
-//! sort, odd-even transposition sort with a barrier per phase, and a level-by-level merge sort.
+//! The bubble sort chapter's kernel: sort n random integers with one of its algorithms, in one loop
+//! or on a rayon pool, traced task by task: chunked bubble sort, odd-even transposition sort with a
+//! barrier per phase, and a level-by-level merge sort.
 //!
 //! The algorithms themselves are pure functions in `workloads::sort`; this module only decides what
 //! runs as a task, on which worker, and records it.
 
-use crate::cancel::Cancel;
+use super::Kernel;
+use crate::cancel::{Cancel, Stopped};
+use crate::measure::Rep;
 use crate::recorder::Recorder;
-use experiments::{SortAlgorithm, Trace};
+use experiments::{Check, Job, SortAlgorithm, Trace, Variant};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use workloads::sort::{
     bubble_sort, chunk_ranges, chunked_bubble_sort_sequential, merge, merge_sort_sequential, odd_even_phase_local,
-    odd_even_sort_sequential, split_phase,
+    odd_even_sort_sequential, random_values, split_phase,
 };
 use workloads::split::even_ranges;
+
+/// Sort `numbers` random integers generated from `seed` with `algorithm`.
+#[derive(Clone)]
+pub struct Sort {
+    pub numbers: u32,
+    pub seed: u64,
+    pub algorithm: SortAlgorithm,
+}
+
+/// Values to sort (each repetition sorts a fresh copy) and the digest of the correctly sorted list.
+pub struct Unsorted {
+    values: Vec<i32>,
+    expected: u64,
+}
+
+/// An order-sensitive digest of a list: equal for two lists only if (almost surely) they are equal.
+fn digest(values: &[i32]) -> u64 {
+    values.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &v| (hash ^ v as u32 as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+impl Kernel for Sort {
+    type Input = Unsorted;
+    const VARIANTS: &'static [Variant] = &[Variant::Sequential, Variant::Tasks];
+    const INPUT_PER_TASK_COUNT: bool = false;
+
+    fn prepare(&self, _tasks: u32, cancel: &Cancel) -> Result<Unsorted, Stopped> {
+        cancel.check()?;
+        let values = random_values(self.numbers as usize, self.seed);
+        let mut sorted = values.clone();
+        sorted.sort_unstable();
+        Ok(Unsorted { expected: digest(&sorted), values })
+    }
+
+    fn expected(&self, input: &Unsorted) -> u64 {
+        input.expected
+    }
+
+    /// A digest means nothing to a reader: say whether the list came out sorted.
+    fn check(&self, input: &Unsorted, values: &[u64]) -> Check {
+        let sorted = values.iter().all(|&v| v == input.expected);
+        Check { ok: sorted, value: if sorted { "sorted" } else { "not sorted" }.into(), expected: "sorted".into() }
+    }
+
+    fn on_pool(&self, input: &Unsorted, job: &Job, cancel: &Cancel) -> Result<Rep, Stopped> {
+        let mut copy = input.values.clone();
+        let (done, trace) = if job.variant == Variant::Sequential {
+            sort_sequential(self.algorithm, &mut copy, job.tasks, cancel)
+        } else {
+            sort_parallel(self.algorithm, &mut copy, job.tasks, cancel)
+        };
+        Rep::of_tasks(vec![done.then(|| digest(&copy))], trace)
+    }
+}
 
 /// Split `values` into disjoint mutable pieces along consecutive `ranges`.
 fn split_along<'a>(mut values: &'a mut [i32], ranges: &[Range<usize>]) -> Vec<&'a mut [i32]> {
@@ -31,7 +87,7 @@ fn split_along<'a>(mut values: &'a mut [i32], ranges: &[Range<usize>]) -> Vec<&'
 
 /// Sort `values` with `algorithm` on one worker, as one traced task. Returns false if stopped.
 #[inline(never)]
-pub fn sort_sequential(algorithm: SortAlgorithm, values: &mut [i32], tasks: u32, cancel: &Cancel) -> (bool, Trace) {
+fn sort_sequential(algorithm: SortAlgorithm, values: &mut [i32], tasks: u32, cancel: &Cancel) -> (bool, Trace) {
     let recorder = Recorder::new();
     let keep_going = || !cancel.is_stopped();
     let done = recorder.task(0, || match algorithm {
@@ -49,7 +105,7 @@ pub fn sort_sequential(algorithm: SortAlgorithm, values: &mut [i32], tasks: u32,
 /// Sort `values` with `algorithm` split into `tasks` tasks on the current rayon pool.
 /// Returns false if stopped.
 #[inline(never)]
-pub fn sort_parallel(algorithm: SortAlgorithm, values: &mut [i32], tasks: u32, cancel: &Cancel) -> (bool, Trace) {
+fn sort_parallel(algorithm: SortAlgorithm, values: &mut [i32], tasks: u32, cancel: &Cancel) -> (bool, Trace) {
     let tasks = tasks.max(1) as usize;
     let recorder = Recorder::new();
     let done = match algorithm {

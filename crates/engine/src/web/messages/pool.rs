@@ -1,38 +1,26 @@
-//! Parallel work without shared memory: message-passing Web Workers, each with its own copy of the
-//! engine, for pages that are not cross-origin isolated ("share memory by communicating").
-//!
-//! The coordinator keeps a pool of k such workers. A task's input is copied out of the coordinator's
-//! memory into a message, and from the message into the worker's own memory; the worker posts back
-//! a small result and when it started and ended. The coordinator hands out tasks one at a time to
-//! whichever worker is free, adds up the results and turns the spans into the usual trace, so the
-//! page shows the same table and timeline as with threads, copying cost included.
-//!
-//! Only the CPU-bound kernels run this way: the sum and the first chapter's spin tasks (tasks go to
-//! whichever worker is free) and hashing (hash j lives on worker j mod k; every slice is copied to
-//! each worker that holds a hash, and the end of a slice is a barrier, as with threads). They are
-//! where parallelism pays and where copying has something to teach.
+//! The coordinator's side of message passing: a pool of k message workers, the tasks handed to
+//! whichever is free, hashing slice by slice on them, and the measurements that come of it.
 
-use super::streams::HashInput;
-use super::{describe, post, scope};
+use super::{Answer, MessageHandler, Order};
 use crate::cancel::{Cancel, Stopped};
 use crate::clock::now_ms;
-use crate::hashing::{check_digests, slices, UPDATE_BYTES};
-use crate::inputs::{self, spin_seed, Input};
-use crate::measure::finish;
+use crate::hashing::{check_digests, slices};
+use crate::kernels::spin::spin_seed;
+use crate::kernels::{self, sum, Prepared};
+use crate::outcome::Outcome;
+use crate::web::streams::HashInput;
+use crate::web::{describe, post};
 use experiments::protocol::{Response, RunId, Stage};
 use experiments::{Job, Measurement, Span, Trace, Workload};
 use futures_channel::mpsc;
 use futures_util::future::{select, Either};
 use futures_util::StreamExt;
-use serde::{Deserialize, Serialize};
 use std::cell::{Cell, RefCell};
+use std::ops::Range;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
-use workloads::hashing::StreamingHash;
-use workloads::spin::spin;
 use workloads::split::even_ranges;
-use workloads::sum::sum;
 
 /// How long workers may take to load their copy of the engine before the run gives up.
 const START_TIMEOUT_MS: f64 = 20_000.0;
@@ -41,59 +29,6 @@ const MAX_SLICE_COPIES_BYTES: u64 = 512 << 20;
 /// How often the coordinator looks at the stop flag while it waits for answers.
 const STOP_POLL_MS: i32 = 20;
 
-/// What the coordinator asks of a worker. For a sum, the numbers travel beside it as an `Int32Array`.
-#[derive(Serialize, Deserialize)]
-enum Order {
-    Sum {
-        task: u32,
-    },
-    Spin {
-        task: u32,
-        units: u32,
-        seed: u64,
-    },
-    /// Start fresh hash states with these indices; the hash of slice s is task `s * hashes + index`.
-    HashStart {
-        indices: Vec<u32>,
-        hashes: u32,
-    },
-    /// Advance every hash state with the bytes that travel beside it, as slice `slice`.
-    HashSlice {
-        slice: u32,
-    },
-    /// Send back the digests.
-    HashFinish,
-}
-
-/// The answer a message worker sends when it panics (see [`super::install_panic_hook`]).
-pub(super) fn panic_answer(message: &str) -> String {
-    serde_json::to_string(&Answer::Failed { message: format!("it panicked: {message}") }).unwrap_or_default()
-}
-
-/// What a worker answers: ready to work, a task's result and span (engine clock, ms), or a failure.
-#[derive(Serialize, Deserialize)]
-enum Answer {
-    Ready,
-    Done {
-        task: u32,
-        value: u64,
-        start_ms: f64,
-        end_ms: f64,
-    },
-    /// A slice went into every hash state this worker holds: one (task, start, end) per state.
-    Advanced {
-        spans: Vec<(u32, f64, f64)>,
-    },
-    /// The digests of this worker's hashes, by hash index.
-    Digests {
-        digests: Vec<(u32, [u8; 32])>,
-    },
-    Failed {
-        message: String,
-    },
-}
-
-type MessageHandler = Closure<dyn FnMut(MessageEvent)>;
 type ErrorHandler = Closure<dyn FnMut(Event)>;
 
 /// k message workers and the channel their answers arrive on, tagged with the worker's index.
@@ -130,11 +65,6 @@ pub fn release() {
 /// Message workers alive right now (counted in the engine's status answer).
 pub fn live() -> u32 {
     LIVE.with(Cell::get)
-}
-
-/// Whether `job` runs on message workers in this build: split-by-data kernels on the Tasks variant.
-pub fn handles(job: &Job) -> bool {
-    job.variant == experiments::Variant::Tasks && matches!(job.workload, Workload::Sum { .. } | Workload::Spin { .. })
 }
 
 /// Start `workers` workers, each loading this module (already compiled: it is posted to them).
@@ -186,7 +116,7 @@ async fn next_answer_by(
 ) -> Result<Option<(u32, Answer)>, Stopped> {
     loop {
         cancel.check()?;
-        match select(pool.answers.next(), Box::pin(super::sleep_ms(STOP_POLL_MS))).await {
+        match select(pool.answers.next(), Box::pin(crate::web::sleep_ms(STOP_POLL_MS))).await {
             Either::Left((Some(answer), _)) => return Ok(Some(answer)),
             // Every sender lives in the pool's own handlers, so the channel never ends while it lives.
             Either::Left((None, _)) => return Err(Stopped),
@@ -207,7 +137,7 @@ async fn next_answer(pool: &mut MessagePool, cancel: &Cancel) -> Result<(u32, An
 
 /// Take the kept pool if it has exactly `workers` workers; otherwise end it and start a new one,
 /// waiting until every worker has loaded the engine. Also returns the start-up time of a new pool.
-async fn pool_of(workers: u32, cancel: &Cancel) -> Result<Result<(MessagePool, Option<f64>), Stopped>, String> {
+async fn pool_of(workers: u32, cancel: &Cancel) -> Outcome<(MessagePool, Option<f64>)> {
     if let Some(pool) = POOL.with(|p| p.borrow_mut().take()) {
         if pool.workers.len() == workers as usize {
             return Ok(Ok((pool, None)));
@@ -265,36 +195,54 @@ fn post_order(pool: &MessagePool, worker: u32, order: &Order, payload: Option<Pa
         .map_err(|e| format!("could not send work to worker {worker}: {}", describe(e)))
 }
 
-/// The order for `task` of `job`, and the data that travels with it.
-fn order(job: &Job, input: &Input, ranges: &[std::ops::Range<usize>], task: u32) -> (Order, Option<Payload>) {
-    match (input, job.workload.clone()) {
-        (Input::Sum { numbers, .. }, _) => {
-            (Order::Sum { task }, Some(Payload::numbers(&numbers[ranges[task as usize].clone()])))
+/// The tasks of a job on message workers: slices of the numbers to add, or spin work.
+enum Tasks<'a> {
+    Sum { numbers: &'a [i32], ranges: Vec<Range<usize>> },
+    Spin { units: u32, tasks: u32 },
+}
+
+impl<'a> Tasks<'a> {
+    /// The tasks of one run of `job`, on its prepared `input`.
+    fn of(job: &Job, input: &'a dyn Prepared) -> Result<Tasks<'a>, String> {
+        if let Some(sum) = input.input().downcast_ref::<sum::Numbers>() {
+            let ranges = even_ranges(sum.numbers.len(), job.tasks as usize);
+            return Ok(Tasks::Sum { numbers: &sum.numbers, ranges });
         }
-        (_, Workload::Spin { units }) => (Order::Spin { task, units, seed: spin_seed(task) }, None),
-        _ => unreachable!("only sum and spin jobs run on message workers"),
+        match job.workload {
+            Workload::Spin { units } => Ok(Tasks::Spin { units, tasks: job.tasks }),
+            _ => Err("only sum and spin jobs run on message workers".into()),
+        }
+    }
+
+    fn count(&self) -> u32 {
+        match self {
+            Tasks::Sum { ranges, .. } => ranges.len() as u32,
+            Tasks::Spin { tasks, .. } => *tasks,
+        }
+    }
+
+    /// The order for task `task`, and the data that travels with it.
+    fn order(&self, task: u32) -> (Order, Option<Payload>) {
+        match self {
+            Tasks::Sum { numbers, ranges } => {
+                (Order::Sum { task }, Some(Payload::numbers(&numbers[ranges[task as usize].clone()])))
+            }
+            Tasks::Spin { units, .. } => (Order::Spin { task, units: *units, seed: spin_seed(task) }, None),
+        }
     }
 }
 
 /// One run of `job`: hand tasks to whichever worker is free; returns the total and the trace.
-async fn run_once(
-    job: &Job,
-    input: &Input,
-    pool: &mut MessagePool,
-    cancel: &Cancel,
-) -> Result<Result<(u64, Trace), Stopped>, String> {
-    let ranges = match input {
-        Input::Sum { numbers, .. } => even_ranges(numbers.len(), job.tasks as usize),
-        _ => Vec::new(),
-    };
-    let tasks = if ranges.is_empty() { job.tasks } else { ranges.len() as u32 };
+async fn run_once(job: &Job, input: &dyn Prepared, pool: &mut MessagePool, cancel: &Cancel) -> Outcome<(u64, Trace)> {
+    let split = Tasks::of(job, input)?;
+    let tasks = split.count();
     let t0 = now_ms();
     let mut next_task = 0;
     let mut pending = 0;
     let mut total = 0u64;
     let mut spans = Vec::with_capacity(tasks as usize);
     let send = |worker: u32, task: u32, pool: &MessagePool| {
-        let (order, payload) = order(job, input, &ranges, task);
+        let (order, payload) = split.order(task);
         post_order(pool, worker, &order, payload)
     };
     for worker in 0..pool.workers.len() as u32 {
@@ -330,8 +278,8 @@ async fn run_once(
 }
 
 /// Measure `job` on k message workers: input prepared here once, a warm-up, then the repetitions.
-pub async fn run_job(job: &Job, cancel: &Cancel) -> Result<Result<Measurement, Stopped>, String> {
-    let input = match inputs::prepare(&job.workload, job.tasks, cancel) {
+pub async fn run_job(job: &Job, cancel: &Cancel) -> Outcome<Measurement> {
+    let input = match kernels::prepare(job, cancel)? {
         Ok(input) => input,
         Err(Stopped) => return Ok(Err(Stopped)),
     };
@@ -339,17 +287,13 @@ pub async fn run_job(job: &Job, cancel: &Cancel) -> Result<Result<Measurement, S
         Ok(pool) => pool,
         Err(Stopped) => return Ok(Err(Stopped)),
     };
-    let outcome = measure(job, &input, &mut pool, pool_start_ms, cancel).await;
+    let outcome = measure(job, &*input, &mut pool, pool_start_ms, cancel).await;
     keep_if_measured(pool, &outcome);
     outcome
 }
 
 /// Wait for one answer of the wanted kind from each of `workers` workers; returns them by worker.
-async fn gather(
-    pool: &mut MessagePool,
-    workers: u32,
-    cancel: &Cancel,
-) -> Result<Result<Vec<(u32, Answer)>, Stopped>, String> {
+async fn gather(pool: &mut MessagePool, workers: u32, cancel: &Cancel) -> Outcome<Vec<(u32, Answer)>> {
     let mut answers = Vec::with_capacity(workers as usize);
     while answers.len() < workers as usize {
         match next_answer(pool, cancel).await {
@@ -373,7 +317,7 @@ async fn hash_once(
     pool: &mut MessagePool,
     cancel: &Cancel,
     mut on_slice: impl FnMut(),
-) -> Result<Result<(Vec<[u8; 32]>, Trace), Stopped>, String> {
+) -> Outcome<(Vec<[u8; 32]>, Trace)> {
     let hashes = job.tasks.max(1);
     let in_use = (pool.workers.len() as u32).min(hashes);
     let t0 = now_ms();
@@ -430,9 +374,10 @@ pub async fn run_hash(
     run_id: RunId,
     job_index: usize,
     job: &Job,
+    file: Option<&web_sys::File>,
     cancel: &Cancel,
-) -> Result<Result<Measurement, Stopped>, String> {
-    let input = HashInput::of(job)?;
+) -> Outcome<Measurement> {
+    let input = HashInput::of(job, file)?;
     let copies = job.workers.max(1).min(job.tasks.max(1)) as u64;
     if copies * input.slice_bytes as u64 > MAX_SLICE_COPIES_BYTES {
         return Err(format!(
@@ -458,7 +403,7 @@ async fn measure_hashing(
     input: &HashInput,
     pool: &mut MessagePool,
     cancel: &Cancel,
-) -> Result<Result<Measurement, Stopped>, String> {
+) -> Outcome<Measurement> {
     // A short slice of zeros first, so the workers' compilers optimise SHA-256 untimed.
     let warm_up = std::iter::once(Ok(vec![0u8; 256 * 1024]));
     if let Err(Stopped) = hash_once(job, warm_up, pool, cancel, || {}).await? {
@@ -486,7 +431,7 @@ async fn measure_hashing(
 
 /// Keep `pool` for the next run if this one was measured. A pool that failed or was stopped
 /// mid-task may be busy or broken: it is dropped, which ends its workers.
-fn keep_if_measured(pool: MessagePool, outcome: &Result<Result<Measurement, Stopped>, String>) {
+fn keep_if_measured(pool: MessagePool, outcome: &Outcome<Measurement>) {
     if matches!(outcome, Ok(Ok(_))) {
         POOL.with(|p| *p.borrow_mut() = Some(pool));
     }
@@ -495,11 +440,11 @@ fn keep_if_measured(pool: MessagePool, outcome: &Result<Result<Measurement, Stop
 /// A warm-up run, then the timed repetitions, on `pool`.
 async fn measure(
     job: &Job,
-    input: &Input,
+    input: &dyn Prepared,
     pool: &mut MessagePool,
     pool_start_ms: Option<f64>,
     cancel: &Cancel,
-) -> Result<Result<Measurement, Stopped>, String> {
+) -> Outcome<Measurement> {
     // Lets each worker's wasm compiler tier up, as the threaded engine's warm-up does.
     if let Err(Stopped) = run_once(job, input, pool, cancel).await? {
         return Ok(Err(Stopped));
@@ -515,96 +460,5 @@ async fn measure(
             Err(Stopped) => return Ok(Err(Stopped)),
         }
     }
-    Ok(Ok(finish(job, input, samples, values, pool_start_ms)))
-}
-
-thread_local! {
-    /// In a message worker: how many hashes the job has, and the states this worker holds.
-    static HASHES: RefCell<(u32, Vec<(u32, StreamingHash)>)> = const { RefCell::new((0, Vec::new())) };
-}
-
-/// Advance each hash state this worker holds with `bytes` (slice number `slice`), in 64 KB calls
-/// as the threaded engine does (see [`UPDATE_BYTES`]); one span per state.
-fn advance_hashes(slice: u32, bytes: &[u8]) -> Vec<(u32, f64, f64)> {
-    HASHES.with(|h| {
-        let (hashes, states) = &mut *h.borrow_mut();
-        states
-            .iter_mut()
-            .map(|(index, state)| {
-                let start = now_ms();
-                for piece in bytes.chunks(UPDATE_BYTES) {
-                    state.update(piece);
-                }
-                (slice * *hashes + *index, start, now_ms())
-            })
-            .collect()
-    })
-}
-
-/// Numbers copied into this worker's memory a block at a time, each block summed while it is still
-/// in the cache: the second half of the copy, as cheap as it can be made.
-fn sum_copied_in(array: &js_sys::Int32Array) -> i64 {
-    const BLOCK: u32 = 1 << 16;
-    thread_local! {
-        static BUFFER: RefCell<Vec<i32>> = RefCell::new(vec![0; BLOCK as usize]);
-    }
-    BUFFER.with(|buffer| {
-        let mut buffer = buffer.borrow_mut();
-        let (mut total, mut offset, length) = (0i64, 0u32, array.length());
-        while offset < length {
-            let count = BLOCK.min(length - offset);
-            let block = &mut buffer[..count as usize];
-            array.subarray(offset, offset + count).copy_to(block);
-            total += sum(block);
-            offset += count;
-        }
-        total
-    })
-}
-
-/// Entry point of a message worker (called by `message-worker.js` once its copy of the module is
-/// loaded): answer orders until the coordinator ends this worker.
-#[wasm_bindgen]
-pub fn message_worker_start() {
-    super::install_panic_hook(super::PanicListener::MessagePool);
-    let answer = |answer: &Answer| {
-        let text = serde_json::to_string(answer).unwrap_or_default();
-        let _ = scope().post_message(&JsValue::from_str(&text));
-    };
-    let on_message = MessageHandler::new(move |event: MessageEvent| {
-        let start_ms = now_ms();
-        let parts = js_sys::Array::from(&event.data());
-        let order: Result<Order, _> = serde_json::from_str(&parts.get(0).as_string().unwrap_or_default());
-        let done = |task, value| Answer::Done { task, value, start_ms, end_ms: now_ms() };
-        let reply = match order {
-            Ok(Order::Sum { task }) => match parts.get(1).dyn_into::<js_sys::Int32Array>() {
-                Ok(array) => done(task, sum_copied_in(&array) as u64),
-                Err(_) => Answer::Failed { message: format!("task {task} came without its numbers") },
-            },
-            Ok(Order::Spin { task, units, seed }) => done(task, spin(units, seed)),
-            Ok(Order::HashStart { indices, hashes }) => {
-                HASHES.with(|h| {
-                    *h.borrow_mut() = (hashes, indices.into_iter().map(|i| (i, StreamingHash::new())).collect())
-                });
-                return;
-            }
-            Ok(Order::HashSlice { slice }) => match parts.get(1).dyn_into::<js_sys::Uint8Array>() {
-                Ok(array) => Answer::Advanced { spans: advance_hashes(slice, &array.to_vec()) },
-                Err(_) => Answer::Failed { message: format!("slice {slice} came without its bytes") },
-            },
-            Ok(Order::HashFinish) => Answer::Digests {
-                digests: HASHES
-                    .with(|h| std::mem::take(&mut h.borrow_mut().1))
-                    .into_iter()
-                    .map(|(index, state)| (index, state.finish()))
-                    .collect(),
-            },
-            Err(error) => Answer::Failed { message: format!("an unreadable order ({error})") },
-        };
-        answer(&reply);
-    });
-    scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    // The handler lives as long as the worker.
-    on_message.forget();
-    answer(&Answer::Ready);
+    Ok(Ok(Measurement::from_samples(job.clone(), samples, input.check(&values), pool_start_ms)))
 }

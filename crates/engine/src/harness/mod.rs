@@ -8,22 +8,31 @@
 //! channel, so the driving thread never runs a workload itself (pages without shared memory are the
 //! exception: there the driving thread is the only worker).
 //!
-//! Why all this: see ARCHITECTURE.md, "First runs".
+//! Why all this: see ARCHITECTURE.md, "First runs". Waiting for quiet is [`settle`]'s part, handing
+//! work to executors and awaiting it [`handoff`]'s.
+
+mod handoff;
+mod settle;
+
+pub use handoff::{on_pool, on_runtime, started};
+pub use settle::{GROUP_SETTLE_LIMITS, SETTLE_LIMIT_MS};
 
 use crate::cancel::{Cancel, Stopped};
 use crate::clock::now_ms;
-use crate::executors::{Executor, Executors, Need, PoolBuilt};
+use crate::executors::{Executor, Executors, Need};
 use crate::hashing::{check_digests, hash_parameters, slices, Hashing};
-use crate::inputs::{self, Input};
-use crate::measure::{finish, needs_warm_up, rep_on_pool, rep_on_runtime, Rep};
-use crate::quiet::{probe, QuietCheck, PROBE_MS};
+use crate::kernels::{self, Prepared};
+use crate::measure::{rep_on_pool, rep_on_runtime, Rep};
+use crate::outcome::{Outcome, RunEnd};
+use crate::quiet::{probe, QuietCheck};
 use crate::runtime::Handle;
 use crate::threads::SHARED_MEMORY;
 use experiments::protocol::Stage;
 use experiments::{HashSource, Job, Measurement, MemoryReport, Startup, Variant, Workload};
-use futures_channel::oneshot;
 use futures_util::future::{select, Either};
-use std::cell::{Cell, RefCell};
+use handoff::{wait_started, within, KeepAwake, STARTING, START_LIMIT_MS};
+use settle::{settle, settle_limit_ms};
+use std::cell::RefCell;
 use std::future::Future;
 use std::ops::Range;
 use std::pin::pin;
@@ -33,40 +42,10 @@ use std::sync::{Arc, Mutex};
 /// Executors of one group may hold at most this many workers together; a run that needs more (a
 /// sweep up to 128 workers) is measured in consecutive groups.
 pub const MAX_GROUP_WORKERS: u32 = 64;
-/// How long one job waits for the machine to become quiet before it is timed anyway (and says so).
-pub const SETTLE_LIMIT_MS: f64 = 2_000.0;
-/// An engine this young waits up to [`SETTLE_LIMIT_MS`] for quiet, an older one at most
-/// [`SETTLED_ENGINE_LIMIT_MS`].
-const YOUNG_ENGINE_MS: f64 = 5_000.0;
-const SETTLED_ENGINE_LIMIT_MS: f64 = 500.0;
-/// How long all the jobs of a group wait together, at most, in multiples of one job's limit; once
-/// spent, later jobs wait no more.
-pub const GROUP_SETTLE_LIMITS: f64 = 2.0;
-/// Before a job is timed, the probes must find the machine quiet for this long...
-const QUIET_WINDOW_MS: f64 = 200.0;
-/// ... or only this long if the previous job ended quietly less than [`RECENTLY_QUIET_MS`] ago.
-const QUIET_WINDOW_SHORT_MS: f64 = 50.0;
-const RECENTLY_QUIET_MS: f64 = 1_000.0;
 /// Probes right after a job's timing; if most find the machine busy, the job says so.
 const AFTER_PROBES: u32 = 3;
-/// Jobs whose warm-up takes longer than this are warmed up once, not until stable.
-const LONG_WARM_UP_MS: f64 = 250.0;
-/// After each round of warm-ups the workers pause this long, so the browser's compiler threads get
-/// a core to optimise the code the warm-ups ran.
-const COMPILER_PAUSE_MS: u32 = 5;
-/// Warm-ups of a job run for at least this long in all.
-const MIN_WARM_UP_MS: f64 = 60.0;
-/// A job's code counts as warm once its latest warm-up is within this factor of its fastest.
-const STABLE_WARM_UP: f64 = 1.2;
 /// Progress reports are at least this far apart (each one costs the page a little rendering).
 const PROGRESS_EVERY_MS: f64 = 100.0;
-/// How long new workers may take to start before the run fails.
-const START_LIMIT_MS: f64 = 20_000.0;
-/// Bytes of the untimed hashing warm-up (a whole pass would take as long as a repetition).
-const HASH_WARM_UP_BYTES: usize = 256 * 1024;
-
-/// How a step ended: done, stopped by the reader, or failed with a reason.
-pub type Outcome<T> = Result<Result<T, Stopped>, String>;
 
 /// The bytes a hashing job hashes: a file or the generator, read one slice at a time.
 pub trait SliceSource {
@@ -151,61 +130,6 @@ pub fn groups(jobs: &[Job]) -> Vec<Range<usize>> {
     groups
 }
 
-/// Run `work` on a worker of `pool` and await its result. Without shared memory the pool is this
-/// very thread, and the work runs right here.
-pub async fn on_pool<T: Send + 'static>(
-    pool: &Arc<rayon::ThreadPool>,
-    work: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, String> {
-    if !SHARED_MEMORY {
-        return Ok(pool.install(work));
-    }
-    let (done, result) = oneshot::channel();
-    pool.spawn(move || {
-        let _ = done.send(work());
-    });
-    result.await.map_err(|_| "a worker ended without finishing its work".to_string())
-}
-
-/// Run `work` as a root task of a runtime and await its output (inline without shared memory).
-pub async fn on_runtime<T: Send + 'static>(
-    runtime: &Handle,
-    work: impl Future<Output = T> + Send + 'static,
-) -> Result<T, String> {
-    if !SHARED_MEMORY {
-        return Ok(runtime.run_inline(work));
-    }
-    let (done, result) = oneshot::channel();
-    runtime.spawn_root(work, move |value| {
-        let _ = done.send(value);
-    });
-    result.await.map_err(|_| match runtime.panic_message() {
-        Some(panic) => format!("a task panicked: {panic}"),
-        None => "a task worker ended without finishing its work".to_string(),
-    })
-}
-
-/// `future`, or an error naming `what` if it takes longer than `limit_ms` or the run is stopped.
-async fn within<T>(
-    future: impl Future<Output = Result<T, String>>,
-    limit_ms: f64,
-    what: &str,
-    cx: &Context<'_>,
-) -> Outcome<T> {
-    let deadline = now_ms() + limit_ms;
-    let mut future = pin!(future);
-    loop {
-        match select(future.as_mut(), (cx.sleep)(50)).await {
-            Either::Left((result, _)) => return result.map(Ok),
-            Either::Right(_) if cx.cancel.is_stopped() => return Ok(Err(Stopped)),
-            Either::Right(_) if now_ms() > deadline => {
-                return Err(format!("{what} took longer than {} s", limit_ms / 1000.0))
-            }
-            Either::Right(_) => {}
-        }
-    }
-}
-
 /// Reports progress: at every change of stage or job, otherwise at most every
 /// [`PROGRESS_EVERY_MS`] (each report costs the page some rendering).
 struct Progress<'a, 'b> {
@@ -231,47 +155,46 @@ impl Progress<'_, '_> {
 
 /// Where one job's repetitions run, with its prepared input.
 enum Work {
-    Pool { pool: Arc<rayon::ThreadPool>, input: Arc<Input> },
-    Runtime { runtime: Handle, input: Arc<Input> },
+    Pool { pool: Arc<rayon::ThreadPool>, input: Arc<dyn Prepared> },
+    Runtime { runtime: Handle, input: Arc<dyn Prepared> },
     Hash { pool: Arc<rayon::ThreadPool>, source: Box<dyn SliceSource>, total: u64, slice_bytes: u32 },
 }
 
 /// Whether `job` gets untimed warm-ups (and counts towards the quiet probe's width): work dominated
 /// by waiting needs neither, and parked-task memory is measured on its first spawn.
 fn warms_up(job: &Job) -> bool {
-    needs_warm_up(job) && job.workload != Workload::TaskMemory
-}
-
-/// Whether warm-ups that took `warm_ups_ms` call for another: until the last two agree (the
-/// caches are full) and together they have run for [`MIN_WARM_UP_MS`] (time for the browser to
-/// finish optimising the job's code: a function keeps its slower first version until the
-/// optimised one is ready, and short warm-ups can agree with each other before that), except that
-/// one long warm-up is enough.
-fn wants_warm_up(warm_ups_ms: &[f64]) -> bool {
-    let total: f64 = warm_ups_ms.iter().sum();
-    match warm_ups_ms {
-        [] => true,
-        [.., last] if *last > LONG_WARM_UP_MS => false,
-        _ if total < MIN_WARM_UP_MS => true,
-        [_] => true,
-        [.., last] => {
-            let best = warm_ups_ms.iter().copied().fold(f64::INFINITY, f64::min);
-            *last > best * STABLE_WARM_UP
-        }
-    }
+    kernels::warms_up(job)
 }
 
 /// Measure the jobs `first_index..first_index + jobs.len()` of a run, one after another, on
-/// executors kept alive for the whole group (see the module documentation). Returns the
-/// measurements of the jobs done, in order, and whether the run was stopped before the last one.
+/// executors kept alive for the whole group (see the module documentation); a load test, alone in
+/// its group, is measured by [`crate::qps::measure`]. A stopped group keeps the measurements of the
+/// jobs done before.
 pub async fn measure_group(
     executors: &RefCell<Executors>,
     jobs: &[Job],
     first_index: usize,
     cx: &Context<'_>,
-) -> Result<(Vec<Measurement>, Option<Stopped>), String> {
+) -> RunEnd {
+    if let [job] = jobs {
+        if !harnessed(job) {
+            return RunEnd::from(crate::qps::measure(job, executors, cx).await);
+        }
+    }
+    let mut measured = Vec::with_capacity(jobs.len());
+    let outcome = measure_jobs(executors, jobs, first_index, cx, &mut measured).await;
+    RunEnd::of(outcome, measured)
+}
+
+/// [`measure_group`], pushing each job's measurement onto `measurements` as soon as it is done.
+async fn measure_jobs(
+    executors: &RefCell<Executors>,
+    jobs: &[Job],
+    first_index: usize,
+    cx: &Context<'_>,
+    measurements: &mut Vec<Measurement>,
+) -> Outcome<()> {
     let progress = Progress { cx, last: RefCell::new(None) };
-    let stopped = |done: Vec<Measurement>| Ok((done, Some(Stopped)));
     // 1. Workers: keep only what this group needs, then start what is missing, one executor at a
     // time so each one's start-up time and memory are its own.
     let needs = needs_of(jobs);
@@ -286,7 +209,7 @@ pub async fn measure_group(
                 progress.report(first_index, Stage::Starting, up, all_workers);
                 match within(wait_started(&executor, built, cx), START_LIMIT_MS, STARTING, cx).await? {
                     Ok(started) => Some(started),
-                    Err(Stopped) => return stopped(Vec::new()),
+                    Err(Stopped) => return Ok(Err(Stopped)),
                 }
             }
             None => None,
@@ -317,7 +240,6 @@ pub async fn measure_group(
     // 2. Each job in turn: its input, warm-ups until quiet, its timed repetitions back to back.
     let group_started = now_ms();
     let mut check = QuietCheck::new();
-    let mut measurements = Vec::with_capacity(jobs.len());
     for (offset, job) in jobs.iter().enumerate() {
         let job_index = first_index + offset;
         let (executor, started) = match need(job) {
@@ -331,17 +253,17 @@ pub async fn measure_group(
         progress.report(job_index, Stage::Settling, 0, 0);
         let mut work = match prepare(job, executor, cx).await? {
             Ok(work) => work,
-            Err(Stopped) => return stopped(measurements),
+            Err(Stopped) => return Ok(Err(Stopped)),
         };
         let group_left = cx.quiet_limit_ms * GROUP_SETTLE_LIMITS - (now_ms() - group_started);
         let settle_limit = settle_limit_ms(cx.quiet_limit_ms, now_ms()).min(group_left).max(0.0);
         let settled = match settle(job, &mut work, probe_on.as_ref(), width, &mut check, settle_limit, cx).await? {
             Ok(settled) => settled,
-            Err(Stopped) => return stopped(measurements),
+            Err(Stopped) => return Ok(Err(Stopped)),
         };
         let reps = match repetitions(job, &mut work, job_index, &progress, cx).await? {
             Ok(reps) => reps,
-            Err(Stopped) => return stopped(measurements),
+            Err(Stopped) => return Ok(Err(Stopped)),
         };
         // Probes right after the timing: did the machine get busy while the job was timed?
         let mut quiet_after = true;
@@ -354,7 +276,7 @@ pub async fn measure_group(
             quiet_after = quiet_probes * 2 > AFTER_PROBES;
         }
         if settled.quiet && quiet_after {
-            LAST_QUIET_MS.with(|last| last.set(Some(now_ms())));
+            settle::note_quiet(now_ms());
         }
         let startup = Startup {
             workers_ms: started.map(|(ms, _)| ms),
@@ -365,7 +287,7 @@ pub async fn measure_group(
         };
         measurements.push(measurement(job, &work, reps, startup, started));
     }
-    Ok((measurements, None))
+    Ok(Ok(()))
 }
 
 /// Prepare `job`'s input once, outside any timing, on a worker of its executor (it may take a
@@ -378,206 +300,16 @@ async fn prepare(job: &Job, executor: Executor, cx: &Context<'_>) -> Outcome<Wor
         };
         return Ok(Ok(Work::Hash { pool: pool.clone(), source: (cx.hash_source)(job)?, total, slice_bytes }));
     }
-    let (workload, tasks, cancel) = (job.workload.clone(), job.tasks, cx.cancel.clone());
-    let input = move || inputs::prepare(&workload, tasks, &cancel);
+    let (job, cancel) = (job.clone(), cx.cancel.clone());
+    let input = move || kernels::prepare(&job, &cancel);
     let prepared = match &executor {
-        Executor::Pool(pool) => on_pool(pool, input).await?,
-        Executor::Runtime(runtime) => on_runtime(runtime, async move { input() }).await?,
+        Executor::Pool(pool) => on_pool(pool, input).await??,
+        Executor::Runtime(runtime) => on_runtime(runtime, async move { input() }).await??,
     };
     Ok(prepared.map(|input| match executor {
         Executor::Pool(pool) => Work::Pool { pool, input },
         Executor::Runtime(runtime) => Work::Runtime { runtime, input },
     }))
-}
-
-/// How one job's wait for a quiet machine went.
-struct Settled {
-    ms: f64,
-    rounds: u32,
-    quiet: bool,
-}
-
-thread_local! {
-    /// When the driving thread last saw the end of a quiet stretch (a settled job's timing).
-    static LAST_QUIET_MS: Cell<Option<f64>> = const { Cell::new(None) };
-    /// When this engine measured its first job.
-    static FIRST_JOB_MS: Cell<Option<f64>> = const { Cell::new(None) };
-}
-
-/// How long a job may wait for quiet, given the driver's `limit_ms`: all of it while the engine is
-/// young (its first [`YOUNG_ENGINE_MS`], when the page may still be loading and the browser still
-/// compiling), [`SETTLED_ENGINE_LIMIT_MS`] at most afterwards, so that a machine that is merely
-/// noisy does not make every later run wait.
-fn settle_limit_ms(limit_ms: f64, now: f64) -> f64 {
-    let first = FIRST_JOB_MS.with(|first| {
-        let at = first.get().unwrap_or(now);
-        first.set(Some(at));
-        at
-    });
-    if now - first < YOUNG_ENGINE_MS {
-        limit_ms
-    } else {
-        limit_ms.min(SETTLED_ENGINE_LIMIT_MS)
-    }
-}
-
-/// How long the probes must find the machine quiet before `job` is timed: a long stretch on a
-/// machine not known to be quiet (right after the page loaded, the browser is busy for a second or
-/// more, in bursts), a short one when the previous job ended quietly a moment ago.
-fn quiet_window_ms(now: f64) -> f64 {
-    match LAST_QUIET_MS.with(Cell::get) {
-        Some(at) if now - at < RECENTLY_QUIET_MS => QUIET_WINDOW_SHORT_MS,
-        _ => QUIET_WINDOW_MS,
-    }
-}
-
-/// Untimed warm-ups of `job` until two of them agree, with a quiet probe after each, then probes
-/// alone until those of the last [`quiet_window_ms`] found the machine quiet; or until `limit_ms`.
-async fn settle(
-    job: &Job,
-    work: &mut Work,
-    probe_pool: Option<&Arc<rayon::ThreadPool>>,
-    width: u32,
-    check: &mut QuietCheck,
-    limit_ms: f64,
-    cx: &Context<'_>,
-) -> Outcome<Settled> {
-    let started = now_ms();
-    let probing = probe_pool.is_some() && warms_up(job);
-    let window = quiet_window_ms(started);
-    check.restart();
-    let mut warm_ups_ms = Vec::new();
-    let mut rounds = 0;
-    let quiet = loop {
-        let warm = !warms_up(job) || !wants_warm_up(&warm_ups_ms);
-        if warm && (!probing || check.quiet(window, now_ms())) {
-            break true;
-        }
-        if now_ms() - started > limit_ms {
-            break false;
-        }
-        // Warm-ups until this round has spent a probe's worth of time on them (a tiny job would
-        // otherwise spend most of its warming up probing).
-        let round_started = now_ms();
-        let warming = wants_warm_up(&warm_ups_ms) && warms_up(job);
-        while wants_warm_up(&warm_ups_ms) && warms_up(job) && now_ms() - round_started < PROBE_MS {
-            let t0 = now_ms();
-            match warm_up(job, work, cx).await? {
-                Ok(()) => warm_ups_ms.push(now_ms() - t0),
-                Err(Stopped) => return Ok(Err(Stopped)),
-            }
-        }
-        if warming {
-            // Leave the cores to the browser's compiler for a moment: it optimises the code the
-            // warm-ups ran on background threads, which probes on every core would starve.
-            (cx.sleep)(COMPILER_PAUSE_MS).await;
-        }
-        if let Some(pool) = probe_pool.filter(|_| probing) {
-            let at = now_ms();
-            let reading = on_pool(pool, move || probe(width as usize)).await?;
-            check.add(reading, at);
-        }
-        rounds += 1;
-        if cx.cancel.is_stopped() {
-            return Ok(Err(Stopped));
-        }
-    };
-    Ok(Ok(Settled { ms: now_ms() - started, rounds, quiet }))
-}
-
-/// What [`START_LIMIT_MS`] limits, for the message when it is exceeded.
-const STARTING: &str = "starting the workers (their script may be slow to load, or blocked)";
-
-/// Wait, at most [`START_LIMIT_MS`] and only until the run is stopped, until every worker of
-/// `executor` runs (for jobs measured outside the harness, such as load tests).
-pub async fn started(executor: &Executor, cx: &Context<'_>) -> Outcome<()> {
-    let built = PoolBuilt { at_ms: now_ms(), live_bytes: crate::alloc::live_bytes() };
-    Ok(within(wait_started(executor, built, cx), START_LIMIT_MS, STARTING, cx).await?.map(drop))
-}
-
-/// Wait until every worker of a new executor runs; returns how long that took since it was built
-/// and the heap bytes each worker took.
-async fn wait_started(executor: &Executor, built: PoolBuilt, cx: &Context<'_>) -> Result<(f64, f64), String> {
-    let workers = match executor {
-        Executor::Pool(pool) => {
-            // Returns once every worker of the pool has run it, i.e. once all of them are up.
-            on_pool(pool, || rayon::broadcast(|_| ())).await?;
-            pool.current_num_threads()
-        }
-        Executor::Runtime(runtime) => {
-            while runtime.start_time_ms().is_none() {
-                (cx.sleep)(1).await;
-            }
-            runtime.workers() as usize
-        }
-    };
-    let bytes = (crate::alloc::live_bytes() - built.live_bytes) as f64 / workers.max(1) as f64;
-    Ok((now_ms() - built.at_ms, bytes))
-}
-
-/// One untimed pass of `job`, to warm code and caches (hashing: a short slice, not a whole pass).
-async fn warm_up(job: &Job, work: &mut Work, cx: &Context<'_>) -> Outcome<()> {
-    let (job, cancel) = (job.clone(), cx.cancel.clone());
-    Ok(match work {
-        Work::Pool { pool, input } => {
-            let input = input.clone();
-            on_pool(pool, move || rep_on_pool(&job, &input, &cancel).map(drop)).await?
-        }
-        Work::Runtime { runtime, input } => {
-            let (input, handle) = (input.clone(), runtime.clone());
-            on_runtime(runtime, async move { rep_on_runtime(&job, &input, &handle, false, &cancel).await.map(drop) })
-                .await?
-        }
-        Work::Hash { pool, .. } => {
-            let mut hashing = Hashing::new(job.tasks, job.variant);
-            on_pool(pool, move || hashing.advance(&vec![0u8; HASH_WARM_UP_BYTES])).await?;
-            cancel.check()
-        }
-    })
-}
-
-/// While alive, `workers - 1` other workers of the current pool stay awake: instead of going to
-/// sleep when they run out of tasks, they keep looking for more (and run what they find).
-///
-/// Between two timed repetitions every worker but one runs out of work. A rayon worker then goes
-/// to sleep within microseconds (in a browser, `std::thread::yield_now` does nothing, so its short
-/// spin ends almost at once), and at the next repetition's first task it must be woken: by the
-/// browser, the operating system and, on a virtual machine, the hypervisor, which measured here
-/// took from 0.1 ms to several ms, so that one worker often did all of a short repetition's tasks
-/// alone. Timing the sum of waking up and working would not show the reader what the work itself
-/// gains from more workers; what waking costs is measured in the "What a task costs" chapter.
-struct KeepAwake {
-    done: Arc<std::sync::atomic::AtomicBool>,
-}
-
-impl KeepAwake {
-    /// Call on a worker of the pool; keeps `workers - 1` others awake (none if `workers` <= 1).
-    fn start(workers: u32) -> KeepAwake {
-        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let me = rayon::current_thread_index();
-        if workers > 1 && me.is_some() {
-            let (stay, taken) = (done.clone(), Arc::new(AtomicU32::new(1)));
-            rayon::spawn_broadcast(move |worker| {
-                // Not the starting worker, and no more than asked for.
-                if Some(worker.index()) == me || taken.fetch_add(1, Ordering::SeqCst) >= workers {
-                    return;
-                }
-                while !stay.load(Ordering::Relaxed) {
-                    match rayon::yield_now() {
-                        Some(rayon::Yield::Executed) => {}
-                        _ => std::hint::spin_loop(),
-                    }
-                }
-            });
-        }
-        KeepAwake { done }
-    }
-}
-
-impl Drop for KeepAwake {
-    fn drop(&mut self) {
-        self.done.store(true, Ordering::Relaxed);
-    }
 }
 
 /// Repetitions done so far, readable by the driving thread while a worker runs them.
@@ -602,8 +334,7 @@ async fn repetitions(
             let input = input.clone();
             // CPU-bound tasks keep as many workers awake as there are cores to run them; not the
             // jobs that measure what spawning, waking and switching cost (that is their point).
-            let measures_costs = matches!(job.workload, Workload::Granularity { .. } | Workload::PingPong { .. });
-            let awake = if warms_up(&job) && job.variant == Variant::Tasks && !measures_costs {
+            let awake = if warms_up(&job) && job.variant == Variant::Tasks && !kernels::measures_costs(&job) {
                 (pool.current_num_threads() as u32).min(cx.cores.max(1))
             } else {
                 1
@@ -611,11 +342,11 @@ async fn repetitions(
             let reps = on_pool(pool, move || {
                 let _awake = KeepAwake::start(awake);
                 if warms_up(&job) {
-                    rep_on_pool(&job, &input, &cancel)?;
+                    rep_on_pool(&job, &*input, &cancel)?;
                 }
                 (0..total)
                     .map(|_| {
-                        let rep = rep_on_pool(&job, &input, &cancel);
+                        let rep = rep_on_pool(&job, &*input, &cancel);
                         counter.0.fetch_add(1, Ordering::Relaxed);
                         rep
                     })
@@ -627,11 +358,11 @@ async fn repetitions(
             let (input, handle) = (input.clone(), runtime.clone());
             let reps = on_runtime(runtime, async move {
                 if warms_up(&job) {
-                    rep_on_runtime(&job, &input, &handle, false, &cancel).await?;
+                    rep_on_runtime(&job, &*input, &handle, false, &cancel).await?;
                 }
                 let mut reps = Vec::with_capacity(total as usize);
                 for _ in 0..total {
-                    reps.push(rep_on_runtime(&job, &input, &handle, true, &cancel).await?);
+                    reps.push(rep_on_runtime(&job, &*input, &handle, true, &cancel).await?);
                     counter.0.fetch_add(1, Ordering::Relaxed);
                 }
                 Ok(reps)
@@ -668,7 +399,7 @@ async fn repetitions(
 /// shorter than that reports nothing while it is timed, so the page does not render meanwhile
 /// (on a small machine the page's rendering takes a core from the workers).
 async fn watch<T>(
-    reps: impl Future<Output = Result<Result<T, Stopped>, String>>,
+    reps: impl Future<Output = Outcome<T>>,
     done: &Done,
     job_index: usize,
     total: u32,
@@ -696,7 +427,9 @@ fn measurement(job: &Job, work: &Work, reps: Vec<Rep>, startup: Startup, started
     }
     let mut measurement = match work {
         Work::Hash { .. } => Measurement::from_samples(job.clone(), samples, check_digests(&digests), None),
-        Work::Pool { input, .. } | Work::Runtime { input, .. } => finish(job, input, samples, values, None),
+        Work::Pool { input, .. } | Work::Runtime { input, .. } => {
+            Measurement::from_samples(job.clone(), samples, input.check(&values), None)
+        }
     };
     measurement.pool_start_ms = started.map(|(ms, _)| ms);
     measurement.startup = Some(startup);
@@ -721,16 +454,6 @@ mod tests {
 
     fn job(variant: Variant, workers: u32) -> Job {
         Job { workload: Workload::Sum { numbers: 1_000, seed: 1 }, variant, workers, tasks: 8, repetitions: 3 }
-    }
-
-    #[test]
-    fn warm_ups_go_on_until_they_agree_and_have_run_long_enough() {
-        assert!(wants_warm_up(&[]));
-        assert!(wants_warm_up(&[5.0]), "one is not two that agree");
-        assert!(wants_warm_up(&[5.0, 5.0]), "10 ms is too short for the code to be optimised");
-        assert!(!wants_warm_up(&[5.0; 13]));
-        assert!(wants_warm_up(&[[5.0; 12].as_slice(), &[9.0]].concat()), "the last one disagrees");
-        assert!(!wants_warm_up(&[400.0]), "one long warm-up is enough");
     }
 
     #[test]

@@ -1,0 +1,123 @@
+//! The document search chapter's kernel: count the items about a topic in generated RSS documents,
+//! each read first waiting a while. A thread that waits blocks its worker; a task parks.
+
+use super::{Kernel, ALL_VARIANTS};
+use crate::cancel::{Cancel, Stopped};
+use crate::measure::{spawn_tasks, traced_on_runtime, traced_sequential, traced_tasks, Rep};
+use crate::runtime::{self, Handle};
+use experiments::{Job, Variant};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use workloads::docsearch::{count_matching_items, generate_corpus, DEFAULT_TOPIC};
+
+/// Search `documents` documents generated from `seed`, each read waiting `latency_us` first.
+#[derive(Clone)]
+pub struct DocSearch {
+    pub documents: u32,
+    pub latency_us: u32,
+    pub seed: u64,
+}
+
+/// Documents to search for [`DEFAULT_TOPIC`] and the number of matching items among them.
+pub struct Corpus {
+    documents: Vec<String>,
+    expected: u64,
+}
+
+fn search(document: &str) -> u64 {
+    // A malformed document counts as an error and is skipped; generated corpora have none.
+    count_matching_items(document, DEFAULT_TOPIC).map_or(0, u64::from)
+}
+
+/// A blocking wait that holds the current thread, like a read system call.
+fn blocking_read(latency_us: u32) {
+    if latency_us > 0 {
+        crate::threads::block_for(Duration::from_micros(latency_us as u64));
+    }
+}
+
+impl Kernel for DocSearch {
+    type Input = Corpus;
+    const VARIANTS: &'static [Variant] = ALL_VARIANTS;
+    const INPUT_PER_TASK_COUNT: bool = false;
+
+    /// Reads that wait need no warm caches, and a sweep of 1 ms reads would mostly warm up.
+    fn warms_up(&self) -> bool {
+        self.latency_us == 0
+    }
+
+    fn prepare(&self, _tasks: u32, cancel: &Cancel) -> Result<Corpus, Stopped> {
+        cancel.check()?;
+        let corpus = generate_corpus(self.documents as usize, self.seed, DEFAULT_TOPIC, None);
+        Ok(Corpus { documents: corpus.documents, expected: corpus.expected_matches })
+    }
+
+    fn expected(&self, input: &Corpus) -> u64 {
+        input.expected
+    }
+
+    fn on_pool(&self, input: &Corpus, job: &Job, cancel: &Cancel) -> Result<Rep, Stopped> {
+        let keep_going = || !cancel.is_stopped();
+        let (documents, latency) = (&input.documents, self.latency_us);
+        if job.variant == Variant::Sequential {
+            return traced_sequential(|| {
+                documents.iter().try_fold(0u64, |found, doc| {
+                    keep_going().then(|| {
+                        blocking_read(latency);
+                        found + search(doc)
+                    })
+                })
+            });
+        }
+        // Like the articles' version: the tasks take documents from one shared queue.
+        let next = AtomicUsize::new(0);
+        traced_tasks(job.tasks as usize, |_| {
+            let mut found = 0;
+            loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(doc) = documents.get(index) else { return Some(found) };
+                if !keep_going() {
+                    return None;
+                }
+                blocking_read(latency);
+                found += search(doc);
+            }
+        })
+    }
+
+    async fn on_runtime(
+        &self,
+        input: &Arc<Corpus>,
+        job: &Job,
+        handle: &Handle,
+        traced: bool,
+        cancel: &Cancel,
+    ) -> Result<Rep, Stopped> {
+        let latency_us = self.latency_us;
+        let run = async {
+            let next_document = Arc::new(AtomicUsize::new(0));
+            spawn_tasks(job.tasks.max(1), cancel, |_| {
+                let (input, next_document, cancel) = (input.clone(), next_document.clone(), cancel.clone());
+                async move {
+                    let mut found = 0;
+                    loop {
+                        let index = next_document.fetch_add(1, Ordering::Relaxed);
+                        let Some(doc) = input.documents.get(index) else { break };
+                        if cancel.is_stopped() {
+                            break;
+                        }
+                        if latency_us > 0 {
+                            // The simulated read: the task parks, its worker runs other tasks.
+                            runtime::sleep(Duration::from_micros(latency_us as u64)).await;
+                        }
+                        found += search(doc);
+                    }
+                    Some(found)
+                }
+            })
+            .await
+        };
+        traced_on_runtime(handle, traced, run).await
+    }
+}
