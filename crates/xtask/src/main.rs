@@ -1,14 +1,15 @@
 //! `cargo xtask …`: every project command, doing its own set-up on a fresh machine.
 //!
 //! `serve` and `test` are the two commands the README promises. Both install what is missing
-//! (wasm32 targets, nightly rust-src, trunk, the wasm-bindgen CLI matching Cargo.lock, Chromium,
-//! npm packages) and skip whatever is already installed at the right version.
+//! (wasm32 targets, the engine's pinned nightly with rust-src, trunk, the wasm-bindgen CLI matching
+//! Cargo.lock, Chromium, npm packages) and skip whatever is already installed at the right version.
 
 mod bench;
 mod dist;
 mod shell;
 mod site;
 mod soak;
+mod toolchain;
 mod tools;
 
 use std::process::ExitCode;

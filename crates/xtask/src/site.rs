@@ -1,6 +1,7 @@
 //! Building the two wasm modules into a site, serving it, and running every test against it.
 
 use crate::shell::{cargo, root, run, tool_path};
+use crate::toolchain::{check_engine_toolchain, engine_toolchain};
 use crate::tools::setup;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -33,7 +34,7 @@ const ENGINE_RUSTFLAGS: &[&str] = &[
     "link-arg=--export=__tls_base",
 ];
 
-/// Build the threaded engine (nightly, build-std) and its worker scripts into `out`
+/// Build the threaded engine (the pinned nightly, build-std) and its worker scripts into `out`
 /// (default: Trunk's staging dir when run as a hook, else `dist/engine`).
 pub fn build_engine(out: Option<&str>) -> Result<(), String> {
     let out_dir = out
@@ -41,9 +42,10 @@ pub fn build_engine(out: Option<&str>) -> Result<(), String> {
         .or_else(|| std::env::var_os("TRUNK_STAGING_DIR").map(|d| PathBuf::from(d).join("engine")))
         .unwrap_or_else(|| root().join("dist/engine"));
     let target_dir = root().join("target/engine-wasm");
+    check_engine_toolchain()?;
     run(cargo()
         .args(["build", "--package", "engine", "--lib", "--target", "wasm32-unknown-unknown", "--release"])
-        .env("RUSTUP_TOOLCHAIN", "nightly")
+        .env("RUSTUP_TOOLCHAIN", engine_toolchain())
         .env("CARGO_TARGET_DIR", &target_dir)
         .env("CARGO_UNSTABLE_BUILD_STD", "panic_abort,std")
         .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS", ENGINE_RUSTFLAGS.join(" ")))?;

@@ -4,10 +4,12 @@
 //! come from npm, Chromium from Debian's packages.
 
 use crate::shell::{cargo, output, root, run, tool_path};
+use crate::toolchain::{engine_toolchain, install_engine_nightly};
 use std::path::Path;
 use std::process::Command;
 
-/// Trunk builds the UI. 0.22.1 needs a newer rustc than stable 1.95, so it is built with nightly.
+/// Trunk builds the UI. 0.22.1 needs a newer rustc than stable 1.95, so it is built with the engine's
+/// pinned nightly.
 pub const TRUNK_VERSION: &str = "0.22.1";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 
@@ -25,21 +27,13 @@ fn installed(toolchain: &str, list: &str) -> String {
     output(Command::new("rustup").args([list, "list", "--installed", "--toolchain", toolchain])).unwrap_or_default()
 }
 
-/// wasm32 for stable (the UI) and nightly (the threaded engine), and nightly's std sources (build-std).
+/// wasm32 for stable (the UI), and the threaded engine's pinned nightly with wasm32 and its std
+/// sources for build-std ([`install_engine_nightly`]).
 fn rust_targets() -> Result<(), String> {
-    let toolchains = output(Command::new("rustup").args(["toolchain", "list"])).unwrap_or_default();
-    if !toolchains.lines().any(|l| l.starts_with("nightly")) {
-        run(Command::new("rustup").args(["toolchain", "install", "nightly", "--profile", "minimal"]))?;
+    if !installed("stable", "target").contains("wasm32-unknown-unknown") {
+        run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown", "--toolchain", "stable"]))?;
     }
-    for toolchain in ["stable", "nightly"] {
-        if !installed(toolchain, "target").contains("wasm32-unknown-unknown") {
-            run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown", "--toolchain", toolchain]))?;
-        }
-    }
-    if !installed("nightly", "component").contains("rust-src") {
-        run(Command::new("rustup").args(["component", "add", "rust-src", "--toolchain", "nightly"]))?;
-    }
-    Ok(())
+    install_engine_nightly()
 }
 
 /// The wasm-bindgen version pinned in Cargo.lock; the CLI must match it exactly.
@@ -73,7 +67,8 @@ fn trunk() -> Result<(), String> {
     if tool_version("trunk").as_deref() == Some(&format!("trunk {TRUNK_VERSION}")) {
         return Ok(());
     }
-    run(cargo().args(["+nightly", "install", "trunk", "--version", TRUNK_VERSION, "--locked", "--force"]))
+    let toolchain = format!("+{}", engine_toolchain());
+    run(cargo().args([&toolchain, "install", "trunk", "--version", TRUNK_VERSION, "--locked", "--force"]))
 }
 
 /// playwright-core (drives Chromium) and binaryen (wasm-opt), pinned in e2e/package-lock.json.
