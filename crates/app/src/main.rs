@@ -8,7 +8,7 @@ mod components;
 mod content;
 mod engine_client;
 mod environment;
-mod experiments;
+mod panels;
 mod format;
 mod i18n;
 mod links;

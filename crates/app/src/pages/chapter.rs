@@ -1,7 +1,7 @@
 //! A chapter: its prose with the live experiment panels in place, and links to its neighbours.
 
 use crate::content::{self, ChapterText, Section};
-use crate::experiments;
+use crate::panels;
 use crate::i18n::{fill, lang, ui};
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -42,7 +42,7 @@ fn Chapter(chapter: &'static ChapterText) -> impl IntoView {
         .iter()
         .map(|section| match section {
             Section::Prose(html) => view! { <div class="prose" inner_html=*html></div> }.into_any(),
-            Section::Experiment(name) => experiments::panel(name),
+            Section::Experiment(name) => panels::panel(name),
         })
         .collect_view();
     view! {

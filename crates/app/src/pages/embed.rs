@@ -2,7 +2,7 @@
 
 use crate::components::share::chapter_of;
 use crate::components::unavailable::full_lesson_url;
-use crate::experiments;
+use crate::panels;
 use crate::i18n::{fill, ui};
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
@@ -25,7 +25,7 @@ pub fn ExperimentEmbed() -> impl IntoView {
                     .unwrap_or_default();
                 view! {
                     <article class="embed-experiment" data-embed=name>
-                        {experiments::panel(name)}
+                        {panels::panel(name)}
                         <FromLesson title=chapter.title />
                     </article>
                 }

@@ -9,6 +9,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     name: "bubble-sort",
     chapter: "bubble-sort",
     runs: Runs::Engine(EVERY_MODE),
+    message_workers: false,
     variants: &[Variant::Sequential, Variant::Tasks],
     every_run,
 };

@@ -10,6 +10,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     name: "cpu-vs-io",
     chapter: "cpu-vs-io",
     runs: Runs::Engine(EVERY_MODE),
+    message_workers: false,
     variants: &[Variant::Sequential, Variant::Goroutines],
     every_run,
 };

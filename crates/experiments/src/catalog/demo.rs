@@ -8,6 +8,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     name: "demo",
     chapter: "concurrency-vs-parallelism",
     runs: Runs::Engine(EVERY_MODE),
+    message_workers: true,
     variants: &[Variant::Tasks],
     every_run,
 };

@@ -10,6 +10,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     name: "document-search",
     chapter: "document-search",
     runs: Runs::Engine(EVERY_MODE),
+    message_workers: false,
     variants: &[Variant::Sequential, Variant::Tasks, Variant::Goroutines],
     every_run,
 };

@@ -10,6 +10,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     name: "go-scheduler",
     chapter: "go-scheduler",
     runs: Runs::Engine(EVERY_MODE),
+    message_workers: false,
     variants: &[Variant::Goroutines],
     every_run,
 };

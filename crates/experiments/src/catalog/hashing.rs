@@ -10,6 +10,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     name: "hashing",
     chapter: "hashing",
     runs: Runs::Engine(EVERY_MODE),
+    message_workers: true,
     variants: &[Variant::Sequential, Variant::Tasks],
     every_run,
 };

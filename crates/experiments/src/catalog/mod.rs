@@ -69,6 +69,9 @@ pub struct Experiment {
     pub chapter: &'static str,
     /// Where it computes.
     pub runs: Runs,
+    /// Without shared memory its tasks run on message-passing workers, so its worker count stays
+    /// real there (otherwise the engine runs it on one worker).
+    pub message_workers: bool,
     /// The variants its jobs use.
     pub variants: &'static [Variant],
     /// Reads its knobs as its panel does and returns every run its buttons can start with those

@@ -4,8 +4,14 @@ use super::{Experiment, KnobReader, Machine, Runs};
 use crate::job::Job;
 use crate::params::os_scheduler::{CORES, MIXES, QUANTUM_MS, SEED, SWITCH_US, THREADS};
 
-pub const EXPERIMENT: Experiment =
-    Experiment { name: "os-scheduler", chapter: "os-scheduler", runs: Runs::Page, variants: &[], every_run };
+pub const EXPERIMENT: Experiment = Experiment {
+    name: "os-scheduler",
+    chapter: "os-scheduler",
+    runs: Runs::Page,
+    message_workers: false,
+    variants: &[],
+    every_run,
+};
 
 /// What the simulation's knobs are set to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

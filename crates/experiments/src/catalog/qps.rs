@@ -11,6 +11,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     chapter: "high-concurrency",
     // Both servers need blocking waits on shared memory: without it the panel explains why not.
     runs: Runs::Engine(&[Mode::Threads]),
+    message_workers: false,
     variants: &[Variant::Tasks, Variant::Goroutines],
     every_run,
 };

@@ -8,6 +8,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     name: "sum",
     chapter: "sum",
     runs: Runs::Engine(EVERY_MODE),
+    message_workers: true,
     variants: &[Variant::Sequential, Variant::Tasks],
     every_run,
 };

@@ -9,6 +9,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     name: "task-granularity",
     chapter: "task-costs",
     runs: Runs::Engine(EVERY_MODE),
+    message_workers: false,
     variants: &[Variant::Sequential, Variant::Tasks, Variant::Goroutines],
     every_run,
 };

@@ -8,6 +8,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     name: "task-memory",
     chapter: "task-costs",
     runs: Runs::Engine(EVERY_MODE),
+    message_workers: false,
     variants: &[Variant::Tasks, Variant::Goroutines],
     every_run,
 };

@@ -9,6 +9,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     name: "task-switch",
     chapter: "task-costs",
     runs: Runs::Engine(EVERY_MODE),
+    message_workers: false,
     variants: &[Variant::Tasks, Variant::Goroutines],
     every_run,
 };

@@ -1,18 +1,14 @@
 //! The document search chapter: sequential reads, threads that block on each read, and
 //! goroutines that park; plus a sweep over the task count for both kinds of concurrency.
 
-use super::panel::{variant_id, ResultLog, RunStatus};
+use super::panel::{variant_id, ExperimentFrame, ResultLog, RunStatus};
 use crate::components::controls::{NumberField, Slider};
-use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
 use crate::components::published::PublishedTable;
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
 use crate::components::timeline::Timeline;
-use crate::components::unavailable::{ModeBanner, UnavailableNotice};
-use crate::engine_client::{self, Mode};
-use crate::environment::machine;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
@@ -38,27 +34,16 @@ pub fn describe(job: &Job) -> String {
 #[component]
 pub fn DocumentSearchExperiment() -> impl IntoView {
     let t = ui();
-    let machine = machine();
-    let body = match engine_client::availability() {
-        Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
-        Ok(mode) => {
-            view! { <ModeBanner mode /> <DocumentSearchControls cores=machine.logical_processors mode /> }.into_any()
-        }
-    };
     view! {
-        <section class="experiment" aria-labelledby="docs-title" data-experiment="document-search">
-            <h2 id="docs-title">{t.docs_title}</h2>
-            {body}
+        <ExperimentFrame experiment="document-search" title=t.docs_title controls=|machine| view! { <DocumentSearchControls machine /> }.into_any()>
             <PublishedTable title=t.published_title caption=t.published_find_caption rows=&FIND_1000 />
-            <MachineLine machine />
-        </section>
+        </ExperimentFrame>
     }
 }
 
 #[component]
-fn DocumentSearchControls(cores: u32, mode: Mode) -> impl IntoView {
+fn DocumentSearchControls(machine: Machine) -> impl IntoView {
     let t = ui();
-    let machine = Machine { cores, mode };
     let workers_limits = catalog_docs::workers_range(machine);
     let mut preset = Preset::from_url();
     let read = catalog_docs::read(&mut preset, machine);

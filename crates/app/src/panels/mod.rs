@@ -11,6 +11,9 @@ mod panel;
 mod qps;
 mod sum;
 mod task_costs;
+mod task_granularity;
+mod task_memory;
+mod task_switch;
 
 use crate::i18n::{fill, ui};
 use leptos::prelude::*;
@@ -24,9 +27,9 @@ fn panels() -> [(&'static str, PanelView); 12] {
         ("demo", || view! { <demo::DemoExperiment /> }.into_any()),
         ("sum", || view! { <sum::SumExperiment /> }.into_any()),
         ("bubble-sort", || view! { <bubble_sort::BubbleSortExperiment /> }.into_any()),
-        ("task-granularity", || view! { <task_costs::GranularityExperiment /> }.into_any()),
-        ("task-memory", || view! { <task_costs::TaskMemoryExperiment /> }.into_any()),
-        ("task-switch", || view! { <task_costs::SwitchCostExperiment /> }.into_any()),
+        ("task-granularity", || view! { <task_granularity::GranularityExperiment /> }.into_any()),
+        ("task-memory", || view! { <task_memory::TaskMemoryExperiment /> }.into_any()),
+        ("task-switch", || view! { <task_switch::SwitchCostExperiment /> }.into_any()),
         ("hashing", || view! { <hashing::HashingExperiment /> }.into_any()),
         ("qps", || view! { <qps::QpsExperiment /> }.into_any()),
         ("os-scheduler", || view! { <os_scheduler::OsSchedulerExperiment /> }.into_any()),

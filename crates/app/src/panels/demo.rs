@@ -1,21 +1,17 @@
 //! Chapter 1's demo: the same t tasks on one worker (concurrency) and on k workers (parallelism),
 //! drawn as two timelines.
 
-use super::panel::{ResultLog, RunStatus};
+use super::panel::{ExperimentFrame, ResultLog, RunStatus};
 use crate::components::controls::Slider;
-use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::timeline::Timeline;
-use crate::components::unavailable::{ModeBanner, UnavailableNotice};
-use crate::engine_client;
-use crate::environment::machine;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::demo::{self as catalog_demo, Settings};
-use experiments::catalog::{Machine, Mode};
+use experiments::catalog::Machine;
 use experiments::params::demo::{workers as workers_range, TASKS, UNITS};
 use experiments::{Job, Measurement};
 use leptos::prelude::*;
@@ -27,30 +23,19 @@ fn describe(job: &Job) -> String {
 #[component]
 pub fn DemoExperiment() -> impl IntoView {
     let t = ui();
-    let machine = machine();
-    let body = match engine_client::availability() {
-        Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
-        Ok(mode) => {
-            view! { <ModeBanner mode by_messages=true /> <DemoControls cores=machine.logical_processors mode /> }
-                .into_any()
-        }
-    };
     view! {
-        <section class="experiment" aria-labelledby="demo-title" data-experiment="demo">
-            <h2 id="demo-title">{t.demo_title}</h2>
-            {body}
-            <MachineLine machine />
-        </section>
+        <ExperimentFrame experiment="demo" title=t.demo_title controls=|machine| view! { <DemoControls machine /> }.into_any()></ExperimentFrame>
     }
 }
 
 #[component]
-fn DemoControls(cores: u32, mode: Mode) -> impl IntoView {
+fn DemoControls(machine: Machine) -> impl IntoView {
     let t = ui();
+    let cores = machine.cores;
     // Without shared memory these tasks run on message-passing workers: every worker count is real.
     let workers_limits = workers_range(cores);
     let mut preset = Preset::from_url();
-    let read = catalog_demo::read(&mut preset, Machine { cores, mode });
+    let read = catalog_demo::read(&mut preset, machine);
     let workers = RwSignal::new(read.workers as u64);
     let tasks = RwSignal::new(read.tasks as u64);
     let units = read.units;

@@ -1,16 +1,13 @@
 //! The Go scheduler chapter: run a scheduling scenario on the engine's M:N task runtime, record
 //! every step, and replay it: local queues, the global queue, parked tasks, steals.
 
-use super::panel::{ResultLog, RunStatus};
+use super::panel::{ExperimentFrame, ResultLog, RunStatus};
 use crate::components::controls::Slider;
-use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
 use crate::components::replay::Replay;
 use crate::components::share::ShareBar;
 use crate::components::timeline::Timeline;
-use crate::components::unavailable::{ModeBanner, UnavailableNotice};
-use crate::engine_client::{self, Mode};
-use crate::environment::{machine, prefers_reduced_motion};
+use crate::environment::prefers_reduced_motion;
 use crate::i18n::{fill, ui};
 use crate::presets::{write_words_to_url, Preset};
 use crate::runner::Runner;
@@ -44,26 +41,14 @@ fn help(kind: ScenarioKind) -> &'static str {
 #[component]
 pub fn GoSchedulerExperiment() -> impl IntoView {
     let t = ui();
-    let machine = machine();
-    let body = match engine_client::availability() {
-        Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
-        Ok(mode) => {
-            view! { <ModeBanner mode /> <GoSchedulerControls cores=machine.logical_processors mode /> }.into_any()
-        }
-    };
     view! {
-        <section class="experiment" aria-labelledby="go-title" data-experiment="go-scheduler">
-            <h2 id="go-title">{t.go_title}</h2>
-            {body}
-            <MachineLine machine />
-        </section>
+        <ExperimentFrame experiment="go-scheduler" title=t.go_title controls=|machine| view! { <GoSchedulerControls machine /> }.into_any()></ExperimentFrame>
     }
 }
 
 #[component]
-fn GoSchedulerControls(cores: u32, mode: Mode) -> impl IntoView {
+fn GoSchedulerControls(machine: Machine) -> impl IntoView {
     let t = ui();
-    let machine = Machine { cores, mode };
     let mut preset = Preset::from_url();
     let read = catalog_go::read(&mut preset, machine);
     let (workers_limits, tasks_limits) = catalog_go::ranges(read.scenario, machine);

@@ -2,16 +2,12 @@
 //! requests that compute a little and then wait; QPS, latency percentiles, utilisation, requests
 //! in flight over time, and Little's law checked against the measurement.
 
-use super::panel::RunStatus;
+use super::panel::{ExperimentFrame, RunStatus};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::line_chart::{Line, LineChart};
-use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
 use crate::components::published::SourceCitation;
 use crate::components::share::ShareBar;
-use crate::components::unavailable::{ModeBanner, UnavailableNotice};
-use crate::engine_client::{self, Mode};
-use crate::environment::machine;
 use crate::format;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
@@ -32,16 +28,6 @@ fn server_name(m: &Job) -> String {
 #[component]
 pub fn QpsExperiment() -> impl IntoView {
     let t = ui();
-    let machine = machine();
-    let body = match engine_client::availability() {
-        Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
-        Ok(Mode::SingleWorker) => view! {
-            <ModeBanner mode=Mode::SingleWorker />
-            <p class="notice" data-testid="qps-needs-threads">{t.qps_single_worker}</p>
-        }
-        .into_any(),
-        Ok(mode) => view! { <QpsControls cores=machine.logical_processors mode /> }.into_any(),
-    };
     let published = QPS
         .iter()
         .map(|p| {
@@ -59,9 +45,12 @@ pub fn QpsExperiment() -> impl IntoView {
         })
         .collect_view();
     view! {
-        <section class="experiment" aria-labelledby="qps-title" data-experiment="qps">
-            <h2 id="qps-title">{t.qps_title}</h2>
-            {body}
+        <ExperimentFrame
+            experiment="qps"
+            title=t.qps_title
+            controls=|machine| view! { <QpsControls machine /> }.into_any()
+            cannot_run_text=t.qps_single_worker
+        >
             <section class="published" data-testid="published">
                 <h3>{t.published_title}</h3>
                 <div class="table-scroll">
@@ -82,15 +71,13 @@ pub fn QpsExperiment() -> impl IntoView {
                     </table>
                 </div>
             </section>
-            <MachineLine machine />
-        </section>
+        </ExperimentFrame>
     }
 }
 
 #[component]
-fn QpsControls(cores: u32, mode: Mode) -> impl IntoView {
+fn QpsControls(machine: Machine) -> impl IntoView {
     let t = ui();
-    let machine = Machine { cores, mode };
     let (threads_limits, workers_limits) = catalog_qps::ranges(machine);
     let mut preset = Preset::from_url();
     let read = catalog_qps::read(&mut preset, machine);

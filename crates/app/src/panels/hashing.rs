@@ -1,23 +1,19 @@
 //! The hashing chapter: SHA-256 of generated data or of a file the reader picks, t times, as a
 //! loop on one worker and as t tasks on k workers (the article's 1, 4 and 16), read slice by slice.
 
-use super::panel::{variant_id, ResultLog, RunStatus};
+use super::panel::{variant_id, ExperimentFrame, ResultLog, RunStatus};
 use crate::components::controls::{unique_id, NumberField, Slider};
-use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
 use crate::components::published::SourceCitation;
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::timeline::Timeline;
-use crate::components::unavailable::{ModeBanner, UnavailableNotice};
-use crate::engine_client;
-use crate::environment::machine;
 use crate::format;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_words_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::hashing::{self as catalog_hashing, Settings};
-use experiments::catalog::{Machine, Mode};
+use experiments::catalog::Machine;
 use experiments::params::hashing::{HASHES, PRESET_WORKERS, REPETITIONS, SIZE_MB};
 use experiments::published::PARALLELISM_BY_GOROUTINES_JA;
 use experiments::{HashSource, Job, Measurement, Variant, Workload};
@@ -59,32 +55,21 @@ fn human_size(bytes: u64) -> String {
 #[component]
 pub fn HashingExperiment() -> impl IntoView {
     let t = ui();
-    let machine = machine();
-    let body = match engine_client::availability() {
-        Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
-        Ok(mode) => {
-            view! { <ModeBanner mode by_messages=true /> <HashingControls cores=machine.logical_processors mode /> }
-                .into_any()
-        }
-    };
     view! {
-        <section class="experiment" aria-labelledby="hash-title" data-experiment="hashing">
-            <h2 id="hash-title">{t.hash_title}</h2>
-            {body}
+        <ExperimentFrame experiment="hashing" title=t.hash_title controls=|machine| view! { <HashingControls machine /> }.into_any()>
             <section class="published" data-testid="published">
                 <h3>{t.cost_claims_title}</h3>
                 <ul><li>{t.hash_claim}" "<SourceCitation source=PARALLELISM_BY_GOROUTINES_JA /></li></ul>
             </section>
-            <MachineLine machine />
-        </section>
+        </ExperimentFrame>
     }
 }
 
 #[component]
-fn HashingControls(cores: u32, mode: Mode) -> impl IntoView {
+fn HashingControls(machine: Machine) -> impl IntoView {
     let t = ui();
+    let cores = machine.cores;
     // Without shared memory the hashes run on message-passing workers: every worker count is real.
-    let machine = Machine { cores, mode };
     let workers_limits = catalog_hashing::workers_range(cores);
     let mut preset = Preset::from_url();
     let read = catalog_hashing::read(&mut preset, machine);

@@ -1,14 +1,65 @@
-//! Pieces every experiment panel shares: the run buttons, the progress line and the engine check.
+//! Pieces every experiment panel shares: the frame (heading, the engine check, the machine line),
+//! the progress line, the results log.
 
+use crate::components::machine::MachineLine;
 use crate::components::results::ResultRow;
+use crate::components::unavailable::{ModeBanner, UnavailableNotice};
 use crate::engine_client;
+use crate::environment::machine;
 use crate::format;
 use crate::i18n::{fill, ui};
 use crate::runner::{Outcome, Runner};
+use experiments::catalog::{self, Machine, Mode, Runs};
 use experiments::protocol::Stage;
 use experiments::stats::speedup;
 use experiments::{Measurement, Summary, Variant};
 use leptos::prelude::*;
+
+/// The frame of every experiment panel: a section named by `data-experiment`, its heading, then
+/// what the engine allows here (a notice where it cannot run at all; where it runs without shared
+/// memory, a banner saying how; where the catalog says this experiment cannot run in that mode,
+/// `cannot_run_text`), the panel's `controls` given the machine, the articles' figures
+/// (`children`) and the machine line. A model the page runs itself shows only its controls.
+#[component]
+pub fn ExperimentFrame(
+    /// The catalog's name of the experiment.
+    experiment: &'static str,
+    title: &'static str,
+    controls: fn(Machine) -> AnyView,
+    /// Said instead of the controls where the catalog says the experiment cannot run.
+    #[prop(optional)]
+    cannot_run_text: &'static str,
+    #[prop(optional)] children: Option<Children>,
+) -> impl IntoView {
+    let entry = catalog::find(experiment);
+    let environment = machine();
+    let on_page = entry.is_some_and(|e| e.runs == Runs::Page);
+    let body = match engine_client::availability() {
+        // A model the page runs itself needs no engine, and the reader's machine plays no part.
+        _ if on_page => controls(Machine { cores: environment.logical_processors, mode: Mode::SingleWorker }),
+        Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
+        Ok(mode) if entry.is_some_and(|e| !e.runs_in(mode)) => view! {
+            <ModeBanner mode />
+            <p class="notice" data-testid=format!("{experiment}-needs-threads")>{cannot_run_text}</p>
+        }
+        .into_any(),
+        Ok(mode) => {
+            let by_messages = entry.is_some_and(|e| e.message_workers);
+            let machine = Machine { cores: environment.logical_processors, mode };
+            view! { <ModeBanner mode by_messages />{controls(machine)} }.into_any()
+        }
+    };
+    let title_id = format!("{experiment}-title");
+    let labelled_by = title_id.clone();
+    view! {
+        <section class="experiment" aria-labelledby=labelled_by data-experiment=experiment>
+            <h2 id=title_id>{title}</h2>
+            {body}
+            {children.map(|children| children())}
+            {(!on_page).then(|| view! { <MachineLine machine=environment /> })}
+        </section>
+    }
+}
 
 /// Progress bar and status line of a runner. `describe(job_index)` names the job being measured.
 #[component]

@@ -2,17 +2,13 @@
 //! or reads that do not (CPU-bound: parsing only), run as goroutines with the same knobs, and a
 //! sweep over the task count that draws one line per kind.
 
-use super::panel::{variant_id, ResultLog, RunStatus};
+use super::panel::{variant_id, ExperimentFrame, ResultLog, RunStatus};
 use crate::components::controls::{unique_id, Slider};
-use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
 use crate::components::timeline::Timeline;
-use crate::components::unavailable::{ModeBanner, UnavailableNotice};
-use crate::engine_client::{self, Mode};
-use crate::environment::machine;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_words_to_url, Preset};
 use crate::runner::Runner;
@@ -38,24 +34,14 @@ fn describe(job: &Job) -> String {
 #[component]
 pub fn CpuVsIoExperiment() -> impl IntoView {
     let t = ui();
-    let machine = machine();
-    let body = match engine_client::availability() {
-        Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
-        Ok(mode) => view! { <ModeBanner mode /> <CpuVsIoControls cores=machine.logical_processors mode /> }.into_any(),
-    };
     view! {
-        <section class="experiment" aria-labelledby="cpu-io-title" data-experiment="cpu-vs-io">
-            <h2 id="cpu-io-title">{t.cpu_io_title}</h2>
-            {body}
-            <MachineLine machine />
-        </section>
+        <ExperimentFrame experiment="cpu-vs-io" title=t.cpu_io_title controls=|machine| view! { <CpuVsIoControls machine /> }.into_any()></ExperimentFrame>
     }
 }
 
 #[component]
-fn CpuVsIoControls(cores: u32, mode: Mode) -> impl IntoView {
+fn CpuVsIoControls(machine: Machine) -> impl IntoView {
     let t = ui();
-    let machine = Machine { cores, mode };
     let workers_limits = catalog_cpu_io::workers_range(machine);
     let mut preset = Preset::from_url();
     let read = catalog_cpu_io::read(&mut preset, machine);

@@ -4,6 +4,7 @@
 //! It is a model, not a measurement: it runs in the page itself (bounded, a few milliseconds at the
 //! largest settings) and needs no engine, so it works on pages without threads too.
 
+use super::panel::ExperimentFrame;
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::lane_chart::{Bar, Fill, Lane, LaneChart};
 use crate::components::notes::ClampNotes;
@@ -11,7 +12,7 @@ use crate::components::share::ShareBar;
 use crate::format;
 use crate::i18n::{fill, ui};
 use crate::presets::{write_words_to_url, Preset};
-use experiments::catalog::{self, Machine, Mode};
+use experiments::catalog::{self, Machine};
 use experiments::params::os_scheduler::{CORES, MIXES, QUANTUM_MS, SEED, SWITCH_US, THREADS};
 use leptos::prelude::*;
 use workloads::os_scheduler::{generate_threads, simulate, CoreActivity, Mix, Schedule, ThreadState};
@@ -92,9 +93,16 @@ fn state_lanes(schedule: &Schedule) -> Vec<Lane> {
 #[component]
 pub fn OsSchedulerExperiment() -> impl IntoView {
     let t = ui();
+    view! {
+        <ExperimentFrame experiment="os-scheduler" title=t.os_title controls=|machine| view! { <OsSchedulerControls machine /> }.into_any() />
+    }
+}
+
+/// The simulation's controls and results: a model on the page, so `machine` plays no part in it.
+#[component]
+fn OsSchedulerControls(machine: Machine) -> impl IntoView {
+    let t = ui();
     let mut preset = Preset::from_url();
-    // A model on the page: the reader's machine and engine play no part in it.
-    let machine = Machine { cores: 1, mode: Mode::SingleWorker };
     let read = catalog::os_scheduler::read(&mut preset, machine);
     let threads = RwSignal::new(read.threads);
     let cores = RwSignal::new(read.cores);
@@ -141,8 +149,6 @@ pub fn OsSchedulerExperiment() -> impl IntoView {
     let group = unique_id("mix");
 
     view! {
-        <section class="experiment" aria-labelledby="os-title" data-experiment="os-scheduler">
-            <h2 id="os-title">{t.os_title}</h2>
             <p class="help">{t.os_simulation_note}</p>
             <ShareBar experiment="os-scheduler" />
             <ClampNotes notes />
@@ -226,6 +232,5 @@ pub fn OsSchedulerExperiment() -> impl IntoView {
                     </table>
                 </div>
             })}
-        </section>
     }
 }

@@ -1,24 +1,20 @@
 //! The Sum chapter's experiment: one loop versus t tasks on k workers, and a sweep over k.
 
-use super::panel::{variant_id, ResultLog, RunStatus};
+use super::panel::{variant_id, ExperimentFrame, ResultLog, RunStatus};
 use crate::components::controls::{NumberField, Slider};
-use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
 use crate::components::published::PublishedTable;
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
 use crate::components::timeline::Timeline;
-use crate::components::unavailable::{ModeBanner, UnavailableNotice};
-use crate::engine_client;
-use crate::environment::machine;
 use crate::format;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::params::sum::{workers as workers_range, NUMBERS, REPETITIONS, TASKS};
 
-use experiments::catalog::{self, sum::Settings, Machine, Mode};
+use experiments::catalog::{self, sum::Settings, Machine};
 use experiments::published::SUM_10M;
 use experiments::stats::speedup;
 use experiments::{Job, Measurement, Variant};
@@ -37,31 +33,21 @@ fn describe(job: &Job) -> String {
 #[component]
 pub fn SumExperiment() -> impl IntoView {
     let t = ui();
-    let machine = machine();
-    let body = match engine_client::availability() {
-        Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
-        Ok(mode) => {
-            view! { <ModeBanner mode by_messages=true /> <SumControls cores=machine.logical_processors mode /> }
-                .into_any()
-        }
-    };
     view! {
-        <section class="experiment" aria-labelledby="sum-title" data-experiment="sum">
-            <h2 id="sum-title">{t.sum_title}</h2>
-            {body}
+        <ExperimentFrame experiment="sum" title=t.sum_title controls=|machine| view! { <SumControls machine /> }.into_any()>
             <PublishedTable title=t.published_title caption=t.published_sum_caption rows=&SUM_10M />
-            <MachineLine machine />
-        </section>
+        </ExperimentFrame>
     }
 }
 
 #[component]
-fn SumControls(cores: u32, mode: Mode) -> impl IntoView {
+fn SumControls(machine: Machine) -> impl IntoView {
     let t = ui();
+    let cores = machine.cores;
     // Without shared memory these tasks run on message-passing workers: every worker count is real.
     let workers_limits = workers_range(cores);
     let mut preset = Preset::from_url();
-    let read = catalog::sum::read(&mut preset, Machine { cores, mode });
+    let read = catalog::sum::read(&mut preset, machine);
     let workers = RwSignal::new(read.workers as u64);
     let tasks = RwSignal::new(read.tasks as u64);
     let numbers = RwSignal::new(read.numbers);

@@ -2,17 +2,14 @@
 //! chunked version, odd-even transposition, merge sort), a sweep over workers, and Amdahl's law
 //! fitted to each parallel sort's own speedups.
 
-use super::panel::{ResultLog, RunStatus};
+use super::panel::{ExperimentFrame, ResultLog, RunStatus};
 use crate::components::controls::{unique_id, NumberField, Slider};
-use crate::components::machine::MachineLine;
 use crate::components::notes::ClampNotes;
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint, YAxis};
 use crate::components::timeline::Timeline;
-use crate::components::unavailable::{ModeBanner, UnavailableNotice};
-use crate::engine_client::{self, Mode};
-use crate::environment::machine;
+use crate::engine_client::Mode;
 use crate::format;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
@@ -65,26 +62,15 @@ fn describe(job: &Job) -> String {
 #[component]
 pub fn BubbleSortExperiment() -> impl IntoView {
     let t = ui();
-    let machine = machine();
-    let body = match engine_client::availability() {
-        Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
-        Ok(mode) => {
-            view! { <ModeBanner mode /> <BubbleSortControls cores=machine.logical_processors mode /> }.into_any()
-        }
-    };
     view! {
-        <section class="experiment" aria-labelledby="sort-title" data-experiment="bubble-sort">
-            <h2 id="sort-title">{t.sort_title}</h2>
-            {body}
-            <MachineLine machine />
-        </section>
+        <ExperimentFrame experiment="bubble-sort" title=t.sort_title controls=|machine| view! { <BubbleSortControls machine /> }.into_any()></ExperimentFrame>
     }
 }
 
 #[component]
-fn BubbleSortControls(cores: u32, mode: Mode) -> impl IntoView {
+fn BubbleSortControls(machine: Machine) -> impl IntoView {
     let t = ui();
-    let machine = Machine { cores, mode };
+    let Machine { cores, mode } = machine;
     let workers_limits = catalog_sort::workers_range(machine);
     let mut preset = Preset::from_url();
     let read = catalog_sort::read(&mut preset, machine);

@@ -1,0 +1,176 @@
+//! What a task costs, part one: tasks of each size as a loop, on a thread pool and as goroutines;
+//! where the overhead of a task stops mattering.
+
+use super::panel::{variant_id, ExperimentFrame, ResultLog, RunStatus};
+use super::task_costs::CostClaims;
+use crate::components::controls::NumberField;
+use crate::components::controls::Slider;
+use crate::components::notes::ClampNotes;
+use crate::components::results::ResultsTable;
+use crate::components::share::ShareBar;
+use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint, YAxis};
+use crate::engine_client::Mode;
+use crate::format;
+use crate::i18n::{self, fill, ui};
+use crate::presets::{write_to_url, Preset};
+use crate::runner::Runner;
+use experiments::catalog::{self, Machine};
+use experiments::params::task_cost::{workers as workers_range, REPETITIONS, TASKS};
+use experiments::published::GOROUTINE_PERFORMANCE_HI;
+use experiments::stats::speedup;
+use experiments::{Job, Summary, Variant, Workload};
+use leptos::prelude::*;
+
+fn sqrt_of(job: &Job) -> u32 {
+    match job.workload {
+        Workload::Granularity { sqrt } => sqrt,
+        _ => 0,
+    }
+}
+
+fn describe_granularity(job: &Job) -> String {
+    let t = ui();
+    let template = match job.variant {
+        Variant::Sequential => t.granularity_loop,
+        Variant::Tasks => t.granularity_rayon,
+        Variant::Goroutines => t.granularity_goroutines,
+    };
+    fill(
+        template,
+        &[
+            ("tasks", &format::int(job.tasks as u64)),
+            ("workers", &i18n::workers(job.workers)),
+            ("sqrt", &format::int(sqrt_of(job) as u64)),
+        ],
+    )
+}
+
+#[component]
+pub fn GranularityExperiment() -> impl IntoView {
+    let t = ui();
+    view! {
+        <ExperimentFrame experiment="task-granularity" title=t.granularity_title controls=|machine| view! { <GranularityControls machine /> }.into_any()>
+            <CostClaims claims=vec![(t.cost_claim_overhead, GOROUTINE_PERFORMANCE_HI)] />
+        </ExperimentFrame>
+    }
+}
+
+#[component]
+fn GranularityControls(machine: Machine) -> impl IntoView {
+    let t = ui();
+    let Machine { cores, mode } = machine;
+    let parallel = mode == Mode::Threads;
+    let mut preset = Preset::from_url();
+    let workers_limits = workers_range(cores);
+    let read = catalog::task_granularity::read(&mut preset, machine);
+    let workers = RwSignal::new(read.workers as u64);
+    let tasks = RwSignal::new(read.tasks as u64);
+    let repetitions = RwSignal::new(read.repetitions as u64);
+    let autorun = preset.autorun("task-granularity");
+    let notes = preset.notes;
+    let runner = Runner::new();
+    let log = ResultLog::new();
+    let jobs_of_run = RwSignal::new(Vec::<Job>::new());
+    // Per (variant, workers): the overhead points; and the loop's time per task size.
+    let lines = RwSignal::new(Vec::<((Variant, u32), Vec<SweepPoint>)>::new());
+    let loop_ms = RwSignal::new(Vec::<(u32, f64)>::new());
+    let measured_tasks = RwSignal::new(tasks.get_untracked() as u32);
+
+    let run = move || {
+        let s = catalog::task_granularity::Settings {
+            workers: workers.get_untracked() as u32,
+            tasks: tasks.get_untracked() as u32,
+            repetitions: repetitions.get_untracked() as u32,
+        };
+        let x = s.tasks;
+        write_to_url(&[
+            (workers_limits.key, s.workers as u64),
+            (TASKS.key, s.tasks as u64),
+            (REPETITIONS.key, s.repetitions as u64),
+        ]);
+        let kinds = catalog::task_granularity::kinds(&s, mode);
+        let jobs = catalog::task_granularity::run_jobs(&s, mode);
+        jobs_of_run.set(jobs.clone());
+        lines.set(kinds.iter().map(|&kind| (kind, Vec::new())).collect());
+        loop_ms.set(Vec::new());
+        measured_tasks.set(x);
+        let run_log = log.start_run();
+        let baseline = StoredValue::new(None::<Summary>);
+        runner.run(jobs, move |_, m| {
+            let sequential = m.job.variant == Variant::Sequential;
+            run_log.add(&m, variant_id(m.job.variant), describe_granularity(&m.job), sequential);
+            if sequential {
+                baseline.set_value(Some(m.summary));
+                loop_ms.update(|l| l.push((sqrt_of(&m.job), m.summary.median_ms)));
+                return;
+            }
+            let Some(base) = baseline.get_value() else { return };
+            let point = SweepPoint { x: sqrt_of(&m.job), summary: m.summary, speedup: speedup(&base, &m.summary) };
+            lines.update(|lines| {
+                if let Some((_, points)) = lines.iter_mut().find(|(kind, _)| *kind == (m.job.variant, m.job.workers)) {
+                    points.push(point);
+                }
+            });
+        });
+    };
+    if autorun {
+        crate::runner::run_on_mount(run, false);
+    }
+    let series = Signal::derive(move || {
+        lines.with(|lines| {
+            lines
+                .iter()
+                .map(|((variant, workers), points)| {
+                    let template = if *variant == Variant::Tasks { t.series_rayon } else { t.series_goroutines };
+                    Series { name: fill(template, &[("workers", &i18n::workers(*workers))]), points: points.clone() }
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    // Where a task does ~1 µs and ~1 ms of work: from the loop, time per square root on this machine.
+    let thresholds = Signal::derive(move || {
+        let x = measured_tasks.get() as f64;
+        loop_ms
+            .with(|l| {
+                l.iter().max_by_key(|(sqrt, _)| *sqrt).map(|&(sqrt, ms)| {
+                    let us_per_sqrt = ms * 1000.0 / (x * sqrt as f64);
+                    vec![
+                        (1.0 / us_per_sqrt, t.threshold_us.to_string()),
+                        (1000.0 / us_per_sqrt, t.threshold_ms.to_string()),
+                    ]
+                })
+            })
+            .unwrap_or_default()
+    });
+    let running = Signal::derive(move || runner.running.get());
+    let describe_job = move |index: usize| {
+        jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe_granularity).unwrap_or_default())
+    };
+    view! {
+        <ClampNotes notes />
+        <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); run(); }>
+            <NumberField label=t.tasks help=t.granularity_tasks_help.to_string() value=tasks range=TASKS disabled=running />
+            <Slider label=t.workers help=t.granularity_workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=Signal::derive(move || running.get() || !parallel) />
+            <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
+            <div class="actions">
+                <button type="submit" class="primary" disabled=move || running.get()>{t.granularity_run}</button>
+                <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
+            </div>
+        </form>
+        <ShareBar experiment="task-granularity" rows=log.rows.into() />
+        <RunStatus runner describe=describe_job />
+        {move || {
+            let markers = thresholds.get();
+            view! {
+                <SpeedupChart
+                    series
+                    spec=ChartSpec { y_axis: YAxis::Overhead, markers, ..ChartSpec::speedup(t.sqrt_per_task) }
+                    caption=Signal::derive(move || fill(t.granularity_caption, &[("tasks", &i18n::tasks(measured_tasks.get()))]))
+                    empty_text=t.granularity_empty
+                    test_id="granularity-chart"
+                />
+            }
+        }}
+        <ResultsTable rows=log.rows.into() />
+    }
+}

@@ -1,0 +1,232 @@
+//! What a task costs, part two: the heap a parked task holds against what an idle Web Worker weighs.
+
+use super::panel::{ExperimentFrame, RunStatus};
+use super::task_costs::CostClaims;
+use crate::components::controls::NumberField;
+use crate::components::notes::ClampNotes;
+use crate::components::share::ShareBar;
+use crate::engine_client::{self, Mode};
+use crate::format;
+use crate::i18n::{self, fill, ui};
+use crate::presets::{write_to_url, Preset};
+use crate::runner::Runner;
+use experiments::catalog::task_memory::WEIGHED_WORKERS;
+use experiments::catalog::{self, Machine};
+use experiments::params::task_cost::PARKED;
+use experiments::published::{GOROUTINE_PERFORMANCE_HI, PARALLELISM_BY_GOROUTINES_JA};
+use experiments::Measurement;
+use leptos::prelude::*;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+/// A future that resolves `ms` milliseconds from now (a page timer).
+fn after_ms(ms: i32) -> wasm_bindgen_futures::JsFuture {
+    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        }
+    }))
+}
+
+/// How long to wait for the browser's memory measurement before saying it did not answer.
+const MEMORY_ANSWER_MS: i32 = 45_000;
+
+/// Ask the browser how much memory this page uses (all its workers included), if it lets us and
+/// answers within [`MEMORY_ANSWER_MS`] (it waits for its next garbage collection).
+async fn browser_memory_bytes() -> Option<f64> {
+    let measured = Box::pin(ask_browser_memory());
+    match futures_util::future::select(measured, after_ms(MEMORY_ANSWER_MS)).await {
+        futures_util::future::Either::Left((bytes, _)) => bytes,
+        futures_util::future::Either::Right(_) => None,
+    }
+}
+
+async fn ask_browser_memory() -> Option<f64> {
+    let window = web_sys::window()?;
+    let performance = js_sys::Reflect::get(&window, &"performance".into()).ok()?;
+    let measure = js_sys::Reflect::get(&performance, &"measureUserAgentSpecificMemory".into()).ok()?;
+    let measure: js_sys::Function = wasm_bindgen::JsCast::dyn_into(measure).ok()?;
+    let promise: js_sys::Promise = wasm_bindgen::JsCast::dyn_into(measure.call0(&performance).ok()?).ok()?;
+    let result = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+    js_sys::Reflect::get(&result, &"bytes".into()).ok()?.as_f64()
+}
+
+/// How long the idle workers may take to load before the weighing is given up.
+const IDLE_WORKERS_LIMIT_MS: i32 = 10_000;
+
+/// The page's memory before and after starting `count` idle Web Workers, per worker (`None` if the
+/// browser cannot measure it), or why the idle workers could not be started.
+async fn weigh_idle_workers(count: u32) -> Result<Option<f64>, String> {
+    let Some(before) = browser_memory_bytes().await else { return Ok(None) };
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    type Handlers = (Closure<dyn FnMut()>, Closure<dyn FnMut(web_sys::Event)>);
+    let mut workers: Vec<(web_sys::Worker, Handlers)> = Vec::new();
+    let mut answers = Vec::new();
+    let script = engine_client::engine_script_url("idle-worker.js");
+    for _ in 0..count {
+        let worker = web_sys::Worker::new_with_options(&script, &options)
+            .map_err(|_| "the browser refused to start idle-worker.js".to_string())?;
+        // Ready, or the reason it never will be (a script that cannot load fires `error`).
+        let (tell, told) = futures_channel::oneshot::channel::<Result<(), String>>();
+        let tell = std::rc::Rc::new(std::cell::Cell::new(Some(tell)));
+        let ready = {
+            let tell = tell.clone();
+            Closure::<dyn FnMut()>::new(move || {
+                if let Some(tell) = tell.take() {
+                    let _ = tell.send(Ok(()));
+                }
+            })
+        };
+        let failed = Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
+            event.prevent_default();
+            if let Some(tell) = tell.take() {
+                let _ = tell.send(Err("idle-worker.js could not be loaded".into()));
+            }
+        });
+        worker.set_onmessage(Some(ready.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(failed.as_ref().unchecked_ref()));
+        workers.push((worker, (ready, failed)));
+        answers.push(told);
+    }
+    let all_ready = futures_util::future::join_all(answers);
+    let outcome = match futures_util::future::select(all_ready, after_ms(IDLE_WORKERS_LIMIT_MS)).await {
+        futures_util::future::Either::Left((answers, _)) => {
+            match answers.into_iter().find_map(|answer| answer.unwrap_or(Err("an idle worker ended".into())).err()) {
+                Some(problem) => Err(problem),
+                None => Ok(browser_memory_bytes().await.map(|after| (after - before) / count as f64)),
+            }
+        }
+        futures_util::future::Either::Right(_) => {
+            Err(format!("idle-worker.js did not start within {} s", IDLE_WORKERS_LIMIT_MS / 1000))
+        }
+    };
+    for (worker, _) in &workers {
+        worker.terminate();
+    }
+    outcome
+}
+
+#[component]
+pub fn TaskMemoryExperiment() -> impl IntoView {
+    let t = ui();
+    view! {
+        <ExperimentFrame experiment="task-memory" title=t.memory_title controls=|machine| view! { <TaskMemoryControls machine /> }.into_any()>
+            <CostClaims claims=vec![(t.cost_claim_memory, GOROUTINE_PERFORMANCE_HI), (t.cost_claim_lighter, PARALLELISM_BY_GOROUTINES_JA)] />
+        </ExperimentFrame>
+    }
+}
+
+#[component]
+fn TaskMemoryControls(machine: Machine) -> impl IntoView {
+    let t = ui();
+    let mode = machine.mode;
+    let mut preset = Preset::from_url();
+    let parked = RwSignal::new(catalog::task_memory::read(&mut preset, machine) as u64);
+    let autorun = preset.autorun("task-memory");
+    let notes = preset.notes;
+    let runner = Runner::new();
+    let task_report = RwSignal::new(None::<Measurement>);
+    // (JavaScript engine per idle worker, engine heap per pool worker), once weighed.
+    let worker_bytes = RwSignal::new(None::<Option<(f64, f64)>>);
+    let weighing = RwSignal::new(false);
+    // Why the idle workers could not be weighed, if they could not be started.
+    let weigh_problem = RwSignal::new(None::<String>);
+
+    // A Web Worker is weighed in two parts: what the browser reports for idle workers (their own
+    // JavaScript engine), and the heap the engine gives each worker of a new pool (its stack and
+    // thread-local storage). The browser can only measure a page whose workers never waited on
+    // shared memory, so the idle workers are weighed first, before the engine starts.
+    let measure = move || {
+        let count = parked.get_untracked() as u32;
+        write_to_url(&[(PARKED.key, count as u64)]);
+        worker_bytes.set(None);
+        weigh_problem.set(None);
+        task_report.set(None);
+        let javascript = RwSignal::new(None::<f64>);
+        let start_engine = move || {
+            let jobs = catalog::task_memory::run_jobs(count);
+            runner.run(jobs, move |index, m| {
+                if index == 0 {
+                    task_report.set(Some(m));
+                } else if let (Some(js), Some(heap)) =
+                    (javascript.get_untracked(), m.memory.and_then(|r| r.bytes_per_worker))
+                {
+                    worker_bytes.set(Some(Some((js, heap))));
+                } else {
+                    worker_bytes.set(Some(None));
+                }
+            });
+        };
+        if mode == Mode::Threads && !engine_client::ever_started() {
+            weighing.set(true);
+            leptos::task::spawn_local(async move {
+                match weigh_idle_workers(WEIGHED_WORKERS).await {
+                    Ok(measured) => {
+                        javascript.try_set(measured);
+                    }
+                    Err(problem) => {
+                        weigh_problem.try_set(Some(problem));
+                    }
+                }
+                weighing.try_set(false);
+                start_engine();
+            });
+        } else {
+            start_engine();
+        }
+    };
+    if autorun {
+        crate::runner::run_on_mount(measure, false);
+    }
+    let running = Signal::derive(move || runner.running.get() || weighing.get());
+    let bytes = |b: f64| format!("{} B", format::int(b.round().max(0.0) as u64));
+    view! {
+        <ClampNotes notes />
+        <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); measure(); }>
+            <NumberField label=t.parked_tasks_label help=t.parked_tasks_help.to_string() value=parked range=PARKED disabled=running />
+            <div class="actions">
+                <button type="submit" class="primary" disabled=move || running.get()>{t.measure_memory}</button>
+            </div>
+        </form>
+        <ShareBar experiment="task-memory" />
+        <RunStatus runner describe=move |_| t.measure_memory.to_string() />
+        <div class="memory-report" data-testid="memory-report">
+            {move || task_report.get().and_then(|m| m.memory.and_then(|report| report.bytes_per_task.map(|per_task| {
+                let spawn_ns = m.summary.median_ms * 1e6 / report.tasks as f64;
+                view! {
+                    <p data-testid="bytes-per-task" data-bytes=per_task>
+                        {fill(t.memory_task_line, &[("bytes", &bytes(per_task)), ("tasks", &i18n::tasks(report.tasks))])}
+                    </p>
+                    <p>{fill(t.memory_spawn_line, &[("ms", &format::ms(m.summary.median_ms)), ("ns", &format::int(spawn_ns.round() as u64))])}</p>
+                }
+            })))}
+            <Show when=move || weighing.get()>
+                <p class="help">{t.memory_worker_waiting}</p>
+            </Show>
+            {move || worker_bytes.get().map(|measured| match measured {
+                Some((javascript, heap)) => {
+                    let per_task = task_report.with(|m| m.as_ref().and_then(|m| m.memory).and_then(|r| r.bytes_per_task)).unwrap_or(f64::NAN);
+                    let per_worker = javascript + heap;
+                    view! {
+                        <p data-testid="bytes-per-worker" data-bytes=per_worker>
+                            {fill(t.memory_worker_line, &[
+                                ("bytes", &bytes(per_worker)),
+                                ("javascript", &bytes(javascript)),
+                                ("heap", &bytes(heap)),
+                                ("workers", &WEIGHED_WORKERS.to_string()),
+                            ])}
+                        </p>
+                        <p>{fill(t.memory_ratio_line, &[("ratio", &format::int((per_worker / per_task).round().max(0.0) as u64))])}</p>
+                    }.into_any()
+                }
+                None => match weigh_problem.get() {
+                    Some(problem) => view! {
+                        <p data-testid="bytes-per-worker-unavailable">{fill(t.memory_worker_failed, &[("problem", &problem)])}</p>
+                    }.into_any(),
+                    None => view! { <p data-testid="bytes-per-worker-unavailable">{t.memory_worker_unavailable}</p> }.into_any(),
+                },
+            })}
+        </div>
+    }
+}
