@@ -5,8 +5,8 @@
 //! (`cost`) marks where each new baseline starts.
 
 use crate::cli::{CostOptions, DemoOptions, DocsearchOptions, HashOptions, QpsOptions, SortOptions, SumOptions};
-use experiments::params::hashing::SLICE_BYTES;
-use experiments::{HashSource, Job, SortAlgorithm, Variant, Workload, DEFAULT_SEED};
+use experiments::catalog::{bubble_sort, demo, document_search, hashing, qps, sum, task_granularity, task_switch};
+use experiments::{HashSource, Job, SortAlgorithm, Variant, DEFAULT_SEED};
 
 /// One job to measure and the name it is reported under.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,13 +37,9 @@ pub struct Plan {
 impl Plan {
     /// The Sum chapter: one sequential loop as the baseline, then t tasks on each worker count.
     pub fn sum(options: &SumOptions) -> Result<Plan, String> {
-        let job = |variant, workers, tasks| Job {
-            workload: Workload::Sum { numbers: options.n, seed: DEFAULT_SEED },
-            variant,
-            workers,
-            tasks,
-            repetitions: options.reps,
-        };
+        let settings =
+            sum::Settings { workers: 1, tasks: options.tasks, numbers: options.n, repetitions: options.reps };
+        let job = |variant, workers, tasks| sum::job(&settings, variant, workers, tasks);
         let n = options.n;
         let mut jobs = vec![PlannedJob::new(format!("BenchmarkSum/sequential/n={n}"), job(Variant::Sequential, 1, 1))];
         for workers in distinct(&options.workers) {
@@ -57,13 +53,8 @@ impl Plan {
 
     /// The demo: t spin tasks on one worker (the baseline), then on each other worker count.
     pub fn demo(options: &DemoOptions) -> Result<Plan, String> {
-        let job = |workers| Job {
-            workload: Workload::Spin { units: options.units },
-            variant: Variant::Tasks,
-            workers,
-            tasks: options.tasks,
-            repetitions: options.reps,
-        };
+        let settings = demo::Settings { workers: 1, tasks: options.tasks, units: options.units };
+        let job = |workers| demo::job(&settings, workers, options.reps);
         let mut counts = vec![1];
         counts.extend(&options.workers);
         let jobs = distinct(&counts)
@@ -82,17 +73,14 @@ impl Plan {
     /// every worker count and task count.
     pub fn docsearch(options: &DocsearchOptions) -> Result<Plan, String> {
         let (docs, latency) = (options.docs, options.latency_ms);
-        let job = |variant, workers, tasks| Job {
-            workload: Workload::DocSearch {
-                documents: docs,
-                latency_us: latency.saturating_mul(1000),
-                seed: DEFAULT_SEED,
-            },
-            variant,
-            workers,
-            tasks,
+        let settings = document_search::Settings {
+            workers: 1,
+            tasks: 1,
+            documents: docs,
+            latency_ms: latency,
             repetitions: options.reps,
         };
+        let job = |variant, workers, tasks| document_search::job(&settings, variant, workers, tasks, options.reps);
         let suffix = format!("docs={docs}/latency={latency}ms");
         let mut jobs =
             vec![PlannedJob::new(format!("BenchmarkDocsearch/sequential/{suffix}"), job(Variant::Sequential, 1, 1))];
@@ -113,17 +101,10 @@ impl Plan {
     /// odd-even transposition sort and merge sort with t tasks on each worker count.
     pub fn sort(options: &SortOptions) -> Result<Plan, String> {
         let n = options.n;
-        let job = |algorithm, variant, workers| Job {
-            workload: Workload::Sort { numbers: n, seed: DEFAULT_SEED, algorithm },
-            variant,
-            workers,
-            tasks: options.tasks,
-            repetitions: options.reps,
-        };
-        let mut jobs = vec![PlannedJob::new(
-            format!("BenchmarkSort/bubble/n={n}"),
-            job(SortAlgorithm::Bubble, Variant::Sequential, 1),
-        )];
+        let settings =
+            bubble_sort::Settings { workers: 1, tasks: options.tasks, numbers: n, repetitions: options.reps };
+        let job = |algorithm, workers| bubble_sort::job(&settings, algorithm, workers, options.tasks);
+        let mut jobs = vec![PlannedJob::new(format!("BenchmarkSort/bubble/n={n}"), job(SortAlgorithm::Bubble, 1))];
         for workers in distinct(&options.workers) {
             for (label, algorithm) in [
                 ("chunked", SortAlgorithm::ChunkedBubble),
@@ -132,7 +113,7 @@ impl Plan {
             ] {
                 jobs.push(PlannedJob::new(
                     format!("BenchmarkSort/{label}/tasks={}/workers={workers}/n={n}", options.tasks),
-                    job(algorithm, Variant::Tasks, workers),
+                    job(algorithm, workers),
                 ));
             }
         }
@@ -146,13 +127,8 @@ impl Plan {
         let (workers, tasks, repetitions) = (options.workers, options.tasks, options.reps);
         let mut jobs = Vec::new();
         for sqrt in distinct(&options.sqrt) {
-            let job = |variant, workers| Job {
-                workload: Workload::Granularity { sqrt },
-                variant,
-                workers,
-                tasks,
-                repetitions,
-            };
+            let settings = task_granularity::Settings { workers, tasks, repetitions };
+            let job = |variant, workers| task_granularity::job(&settings, variant, workers, sqrt);
             let suffix = format!("tasks={tasks}/sqrt={sqrt}");
             jobs.push(PlannedJob::baseline(format!("BenchmarkCost/loop/{suffix}"), job(Variant::Sequential, 1)));
             jobs.push(PlannedJob::new(
@@ -166,13 +142,8 @@ impl Plan {
         }
         if options.trips > 0 {
             let trips = options.trips;
-            let job = |variant, workers| Job {
-                workload: Workload::PingPong { round_trips: trips },
-                variant,
-                workers,
-                tasks: 2,
-                repetitions,
-            };
+            let settings = task_switch::Settings { round_trips: trips, repetitions };
+            let job = |variant, workers| task_switch::job(&settings, variant, workers);
             jobs.push(PlannedJob::baseline(format!("BenchmarkSwitch/threads/trips={trips}"), job(Variant::Tasks, 2)));
             jobs.push(PlannedJob::new(
                 format!("BenchmarkSwitch/goroutines/trips={trips}"),
@@ -201,13 +172,14 @@ impl Plan {
             HashSource::Generated { .. } => format!("generated={}MB", options.mb),
         };
         let hashes = options.hashes;
-        let job = |variant, workers| Job {
-            workload: Workload::Hash { source: source.clone(), slice_bytes: SLICE_BYTES },
-            variant,
-            workers,
-            tasks: hashes,
+        let settings = hashing::Settings {
+            source: if options.file.is_some() { "file" } else { "generated" },
+            size_mb: options.mb,
+            hashes,
+            workers: 1,
             repetitions: options.reps,
         };
+        let job = |variant, workers| hashing::job(&settings, &source, variant, workers);
         let mut jobs =
             vec![PlannedJob::new(format!("BenchmarkHash/loop/hashes={hashes}/{data}"), job(Variant::Sequential, 1))];
         for workers in distinct(&options.workers) {
@@ -222,20 +194,17 @@ impl Plan {
     /// The high-concurrency chapter: for each worker count, a thread-pool server (the baseline of
     /// the first count) and a goroutine server under the same load.
     pub fn qps(options: &QpsOptions) -> Result<Plan, String> {
-        let workload = Workload::Qps {
+        let settings = qps::Settings {
             requests: options.requests,
             concurrency: options.concurrency,
+            wait_ms: options.wait_ms,
             work_us: options.work_us,
-            wait_us: options.wait_ms.saturating_mul(1000),
-        };
-        let suffix = format!("c={}/wait={}ms/work={}us", options.concurrency, options.wait_ms, options.work_us);
-        let job = |variant, workers| Job {
-            workload: workload.clone(),
-            variant,
-            workers,
-            tasks: 1,
+            threads: 1,
+            workers: 1,
             repetitions: options.reps,
         };
+        let suffix = format!("c={}/wait={}ms/work={}us", options.concurrency, options.wait_ms, options.work_us);
+        let job = |variant, workers| qps::job(&settings, variant, workers);
         let mut jobs = Vec::new();
         for workers in distinct(&options.workers) {
             jobs.push(PlannedJob::new(
@@ -279,6 +248,7 @@ fn distinct(values: &[u32]) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use experiments::Workload;
 
     fn sum_options(workers: &[u32], tasks: u32, n: u64) -> SumOptions {
         SumOptions { workers: workers.to_vec(), tasks, n, reps: 5 }

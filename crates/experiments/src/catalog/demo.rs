@@ -34,20 +34,14 @@ pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
     }
 }
 
-/// The tasks on `workers` workers.
-pub fn job(s: &Settings, workers: u32) -> Job {
-    Job {
-        workload: Workload::Spin { units: s.units },
-        variant: Variant::Tasks,
-        workers,
-        tasks: s.tasks,
-        repetitions: REPETITIONS,
-    }
+/// The tasks on `workers` workers, `repetitions` times.
+pub fn job(s: &Settings, workers: u32, repetitions: u32) -> Job {
+    Job { workload: Workload::Spin { units: s.units }, variant: Variant::Tasks, workers, tasks: s.tasks, repetitions }
 }
 
 /// Run: the tasks on one worker, then on k.
 pub fn run_jobs(s: &Settings) -> Vec<Job> {
-    vec![job(s, 1), job(s, s.workers)]
+    vec![job(s, 1, REPETITIONS), job(s, s.workers, REPETITIONS)]
 }
 
 fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<Vec<Job>> {

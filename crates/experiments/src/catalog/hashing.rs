@@ -52,18 +52,22 @@ pub fn generated(s: &Settings) -> HashSource {
     HashSource::Generated { bytes: s.size_mb * MB, seed: DEFAULT_SEED }
 }
 
-/// The loop, then the hashes on each of `worker_counts` (kept within the machine's range).
-pub fn run_jobs(s: &Settings, source: &HashSource, worker_counts: &[u32], machine: Machine) -> Vec<Job> {
-    let limits = workers_range(machine.cores);
-    let job = |variant, workers| Job {
+/// The hashes of `source` as one loop (`Variant::Sequential`) or as tasks on `workers` workers.
+pub fn job(s: &Settings, source: &HashSource, variant: Variant, workers: u32) -> Job {
+    Job {
         workload: Workload::Hash { source: source.clone(), slice_bytes: SLICE_BYTES },
         variant,
         workers,
         tasks: s.hashes,
         repetitions: s.repetitions,
-    };
-    let mut jobs = vec![job(Variant::Sequential, 1)];
-    jobs.extend(worker_counts.iter().map(|&k| job(Variant::Tasks, limits.clamp(k as u64) as u32)));
+    }
+}
+
+/// The loop, then the hashes on each of `worker_counts` (kept within the machine's range).
+pub fn run_jobs(s: &Settings, source: &HashSource, worker_counts: &[u32], machine: Machine) -> Vec<Job> {
+    let limits = workers_range(machine.cores);
+    let mut jobs = vec![job(s, source, Variant::Sequential, 1)];
+    jobs.extend(worker_counts.iter().map(|&k| job(s, source, Variant::Tasks, limits.clamp(k as u64) as u32)));
     jobs
 }
 

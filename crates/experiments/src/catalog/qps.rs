@@ -49,17 +49,21 @@ pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
     }
 }
 
-/// Run: the thread-pool server, then the goroutine server, under the same load.
-pub fn run_jobs(s: &Settings) -> Vec<Job> {
+/// One server (`Variant::Tasks`: a thread pool; `Variant::Goroutines`: goroutines) on `workers`
+/// workers under the settings' load.
+pub fn job(s: &Settings, variant: Variant, workers: u32) -> Job {
     let workload = Workload::Qps {
         requests: s.requests,
         concurrency: s.concurrency,
         work_us: s.work_us,
-        wait_us: s.wait_ms * 1000,
+        wait_us: s.wait_ms.saturating_mul(1000),
     };
-    let job =
-        |variant, workers| Job { workload: workload.clone(), variant, workers, tasks: 1, repetitions: s.repetitions };
-    vec![job(Variant::Tasks, s.threads), job(Variant::Goroutines, s.workers)]
+    Job { workload, variant, workers, tasks: 1, repetitions: s.repetitions }
+}
+
+/// Run: the thread-pool server, then the goroutine server, under the same load.
+pub fn run_jobs(s: &Settings) -> Vec<Job> {
+    vec![job(s, Variant::Tasks, s.threads), job(s, Variant::Goroutines, s.workers)]
 }
 
 fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<Vec<Job>> {

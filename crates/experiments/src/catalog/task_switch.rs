@@ -26,20 +26,25 @@ pub fn read(r: &mut dyn KnobReader, _machine: Machine) -> Settings {
     Settings { round_trips: r.value(&ROUND_TRIPS) as u32, repetitions: r.value(&SWITCH_REPETITIONS) as u32 }
 }
 
-/// Measure: two threads (only with shared memory: two threads need two workers), then two goroutines on one worker.
+/// Measure: two threads (only with shared memory: two threads need two workers), then two
+/// goroutines on one worker.
 pub fn run_jobs(s: &Settings, mode: Mode) -> Vec<Job> {
-    let ping = |variant, workers| Job {
+    let mut jobs = vec![job(s, Variant::Goroutines, 1)];
+    if mode == Mode::Threads {
+        jobs.insert(0, job(s, Variant::Tasks, 2));
+    }
+    jobs
+}
+
+/// Two threads (`Variant::Tasks`) or two goroutines handing a turn back and forth, on `workers` workers.
+pub fn job(s: &Settings, variant: Variant, workers: u32) -> Job {
+    Job {
         workload: Workload::PingPong { round_trips: s.round_trips },
         variant,
         workers,
         tasks: 2,
         repetitions: s.repetitions,
-    };
-    let mut jobs = vec![ping(Variant::Goroutines, 1)];
-    if mode == Mode::Threads {
-        jobs.insert(0, ping(Variant::Tasks, 2));
     }
-    jobs
 }
 
 fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<Vec<Job>> {
