@@ -1,7 +1,7 @@
 //! The engine: runs a [`Job`](experiments::Job) with k workers and t tasks, times it and traces it.
 //!
 //! This is the only crate that knows about threads. Natively its workers are OS threads; in the browser
-//! they are Web Workers that share one WebAssembly memory (see [`web`]). Both sides build real
+//! they are Web Workers that share one WebAssembly memory (see `web`). Both sides build real
 //! [`rayon`] pools of exactly k workers through the same spawn hook ([`threads`]), and run the same
 //! measuring code ([`harness`], [`measure`], [`kernels`]) on them, so browser and native numbers are comparable.
 

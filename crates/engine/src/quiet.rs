@@ -35,7 +35,7 @@ const MAX_LOST_SHARE_LATEST: f64 = 0.7;
 const MEMORY_MS: f64 = 1_000.0;
 
 /// One probe: the largest share of its time any copy lost, or `None` if the copies could not all
-/// start within [`START_LIMIT_MS`] (a worker did not get a core).
+/// start within `START_LIMIT_MS` (a worker did not get a core).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Reading {
     pub lost_share: Option<f64>,

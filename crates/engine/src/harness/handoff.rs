@@ -77,7 +77,7 @@ pub(super) async fn within<T>(
 /// What [`START_LIMIT_MS`] limits, for the message when it is exceeded.
 pub(super) const STARTING: &str = "starting the workers (their script may be slow to load, or blocked)";
 
-/// Wait, at most [`START_LIMIT_MS`] and only until the run is stopped, until every worker of
+/// Wait, at most `START_LIMIT_MS` and only until the run is stopped, until every worker of
 /// `executor` runs (for jobs measured outside the harness, such as load tests).
 pub async fn started(executor: &Executor, cx: &Context<'_>) -> Outcome<()> {
     let built = PoolBuilt { at_ms: now_ms(), live_bytes: crate::alloc::live_bytes() };

@@ -115,12 +115,17 @@ pub fn measures_costs(job: &Job) -> bool {
     of(&job.workload).is_some_and(|kernel| kernel.measures_costs())
 }
 
-/// A kernel of any type, as [`of`] returns it.
+/// A kernel of any type, as [`of`] returns it (every [`Kernel`] is one).
 pub trait AnyKernel {
+    /// [`Kernel::VARIANTS`].
     fn variants(&self) -> &'static [Variant];
+    /// [`Kernel::INPUT_PER_TASK_COUNT`].
     fn input_per_task_count(&self) -> bool;
+    /// [`Kernel::MEASURES_COSTS`].
     fn measures_costs(&self) -> bool;
+    /// [`Kernel::warms_up`].
     fn warms_up(&self) -> bool;
+    /// [`Kernel::prepare`], the input kept with its kernel.
     fn prepare(&self, tasks: u32, cancel: &Cancel) -> Result<Arc<dyn Prepared>, Stopped>;
 }
 
@@ -161,6 +166,7 @@ pub trait Prepared: Send + Sync {
     fn input(&self) -> &(dyn Any + Send + Sync);
 }
 
+/// A kernel and its prepared input.
 struct Ready<K: Kernel> {
     kernel: K,
     input: Arc<K::Input>,
