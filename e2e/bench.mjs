@@ -23,7 +23,8 @@
 //
 // First runs (`first_runs`, JSON): what a reader sees on a fresh page. For each case, FIRST_RUN_PAGES
 // fresh pages each do the case's first action (an autorun, or a click on Sweep or Run as soon as the
-// panel is there), then the same action again on the same page, warm. The speedups come from the
+// panel is there), then the same action again on the same page, warm, twice (the second warm run
+// measures how much two warm runs differ: the noise of the comparison). The speedups come from the
 // engine's own measurements (the messages the page receives) and xtask prints the median cold speedup
 // beside the median warm one.
 import { launch, newPage, serve, waitForOutcome } from './lib.mjs';
@@ -96,8 +97,18 @@ function recordMeasurements() {
 }
 
 /**
- * Speedups of one run's measurements: each job's median against its run's baseline (the sequential
- * job; for the sorts, bubble sort), keyed `<what>@<workers>`.
+ * Jobs of one worker shorter than this (median, ms) are not compared: at that size a job's time is
+ * mostly starting and joining its tasks, and it differs more from page to page than any first-run
+ * effect could (a merge sort of 5,000 numbers takes about 0.1 ms).
+ */
+const FIRST_RUN_SHORTEST_MS = 1;
+
+/**
+ * Speedups of one run's measurements, keyed `<what>@<workers>`. The sum and the hashes: each job's
+ * median against the run's sequential job. The sorts: each algorithm against itself on one worker
+ * (the chapter's "speedup over itself" chart), since against the bubble sort a fast sort's ratio is
+ * hundreds and says nothing about its workers. A comparison whose one-worker job is shorter than
+ * FIRST_RUN_SHORTEST_MS is keyed `<what>@<workers>` with the value `null`.
  */
 function speedupsOf(measurements) {
   const baseline = measurements.find((m) => m.job.variant === 'sequential');
@@ -105,13 +116,23 @@ function speedupsOf(measurements) {
   const speedups = {};
   for (const m of measurements) {
     if (m.job.variant === 'sequential' || !FIRST_RUN_WORKERS.includes(m.job.workers)) continue;
-    const what = m.job.workload.kind === 'sort' ? m.job.workload.algorithm : m.job.variant;
-    speedups[`${what}@${m.job.workers}`] = baseline.summary.median_ms / m.summary.median_ms;
+    const sort = m.job.workload.kind === 'sort';
+    const what = sort ? m.job.workload.algorithm : m.job.variant;
+    const base = sort
+      ? measurements.find((o) => o.job.workload.kind === 'sort' && o.job.workload.algorithm === what && o.job.workers === 1)
+      : baseline;
+    if (!base || (sort && m.job.workers === 1)) continue;
+    speedups[`${what}@${m.job.workers}`] =
+      base.summary.median_ms < FIRST_RUN_SHORTEST_MS ? null : base.summary.median_ms / m.summary.median_ms;
   }
   return speedups;
 }
 
-/** Every first-run case on fresh pages: `[{case, key, cold: [...], warm: [...]}]`. */
+/**
+ * Every first-run case on fresh pages: `[{case, key, cold: [...], warm: [...], again: [...], too_short}]`
+ * (`again`: a second warm run of the same page)
+ * (`too_short`: the one-worker job was under FIRST_RUN_SHORTEST_MS on every page, nothing compared).
+ */
 async function measureFirstRuns(browser, server) {
   const results = [];
   for (const firstRun of FIRST_RUN_CASES) {
@@ -138,17 +159,28 @@ async function measureFirstRuns(browser, server) {
         const cold = await act(firstRun.button, 0);
         await page.waitForTimeout(WARM_AFTER_MS);
         const warm = await act(firstRun.button ?? 'Run', 1);
+        // A third run, warm again: how far two warm runs of one page differ is the noise any
+        // cold-against-warm difference has to be read against.
+        await page.waitForTimeout(WARM_AFTER_MS);
+        const again = await act(firstRun.button ?? 'Run', 2);
         for (const [key, value] of Object.entries(cold)) {
-          byKey[key] ||= { cold: [], warm: [] };
+          byKey[key] ||= { cold: [], warm: [], again: [], tooShort: false };
+          if (value === null || warm[key] === null) {
+            byKey[key].tooShort = true;
+            continue;
+          }
           byKey[key].cold.push(value);
           if (warm[key] !== undefined) byKey[key].warm.push(warm[key]);
+          if (again[key] !== undefined && again[key] !== null) byKey[key].again.push(again[key]);
         }
         if (page.problems.length) throw new Error(`${firstRun.name}: the page reported errors: ${page.problems.join('; ')}`);
       } finally {
         await page.context().close();
       }
     }
-    for (const [key, { cold, warm }] of Object.entries(byKey)) results.push({ case: firstRun.name, key, cold, warm });
+    for (const [key, { cold, warm, again, tooShort }] of Object.entries(byKey)) {
+      results.push({ case: firstRun.name, key, cold, warm, again, too_short: tooShort && cold.length === 0 });
+    }
     log(`first runs: ${firstRun.name} measured on ${FIRST_RUN_PAGES} fresh pages`);
   }
   return results;
