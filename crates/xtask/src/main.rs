@@ -19,7 +19,7 @@ cargo xtask <command>
 
   serve         install what is missing, build, serve http://127.0.0.1:8080 (cross-origin isolated)
   test          install what is missing, then run every check: fmt, clippy, native tests, the
-                shared crates' docs, the site build and the end-to-end tests in headless Chromium
+                native crates' docs, the site build and the end-to-end tests in headless Chromium
   bench         measure the kernels natively and in headless Chromium; print ratios, write bench-report.*
   soak          build, then 300 runs in one page of headless Chromium; fails on a worker alive beyond
                 the pools, memory that grows after warm-up, or workers left ([RUNS]; see `soak --help`)

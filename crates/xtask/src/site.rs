@@ -129,9 +129,20 @@ pub fn test() -> Result<(), String> {
     run(cargo().arg("test"))?;
     // The app is not a default member (it targets the browser), but its content checks run natively.
     run(cargo().args(["test", "--package", "app"]))?;
-    // The shared crates' API documentation builds without a warning (broken intra-doc links, …).
+    // The native crates' API documentation builds without a warning (broken intra-doc links, …).
     run(cargo()
-        .args(["doc", "--no-deps", "--package", "experiments", "--package", "workloads"])
+        .args([
+            "doc",
+            "--no-deps",
+            "--package",
+            "experiments",
+            "--package",
+            "workloads",
+            "--package",
+            "engine",
+            "--package",
+            "lab",
+        ])
         .env("RUSTDOCFLAGS", "-D warnings"))?;
     build()?;
     // The deployable copy (per-route pages, service worker) that the deploy tests serve.
