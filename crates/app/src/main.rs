@@ -8,11 +8,11 @@ mod components;
 mod content;
 mod engine_client;
 mod environment;
-mod panels;
 mod format;
 mod i18n;
 mod links;
 mod pages;
+mod panels;
 mod presets;
 mod runner;
 

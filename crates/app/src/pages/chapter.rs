@@ -1,8 +1,8 @@
 //! A chapter: its prose with the live experiment panels in place, and links to its neighbours.
 
 use crate::content::{self, ChapterText, Section};
-use crate::panels;
 use crate::i18n::{fill, lang, ui};
+use crate::panels;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;

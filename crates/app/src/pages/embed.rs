@@ -2,8 +2,8 @@
 
 use crate::components::share::chapter_of;
 use crate::components::unavailable::full_lesson_url;
-use crate::panels;
 use crate::i18n::{fill, ui};
+use crate::panels;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
