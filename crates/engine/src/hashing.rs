@@ -23,7 +23,7 @@ pub struct Hashing {
 }
 
 impl Hashing {
-    /// `hashes` fresh states; with `variant` Tasks each slice is spread over the current pool.
+    /// `hashes` fresh states; with `variant` ThreadPool each slice is spread over the current pool.
     pub fn new(hashes: u32, variant: Variant) -> Self {
         Hashing {
             states: (0..hashes.max(1)).map(|_| Mutex::new(StreamingHash::new())).collect(),
@@ -106,7 +106,7 @@ mod tests {
         let data = generated_bytes(100_003, 7);
         let expected = sha256(&data);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
-        for variant in [Variant::Sequential, Variant::Tasks] {
+        for variant in [Variant::Sequential, Variant::ThreadPool] {
             let mut hashing = Hashing::new(5, variant);
             pool.install(|| {
                 for (offset, length) in slices(data.len() as u64, 4096) {

@@ -219,7 +219,7 @@ pub async fn measure(job: &Job, executors: &RefCell<Executors>, cx: &Context<'_>
         return Err("only load tests have a server".into());
     };
     let load = Load { requests, concurrency, work_us, wait_us };
-    let thread_pool = job.variant == Variant::Tasks;
+    let thread_pool = job.variant == Variant::ThreadPool;
     let server = {
         let mut executors = executors.borrow_mut();
         if thread_pool {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 static SERIAL: Mutex<()> = Mutex::new(());
 
 fn spin_job(workers: u32, tasks: u32, units: u32) -> Job {
-    Job { workload: Workload::Spin { units }, variant: Variant::Tasks, workers, tasks, repetitions: 2 }
+    Job { workload: Workload::Spin { units }, variant: Variant::ThreadPool, workers, tasks, repetitions: 2 }
 }
 
 fn wait_until(limit: Duration, mut condition: impl FnMut() -> bool) -> bool {
@@ -52,8 +52,9 @@ fn sequential_and_tasks_compute_the_same_sum() {
         repetitions: 3,
     };
     let sequential = engine.run(&base, &Cancel::new()).unwrap();
-    let split =
-        engine.run(&Job { variant: Variant::Tasks, workers: 3, tasks: 7, ..base.clone() }, &Cancel::new()).unwrap();
+    let split = engine
+        .run(&Job { variant: Variant::ThreadPool, workers: 3, tasks: 7, ..base.clone() }, &Cancel::new())
+        .unwrap();
     assert!(sequential.check.ok && split.check.ok);
     assert_eq!(sequential.check.value, split.check.value);
     assert_eq!(sequential.samples_ms.len(), 3);
@@ -137,7 +138,7 @@ fn parked_reads_beat_blocked_reads_on_one_worker() {
     // 200 documents, 1 ms read each, 8 tasks on ONE worker. Blocking: ~200 ms. Parking: ~25 ms.
     // Sleep-dominated, so the 3x margin is robust on a noisy machine.
     let sequential = engine.run(&docsearch(Variant::Sequential, 1, 1, 200, 1000), &Cancel::new()).unwrap();
-    let threads = engine.run(&docsearch(Variant::Tasks, 1, 8, 200, 1000), &Cancel::new()).unwrap();
+    let threads = engine.run(&docsearch(Variant::ThreadPool, 1, 8, 200, 1000), &Cancel::new()).unwrap();
     let goroutines = engine.run(&docsearch(Variant::Goroutines, 1, 8, 200, 1000), &Cancel::new()).unwrap();
     for m in [&sequential, &threads, &goroutines] {
         assert!(m.check.ok, "{:?}: {:?}", m.job.variant, m.check);
@@ -172,7 +173,7 @@ fn goroutine_jobs_of_every_workload_compute_the_right_answer() {
     let spin = Job { workload: Workload::Spin { units: 100 }, tasks: 16, ..sum.clone() };
     assert!(engine.run(&spin, &Cancel::new()).unwrap().check.ok);
     // Switching back to a rayon pool ends the runtime's workers.
-    let pooled = Job { variant: Variant::Tasks, ..sum };
+    let pooled = Job { variant: Variant::ThreadPool, ..sum };
     assert!(engine.run(&pooled, &Cancel::new()).unwrap().check.ok);
     assert!(wait_until(Duration::from_secs(5), || live_workers() <= 2), "{} alive", live_workers());
 }
@@ -219,7 +220,7 @@ fn every_scheduler_scenario_records_a_consistent_replay() {
     // Scenarios need the task runtime.
     let on_a_pool = Job {
         workload: Workload::Scenario { scenario: experiments::ScenarioKind::IoMix },
-        variant: Variant::Tasks,
+        variant: Variant::ThreadPool,
         workers: 2,
         tasks: 4,
         repetitions: 1,
@@ -239,7 +240,7 @@ fn task_costs_are_measured_and_checked() {
         repetitions: 2,
     };
     for job in
-        [granularity(Variant::Sequential, 1), granularity(Variant::Tasks, 2), granularity(Variant::Goroutines, 2)]
+        [granularity(Variant::Sequential, 1), granularity(Variant::ThreadPool, 2), granularity(Variant::Goroutines, 2)]
     {
         let m = engine.run(&job, &Cancel::new()).unwrap();
         assert!(m.check.ok, "{:?}: {:?}", job.variant, m.check);
@@ -254,7 +255,7 @@ fn task_costs_are_measured_and_checked() {
     assert!((32.0..4096.0).contains(&per_task), "{per_task} bytes per parked task");
     assert!(m.check.ok);
     // Both ping-pongs hand the turn over the requested number of times.
-    for (variant, workers) in [(Variant::Tasks, 2), (Variant::Goroutines, 1)] {
+    for (variant, workers) in [(Variant::ThreadPool, 2), (Variant::Goroutines, 1)] {
         let ping =
             Job { workload: Workload::PingPong { round_trips: 2_000 }, variant, workers, tasks: 2, repetitions: 2 };
         let m = engine.run(&ping, &Cancel::new()).unwrap();
@@ -262,7 +263,7 @@ fn task_costs_are_measured_and_checked() {
     }
     let lonely = Job {
         workload: Workload::PingPong { round_trips: 10 },
-        variant: Variant::Tasks,
+        variant: Variant::ThreadPool,
         workers: 1,
         tasks: 2,
         repetitions: 1,
@@ -312,7 +313,7 @@ fn hashing_generated_data_gives_the_one_pass_digest_every_time() {
     let bytes = 1_000_003u64;
     let expected =
         workloads::hashing::hex(&workloads::hashing::sha256(&workloads::hashing::generated_bytes(bytes as usize, 9)));
-    for (variant, workers) in [(Variant::Sequential, 1), (Variant::Tasks, 2)] {
+    for (variant, workers) in [(Variant::Sequential, 1), (Variant::ThreadPool, 2)] {
         let job = Job {
             workload: Workload::Hash {
                 source: experiments::HashSource::Generated { bytes, seed: 9 },
@@ -336,7 +337,7 @@ fn hashing_generated_data_gives_the_one_pass_digest_every_time() {
             source: experiments::HashSource::File { name: path.display().to_string(), bytes },
             slice_bytes: 1 << 20,
         },
-        variant: Variant::Tasks,
+        variant: Variant::ThreadPool,
         workers: 2,
         tasks: 3,
         repetitions: 1,
@@ -357,7 +358,7 @@ fn under_blocking_waits_the_goroutine_server_answers_far_more_requests_per_secon
         tasks: 1,
         repetitions: 1,
     };
-    let pool = engine.run(&server(Variant::Tasks), &Cancel::new()).unwrap();
+    let pool = engine.run(&server(Variant::ThreadPool), &Cancel::new()).unwrap();
     let tasks = engine.run(&server(Variant::Goroutines), &Cancel::new()).unwrap();
     let (pool, tasks) = (pool.qps.expect("a report"), tasks.qps.expect("a report"));
     assert_eq!((pool.requests, tasks.requests), (200, 200), "every request answered once");
@@ -389,7 +390,7 @@ fn requests_compute_before_they_answer() {
     assert!(report.computing_utilisation > 0.3, "computing {:.3}", report.computing_utilisation);
     assert!(report.p50_ms > 0.5, "a request that computes takes time: p50 {:.3} ms", report.p50_ms);
     // One thread cannot be held for more than all of the time, however late answers are noticed.
-    let pool = Job { variant: Variant::Tasks, ..job };
+    let pool = Job { variant: Variant::ThreadPool, ..job };
     let report = engine.run(&pool, &Cancel::new()).unwrap().qps.expect("a report");
     assert!(report.held_utilisation <= 1.0 + 1e-9, "held {:.3}", report.held_utilisation);
     assert!(report.computing_utilisation <= report.held_utilisation);
@@ -434,7 +435,7 @@ fn stopping_the_heaviest_load_test_does_not_wait_for_the_queued_requests() {
     let mut engine = NativeEngine::impatient();
     // The heaviest a URL can ask for: 2,000 requests in flight on one blocked thread, 100 ms each.
     // Answering the queue would take minutes; Stop must not wait for it.
-    for variant in [Variant::Tasks, Variant::Goroutines] {
+    for variant in [Variant::ThreadPool, Variant::Goroutines] {
         let job = Job {
             workload: Workload::Qps { requests: 100_000, concurrency: 2_000, work_us: 10_000, wait_us: 100_000 },
             variant,

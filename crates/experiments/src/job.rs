@@ -106,9 +106,11 @@ pub enum SortAlgorithm {
 pub enum Variant {
     /// One plain loop on one worker, no tasks: the baseline.
     Sequential,
-    /// The work split into `tasks` tasks on a rayon pool of `workers` threads. A task that waits
-    /// blocks its thread, as an OS thread blocked in a system call does.
-    Tasks,
+    /// The work split into `tasks` tasks on a thread pool (rayon) of `workers` threads. A task that
+    /// waits blocks its thread, as an OS thread blocked in a system call does. Named `tasks` in
+    /// JSON (the protocol, downloads, the bench, `data-variant`), as it always was.
+    #[serde(rename = "tasks")]
+    ThreadPool,
     /// The work split into `tasks` tasks on the M:N task runtime with `workers` workers. A task that
     /// waits parks and frees its worker, as a goroutine does.
     Goroutines,
@@ -143,7 +145,7 @@ impl Job {
     pub fn effective_workers(&self) -> u32 {
         match self.variant {
             Variant::Sequential => 1,
-            Variant::Tasks | Variant::Goroutines => self.workers.min(self.tasks).max(1),
+            Variant::ThreadPool | Variant::Goroutines => self.workers.min(self.tasks).max(1),
         }
     }
 }
@@ -326,7 +328,7 @@ impl Job {
                 if self.variant == Variant::Sequential {
                     return Err("a ping-pong needs two threads or two tasks".into());
                 }
-                if self.variant == Variant::Tasks && self.workers < 2 {
+                if self.variant == Variant::ThreadPool && self.workers < 2 {
                     return Err("a ping-pong between threads needs two workers".into());
                 }
                 tasks(MAX_TASKS)?;
@@ -350,7 +352,13 @@ mod tests {
     use super::*;
 
     fn job(workers: u32, tasks: u32, numbers: u64) -> Job {
-        Job { workload: Workload::Sum { numbers, seed: 1 }, variant: Variant::Tasks, workers, tasks, repetitions: 3 }
+        Job {
+            workload: Workload::Sum { numbers, seed: 1 },
+            variant: Variant::ThreadPool,
+            workers,
+            tasks,
+            repetitions: 3,
+        }
     }
 
     #[test]

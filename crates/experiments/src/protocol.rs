@@ -106,7 +106,7 @@ mod tests {
             run_id: 7,
             jobs: vec![Job {
                 workload: Workload::Sum { numbers: 1000, seed: 1 },
-                variant: Variant::Tasks,
+                variant: Variant::ThreadPool,
                 workers: 2,
                 tasks: 8,
                 repetitions: 5,

@@ -94,7 +94,7 @@ mod tests {
 
     #[test]
     fn a_tight_balanced_run_is_trusted() {
-        let m = measured(Variant::Tasks, 2, 4, &[1.0, 1.1, 1.05], &[(0, 0.4), (1, 0.4), (0, 0.4), (1, 0.4)]);
+        let m = measured(Variant::ThreadPool, 2, 4, &[1.0, 1.1, 1.05], &[(0, 0.4), (1, 0.4), (0, 0.4), (1, 0.4)]);
         assert_eq!(doubts(&m, 8), vec![]);
     }
 
@@ -109,11 +109,11 @@ mod tests {
 
     #[test]
     fn one_worker_taking_every_task_is_flagged_with_the_task_size() {
-        let m = measured(Variant::Tasks, 2, 8, &[1.0, 1.0], &[(0, 0.05); 8]);
+        let m = measured(Variant::ThreadPool, 2, 8, &[1.0, 1.0], &[(0, 0.05); 8]);
         let found = doubts(&m, 8);
         assert_eq!(found, vec![Doubt::FewWorkers { used: 1, possible: 2, task_ms: 0.05 }]);
         assert!(found[0].small_tasks());
-        let big = measured(Variant::Tasks, 4, 3, &[1.0, 1.0], &[(0, 2.0), (0, 2.0), (1, 2.0)]);
+        let big = measured(Variant::ThreadPool, 4, 3, &[1.0, 1.0], &[(0, 2.0), (0, 2.0), (1, 2.0)]);
         let found = doubts(&big, 8);
         assert_eq!(found, vec![Doubt::FewWorkers { used: 2, possible: 3, task_ms: 2.0 }]);
         assert!(!found[0].small_tasks());
@@ -122,23 +122,23 @@ mod tests {
     #[test]
     fn more_workers_than_cores_need_not_all_take_tasks() {
         // Three of four workers took tasks on a 2-core machine: at most two ran at once anyway.
-        let m = measured(Variant::Tasks, 4, 8, &[1.0, 1.0], &[(0, 1.0), (1, 1.0), (3, 1.0), (0, 1.0)]);
+        let m = measured(Variant::ThreadPool, 4, 8, &[1.0, 1.0], &[(0, 1.0), (1, 1.0), (3, 1.0), (0, 1.0)]);
         assert_eq!(doubts(&m, 2), vec![]);
         // One of them alone, though, is a doubt on any machine of two or more cores.
-        let alone = measured(Variant::Tasks, 4, 8, &[1.0, 1.0], &[(2, 1.0); 4]);
+        let alone = measured(Variant::ThreadPool, 4, 8, &[1.0, 1.0], &[(2, 1.0); 4]);
         assert!(matches!(doubts(&alone, 2)[..], [Doubt::FewWorkers { used: 1, possible: 2, .. }]));
     }
 
     #[test]
     fn fewer_tasks_than_workers_is_not_a_doubt() {
         // Two tasks can occupy at most two of eight workers.
-        let m = measured(Variant::Tasks, 8, 2, &[1.0, 1.0], &[(3, 1.0), (5, 1.0)]);
+        let m = measured(Variant::ThreadPool, 8, 2, &[1.0, 1.0], &[(3, 1.0), (5, 1.0)]);
         assert_eq!(doubts(&m, 8), vec![]);
     }
 
     #[test]
     fn a_busy_machine_is_said_first() {
-        let mut m = measured(Variant::Tasks, 2, 2, &[1.0, 2.0], &[(0, 1.0), (0, 1.0)]);
+        let mut m = measured(Variant::ThreadPool, 2, 2, &[1.0, 2.0], &[(0, 1.0), (0, 1.0)]);
         m.startup =
             Some(Startup { workers_ms: None, settle_ms: 2_000.0, warm_up_rounds: 9, quiet: false, quiet_after: true });
         let found = doubts(&m, 8);

@@ -110,7 +110,7 @@ fn workload() -> impl Strategy<Value = Workload> {
 fn job() -> impl Strategy<Value = Job> {
     (
         workload(),
-        prop::sample::select(vec![Variant::Sequential, Variant::Tasks, Variant::Goroutines]),
+        prop::sample::select(vec![Variant::Sequential, Variant::ThreadPool, Variant::Goroutines]),
         number(),
         number(),
         number(),

@@ -123,14 +123,14 @@ fn heaviest(workload: &str) -> Job {
     match workload {
         "sum" => job(
             Workload::Sum { numbers: sum::NUMBERS.max, seed: DEFAULT_SEED },
-            Variant::Tasks,
+            Variant::ThreadPool,
             workers_cap(),
             sum::TASKS.max,
             sum::REPETITIONS.max,
         ),
         "spin" => job(
             Workload::Spin { units: u32_of(demo::UNITS.max) },
-            Variant::Tasks,
+            Variant::ThreadPool,
             workers_cap(),
             task_cap(),
             repetitions_cap(),
@@ -148,7 +148,7 @@ fn heaviest(workload: &str) -> Job {
         ),
         "sort" => job(
             Workload::Sort { numbers: u32_of(sort::NUMBERS.max), seed: DEFAULT_SEED, algorithm: SortAlgorithm::Merge },
-            Variant::Tasks,
+            Variant::ThreadPool,
             workers_cap(),
             sort::TASKS.max,
             sort::REPETITIONS.max,
@@ -170,7 +170,7 @@ fn heaviest(workload: &str) -> Job {
         "task_memory" => job(Workload::TaskMemory, Variant::Goroutines, 1, task_cost::PARKED.max, 3),
         "ping_pong" => job(
             Workload::PingPong { round_trips: u32_of(task_cost::ROUND_TRIPS.max) },
-            Variant::Tasks,
+            Variant::ThreadPool,
             2,
             2,
             task_cost::SWITCH_REPETITIONS.max,
@@ -180,7 +180,7 @@ fn heaviest(workload: &str) -> Job {
                 source: HashSource::Generated { bytes: hashing::SIZE_MB.max << 20, seed: DEFAULT_SEED },
                 slice_bytes: hashing::SLICE_BYTES,
             },
-            Variant::Tasks,
+            Variant::ThreadPool,
             hashing::workers(u32::MAX).max,
             hashing::HASHES.max,
             hashing::REPETITIONS.max,
@@ -192,7 +192,7 @@ fn heaviest(workload: &str) -> Job {
                 work_us: u32_of(qps::WORK_US.max),
                 wait_us: u32_of(qps::WAIT_MS.max * 1000),
             },
-            Variant::Tasks,
+            Variant::ThreadPool,
             qps::pool_threads(u32::MAX).max,
             1,
             qps::REPETITIONS.max,
@@ -437,7 +437,7 @@ fn nothing_is_refused_for_being_small_but_zero_is() {
     // Below the controls' minimums is harmless (the engine's tests and `lab` run small jobs)...
     let tiny = Job {
         workload: Workload::Sum { numbers: 1, seed: 1 },
-        variant: Variant::Tasks,
+        variant: Variant::ThreadPool,
         workers: 1,
         tasks: 1,
         repetitions: 1,

@@ -45,7 +45,7 @@ impl Plan {
         for workers in distinct(&options.workers) {
             jobs.push(PlannedJob::new(
                 format!("BenchmarkSum/tasks={}/workers={workers}/n={n}", options.tasks),
-                job(Variant::Tasks, workers, options.tasks),
+                job(Variant::ThreadPool, workers, options.tasks),
             ));
         }
         Plan::checked(jobs)
@@ -86,7 +86,7 @@ impl Plan {
             vec![PlannedJob::new(format!("BenchmarkDocsearch/sequential/{suffix}"), job(Variant::Sequential, 1, 1))];
         for workers in distinct(&options.workers) {
             for tasks in distinct(&options.tasks) {
-                for (label, variant) in [("threads", Variant::Tasks), ("goroutines", Variant::Goroutines)] {
+                for (label, variant) in [("threads", Variant::ThreadPool), ("goroutines", Variant::Goroutines)] {
                     jobs.push(PlannedJob::new(
                         format!("BenchmarkDocsearch/{label}/tasks={tasks}/workers={workers}/{suffix}"),
                         job(variant, workers, tasks),
@@ -133,7 +133,7 @@ impl Plan {
             jobs.push(PlannedJob::baseline(format!("BenchmarkCost/loop/{suffix}"), job(Variant::Sequential, 1)));
             jobs.push(PlannedJob::new(
                 format!("BenchmarkCost/threads/workers={workers}/{suffix}"),
-                job(Variant::Tasks, workers),
+                job(Variant::ThreadPool, workers),
             ));
             jobs.push(PlannedJob::new(
                 format!("BenchmarkCost/goroutines/workers={workers}/{suffix}"),
@@ -144,7 +144,10 @@ impl Plan {
             let trips = options.trips;
             let settings = task_switch::Settings { round_trips: trips, repetitions };
             let job = |variant, workers| task_switch::job(&settings, variant, workers);
-            jobs.push(PlannedJob::baseline(format!("BenchmarkSwitch/threads/trips={trips}"), job(Variant::Tasks, 2)));
+            jobs.push(PlannedJob::baseline(
+                format!("BenchmarkSwitch/threads/trips={trips}"),
+                job(Variant::ThreadPool, 2),
+            ));
             jobs.push(PlannedJob::new(
                 format!("BenchmarkSwitch/goroutines/trips={trips}"),
                 job(Variant::Goroutines, 1),
@@ -185,7 +188,7 @@ impl Plan {
         for workers in distinct(&options.workers) {
             jobs.push(PlannedJob::new(
                 format!("BenchmarkHash/tasks/hashes={hashes}/workers={workers}/{data}"),
-                job(Variant::Tasks, workers),
+                job(Variant::ThreadPool, workers),
             ));
         }
         Plan::checked(jobs)
@@ -209,7 +212,7 @@ impl Plan {
         for workers in distinct(&options.workers) {
             jobs.push(PlannedJob::new(
                 format!("BenchmarkQPS/thread-pool/threads={workers}/{suffix}"),
-                job(Variant::Tasks, workers),
+                job(Variant::ThreadPool, workers),
             ));
             jobs.push(PlannedJob::new(
                 format!("BenchmarkQPS/goroutines/workers={workers}/{suffix}"),
@@ -269,7 +272,7 @@ mod tests {
         let first = &plan.jobs[0].job;
         assert_eq!((first.variant, first.workers, first.tasks), (Variant::Sequential, 1, 1));
         let last = &plan.jobs[2].job;
-        assert_eq!((last.variant, last.workers, last.tasks, last.repetitions), (Variant::Tasks, 2, 8, 5));
+        assert_eq!((last.variant, last.workers, last.tasks, last.repetitions), (Variant::ThreadPool, 2, 8, 5));
         assert_eq!(last.workload, Workload::Sum { numbers: 10_000_000, seed: DEFAULT_SEED });
     }
 
@@ -372,7 +375,7 @@ mod tests {
         let variants: Vec<(Variant, u32)> = plan.jobs.iter().map(|j| (j.job.variant, j.job.workers)).collect();
         assert_eq!(
             variants,
-            [(Variant::Tasks, 2), (Variant::Goroutines, 2), (Variant::Tasks, 4), (Variant::Goroutines, 4)]
+            [(Variant::ThreadPool, 2), (Variant::Goroutines, 2), (Variant::ThreadPool, 4), (Variant::Goroutines, 4)]
         );
         assert_eq!(plan.jobs[1].name, "BenchmarkQPS/goroutines/workers=2/c=10/wait=10ms/work=50us");
         assert!(Plan::qps(&QpsOptions { concurrency: 0, ..options }).is_err());
@@ -406,6 +409,6 @@ mod tests {
         assert!(plan
             .jobs
             .iter()
-            .all(|j| j.job.variant == Variant::Tasks && j.job.workload == Workload::Spin { units: 20_000 }));
+            .all(|j| j.job.variant == Variant::ThreadPool && j.job.workload == Workload::Spin { units: 20_000 }));
     }
 }

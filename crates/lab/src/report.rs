@@ -274,7 +274,7 @@ mod tests {
     fn measurement(samples: &[f64], ok: bool) -> Measurement {
         let job = Job {
             workload: Workload::Sum { numbers: 100, seed: 1 },
-            variant: Variant::Tasks,
+            variant: Variant::ThreadPool,
             workers: 2,
             tasks: 8,
             repetitions: samples.len() as u32,

@@ -26,7 +26,7 @@ pub fn describe(job: &Job) -> String {
     let counts = [("tasks", tasks.as_str()), ("workers", workers.as_str())];
     match job.variant {
         Variant::Sequential => t.docs_sequential.to_string(),
-        Variant::Tasks => fill(t.docs_threads, &counts),
+        Variant::ThreadPool => fill(t.docs_threads, &counts),
         Variant::Goroutines => fill(t.docs_goroutines, &counts),
     }
 }
@@ -82,7 +82,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         ]);
     };
     let show_trace = move |m: Measurement| match m.job.variant {
-        Variant::Tasks => threads_trace.set(Some(m)),
+        Variant::ThreadPool => threads_trace.set(Some(m)),
         Variant::Goroutines => goroutines_trace.set(Some(m)),
         Variant::Sequential => {}
     };
@@ -118,7 +118,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
             let Some(base) = baseline.get_value() else { return };
             let point = SweepPoint { x: m.job.tasks, summary: m.summary, speedup: speedup(&base, &m.summary) };
             match m.job.variant {
-                Variant::Tasks => threads_points.update(|p| p.push(point)),
+                Variant::ThreadPool => threads_points.update(|p| p.push(point)),
                 _ => goroutines_points.update(|p| p.push(point)),
             }
         });

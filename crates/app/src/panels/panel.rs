@@ -228,7 +228,7 @@ impl RunLog {
 pub fn variant_id(variant: Variant) -> &'static str {
     match variant {
         Variant::Sequential => "sequential",
-        Variant::Tasks => "tasks",
+        Variant::ThreadPool => "tasks",
         Variant::Goroutines => "goroutines",
     }
 }

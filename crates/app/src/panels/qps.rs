@@ -21,7 +21,7 @@ use leptos::prelude::*;
 
 fn server_name(m: &Job) -> String {
     let t = ui();
-    let template = if m.variant == Variant::Tasks { t.qps_pool_server } else { t.qps_goroutine_server };
+    let template = if m.variant == Variant::ThreadPool { t.qps_pool_server } else { t.qps_goroutine_server };
     fill(template, &[("workers", &i18n::workers(m.workers))])
 }
 
@@ -132,7 +132,7 @@ fn QpsControls(machine: Machine) -> impl IntoView {
         results.with(|all| {
             let of =
                 |variant| all.iter().find(|m| m.job.variant == variant).and_then(|m| m.qps.as_ref()).map(|q| q.qps);
-            match (of(Variant::Tasks), of(Variant::Goroutines)) {
+            match (of(Variant::ThreadPool), of(Variant::Goroutines)) {
                 (Some(pool), Some(tasks)) if pool > 0.0 => Some(tasks / pool),
                 _ => None,
             }
@@ -175,7 +175,7 @@ fn QpsControls(machine: Machine) -> impl IntoView {
                     </thead>
                     <tbody>
                         {move || results.get().into_iter().filter_map(|m| m.qps.clone().map(|q| view! {
-                            <tr data-variant=if m.job.variant == Variant::Tasks { "thread-pool" } else { "goroutines" } data-qps=q.qps>
+                            <tr data-variant=if m.job.variant == Variant::ThreadPool { "thread-pool" } else { "goroutines" } data-qps=q.qps>
                                 <th scope="row">{server_name(&m.job)}</th>
                                 <td class="num">{format::int(q.qps.round() as u64)}</td>
                                 <td class="num">{ms(q.p50_ms)}</td>

@@ -24,7 +24,7 @@ fn describe(job: &Job) -> String {
     let t = ui();
     match job.variant {
         Variant::Sequential => t.sum_sequential_long.to_string(),
-        Variant::Tasks | Variant::Goroutines => {
+        Variant::ThreadPool | Variant::Goroutines => {
             fill(t.sum_tasks_long, &[("tasks", &i18n::tasks(job.tasks)), ("workers", &i18n::workers(job.workers))])
         }
     }
@@ -115,7 +115,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
                 run_log.add(&m, variant_id(m.job.variant), describe(&m.job), true);
                 baseline.set_value(Some(m.summary))
             }
-            Variant::Tasks | Variant::Goroutines => {
+            Variant::ThreadPool | Variant::Goroutines => {
                 run_log.add(&m, variant_id(m.job.variant), describe(&m.job), false);
                 let Some(base) = baseline.get_value() else { return };
                 let point = SweepPoint { x: m.job.workers, summary: m.summary, speedup: speedup(&base, &m.summary) };

@@ -32,7 +32,7 @@ fn describe_granularity(job: &Job) -> String {
     let t = ui();
     let template = match job.variant {
         Variant::Sequential => t.granularity_loop,
-        Variant::Tasks => t.granularity_rayon,
+        Variant::ThreadPool => t.granularity_rayon,
         Variant::Goroutines => t.granularity_goroutines,
     };
     fill(
@@ -121,7 +121,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
             lines
                 .iter()
                 .map(|((variant, workers), points)| {
-                    let template = if *variant == Variant::Tasks { t.series_rayon } else { t.series_goroutines };
+                    let template = if *variant == Variant::ThreadPool { t.series_rayon } else { t.series_goroutines };
                     Series { name: fill(template, &[("workers", &i18n::workers(*workers))]), points: points.clone() }
                 })
                 .collect::<Vec<_>>()

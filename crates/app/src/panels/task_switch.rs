@@ -48,7 +48,7 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
         results.set(Vec::new());
         let run_log = log.start_run();
         runner.run(jobs, move |_, m| {
-            let name = if m.job.variant == Variant::Tasks { t.switch_threads } else { t.switch_goroutines };
+            let name = if m.job.variant == Variant::ThreadPool { t.switch_threads } else { t.switch_goroutines };
             run_log.add(&m, variant_id(m.job.variant), name.to_string(), false);
             results.update(|r| r.push(m));
         });
@@ -65,7 +65,7 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
     let ratio = move || {
         results.with(|r| {
             let of = |variant| r.iter().find(|m| m.job.variant == variant).map(|m| ns(m, m.summary.median_ms));
-            match (of(Variant::Tasks), of(Variant::Goroutines)) {
+            match (of(Variant::ThreadPool), of(Variant::Goroutines)) {
                 (Some(thread), Some(task)) if task > 0.0 => Some(thread / task),
                 _ => None,
             }
@@ -98,7 +98,7 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
                     </thead>
                     <tbody>
                         {move || results.get().into_iter().map(|m| {
-                            let name = if m.job.variant == Variant::Tasks { t.switch_threads } else { t.switch_goroutines };
+                            let name = if m.job.variant == Variant::ThreadPool { t.switch_threads } else { t.switch_goroutines };
                             let median = ns(&m, m.summary.median_ms);
                             view! {
                                 <tr data-variant=variant_id(m.job.variant) data-ns=median>

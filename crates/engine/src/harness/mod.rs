@@ -92,7 +92,7 @@ pub fn harnessed(job: &Job) -> bool {
 fn need(job: &Job) -> Option<Need> {
     match job.variant {
         Variant::Sequential => None,
-        Variant::Tasks => Some(Need::Pool(job.workers.max(1))),
+        Variant::ThreadPool => Some(Need::Pool(job.workers.max(1))),
         Variant::Goroutines => Some(Need::Runtime(job.workers.max(1))),
     }
 }
@@ -334,7 +334,7 @@ async fn repetitions(
             let input = input.clone();
             // CPU-bound tasks keep as many workers awake as there are cores to run them; not the
             // jobs that measure what spawning, waking and switching cost (that is their point).
-            let awake = if warms_up(&job) && job.variant == Variant::Tasks && !kernels::measures_costs(&job) {
+            let awake = if warms_up(&job) && job.variant == Variant::ThreadPool && !kernels::measures_costs(&job) {
                 (pool.current_num_threads() as u32).min(cx.cores.max(1))
             } else {
                 1
@@ -433,7 +433,7 @@ fn measurement(job: &Job, work: &Work, reps: Vec<Rep>, startup: Startup, started
     };
     measurement.pool_start_ms = started.map(|(ms, _)| ms);
     measurement.startup = Some(startup);
-    if let Some((_, bytes_per_worker)) = started.filter(|_| job.variant == Variant::Tasks) {
+    if let Some((_, bytes_per_worker)) = started.filter(|_| job.variant == Variant::ThreadPool) {
         measurement.memory =
             Some(MemoryReport { tasks: 0, bytes_per_task: None, bytes_per_worker: Some(bytes_per_worker) });
     }
@@ -458,14 +458,14 @@ mod tests {
 
     #[test]
     fn sequential_jobs_share_a_pool_and_runtimes_get_their_own() {
-        assert_eq!(needs_of(&[job(Variant::Sequential, 1), job(Variant::Tasks, 2)]), vec![Need::Pool(2)]);
+        assert_eq!(needs_of(&[job(Variant::Sequential, 1), job(Variant::ThreadPool, 2)]), vec![Need::Pool(2)]);
         assert_eq!(needs_of(&[job(Variant::Sequential, 1)]), vec![Need::Pool(1)]);
         assert_eq!(
             needs_of(&[job(Variant::Sequential, 1), job(Variant::Goroutines, 4)]),
             vec![Need::Pool(1), Need::Runtime(4)]
         );
         assert_eq!(
-            needs_of(&[job(Variant::Tasks, 2), job(Variant::Goroutines, 2), job(Variant::Tasks, 2)]),
+            needs_of(&[job(Variant::ThreadPool, 2), job(Variant::Goroutines, 2), job(Variant::ThreadPool, 2)]),
             vec![Need::Pool(2), Need::Runtime(2)]
         );
     }
@@ -473,12 +473,12 @@ mod tests {
     #[test]
     fn a_sweep_fits_in_one_group_until_the_worker_limit() {
         let sweep: Vec<Job> = std::iter::once(job(Variant::Sequential, 1))
-            .chain([1, 2, 4, 8, 16].map(|k| job(Variant::Tasks, k)))
+            .chain([1, 2, 4, 8, 16].map(|k| job(Variant::ThreadPool, k)))
             .collect();
         assert_eq!(groups(&sweep), vec![0..6]);
         // 1 + 2 + … + 32 = 63 workers fit; 64 more do not.
         let big: Vec<Job> = std::iter::once(job(Variant::Sequential, 1))
-            .chain([1, 2, 4, 8, 16, 32, 64, 128].map(|k| job(Variant::Tasks, k)))
+            .chain([1, 2, 4, 8, 16, 32, 64, 128].map(|k| job(Variant::ThreadPool, k)))
             .collect();
         assert_eq!(groups(&big), vec![0..7, 7..8, 8..9]);
     }
@@ -487,7 +487,7 @@ mod tests {
     fn load_tests_are_measured_alone() {
         let qps = Job {
             workload: Workload::Qps { requests: 10, concurrency: 2, work_us: 0, wait_us: 0 },
-            variant: Variant::Tasks,
+            variant: Variant::ThreadPool,
             workers: 2,
             tasks: 1,
             repetitions: 1,

@@ -27,7 +27,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
 /// Every variant: a plain loop, tasks on a rayon pool, tasks on the task runtime.
-const ALL_VARIANTS: &[Variant] = &[Variant::Sequential, Variant::Tasks, Variant::Goroutines];
+const ALL_VARIANTS: &[Variant] = &[Variant::Sequential, Variant::ThreadPool, Variant::Goroutines];
 
 /// What the engine runs for one workload. The kernel's value holds the workload's parameters.
 pub trait Kernel: Send + Sync + Clone + 'static {
@@ -62,7 +62,7 @@ pub trait Kernel: Send + Sync + Clone + 'static {
         Check { ok: wrong.is_none(), value: wrong.unwrap_or(&expected).to_string(), expected: expected.to_string() }
     }
 
-    /// One repetition on the current rayon pool (Sequential or Tasks, if in [`Kernel::VARIANTS`]).
+    /// One repetition on the current rayon pool (Sequential or ThreadPool, if in [`Kernel::VARIANTS`]).
     fn on_pool(&self, input: &Self::Input, job: &Job, cancel: &Cancel) -> Result<Rep, Stopped> {
         let _ = (input, job, cancel);
         unreachable!("{} lists no pool variant, and `prepare` refuses variants not listed", short_name::<Self>())

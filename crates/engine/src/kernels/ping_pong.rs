@@ -19,7 +19,7 @@ pub struct PingPong {
 impl Kernel for PingPong {
     /// No data: only the round trips every run must report.
     type Input = u64;
-    const VARIANTS: &'static [Variant] = &[Variant::Tasks, Variant::Goroutines];
+    const VARIANTS: &'static [Variant] = &[Variant::ThreadPool, Variant::Goroutines];
     const INPUT_PER_TASK_COUNT: bool = true;
     const MEASURES_COSTS: bool = true;
 

@@ -39,7 +39,7 @@ fn digest(values: &[i32]) -> u64 {
 
 impl Kernel for Sort {
     type Input = Unsorted;
-    const VARIANTS: &'static [Variant] = &[Variant::Sequential, Variant::Tasks];
+    const VARIANTS: &'static [Variant] = &[Variant::Sequential, Variant::ThreadPool];
     const INPUT_PER_TASK_COUNT: bool = false;
 
     fn prepare(&self, _tasks: u32, cancel: &Cancel) -> Result<Unsorted, Stopped> {

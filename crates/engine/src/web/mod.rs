@@ -255,7 +255,9 @@ async fn on_message_workers(request: &RunRequest, job_index: usize, job: &Job) -
     let (run_id, cancel, file) = (request.run_id, &request.cancel, request.file.as_ref());
     if messages::handles(job) {
         Some(RunEnd::from(messages::run_job(job, cancel).await))
-    } else if matches!(job.workload, experiments::Workload::Hash { .. }) && job.variant == experiments::Variant::Tasks {
+    } else if matches!(job.workload, experiments::Workload::Hash { .. })
+        && job.variant == experiments::Variant::ThreadPool
+    {
         Some(RunEnd::from(messages::run_hash(run_id, job_index, job, file, cancel).await))
     } else {
         None

@@ -10,7 +10,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     chapter: "bubble-sort",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: false,
-    variants: &[Variant::Sequential, Variant::Tasks],
+    variants: &[Variant::Sequential, Variant::ThreadPool],
     every_run,
 };
 
@@ -43,7 +43,7 @@ pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
 
 /// `algorithm` on `workers` workers in `tasks` tasks (the bubble sort: one loop).
 pub fn job(s: &Settings, algorithm: SortAlgorithm, workers: u32, tasks: u32) -> Job {
-    let variant = if algorithm == SortAlgorithm::Bubble { Variant::Sequential } else { Variant::Tasks };
+    let variant = if algorithm == SortAlgorithm::Bubble { Variant::Sequential } else { Variant::ThreadPool };
     Job {
         workload: Workload::Sort { numbers: s.numbers, seed: DEFAULT_SEED, algorithm },
         variant,

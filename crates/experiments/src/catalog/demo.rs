@@ -9,7 +9,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     chapter: "concurrency-vs-parallelism",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: true,
-    variants: &[Variant::Tasks],
+    variants: &[Variant::ThreadPool],
     every_run,
 };
 
@@ -36,7 +36,13 @@ pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
 
 /// The tasks on `workers` workers, `repetitions` times.
 pub fn job(s: &Settings, workers: u32, repetitions: u32) -> Job {
-    Job { workload: Workload::Spin { units: s.units }, variant: Variant::Tasks, workers, tasks: s.tasks, repetitions }
+    Job {
+        workload: Workload::Spin { units: s.units },
+        variant: Variant::ThreadPool,
+        workers,
+        tasks: s.tasks,
+        repetitions,
+    }
 }
 
 /// Run: the tasks on one worker, then on k.

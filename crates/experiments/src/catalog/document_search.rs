@@ -11,7 +11,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     chapter: "document-search",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: false,
-    variants: &[Variant::Sequential, Variant::Tasks, Variant::Goroutines],
+    variants: &[Variant::Sequential, Variant::ThreadPool, Variant::Goroutines],
     every_run,
 };
 
@@ -57,7 +57,7 @@ pub fn run_jobs(s: &Settings) -> Vec<Job> {
     let r = s.repetitions;
     vec![
         job(s, Variant::Sequential, 1, 1, r),
-        job(s, Variant::Tasks, s.workers, s.tasks, r),
+        job(s, Variant::ThreadPool, s.workers, s.tasks, r),
         job(s, Variant::Goroutines, s.workers, s.tasks, r),
     ]
 }
@@ -67,7 +67,7 @@ pub fn run_jobs(s: &Settings) -> Vec<Job> {
 pub fn sweep_jobs(s: &Settings) -> Vec<Job> {
     let mut jobs = vec![job(s, Variant::Sequential, 1, 1, 1)];
     for n in sweep_counts(SWEEP_MAX_TASKS) {
-        jobs.push(job(s, Variant::Tasks, s.workers, n, 1));
+        jobs.push(job(s, Variant::ThreadPool, s.workers, n, 1));
         jobs.push(job(s, Variant::Goroutines, s.workers, n, 1));
     }
     jobs

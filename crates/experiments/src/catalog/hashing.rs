@@ -11,7 +11,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     chapter: "hashing",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: true,
-    variants: &[Variant::Sequential, Variant::Tasks],
+    variants: &[Variant::Sequential, Variant::ThreadPool],
     every_run,
 };
 
@@ -67,7 +67,7 @@ pub fn job(s: &Settings, source: &HashSource, variant: Variant, workers: u32) ->
 pub fn run_jobs(s: &Settings, source: &HashSource, worker_counts: &[u32], machine: Machine) -> Vec<Job> {
     let limits = workers_range(machine.cores);
     let mut jobs = vec![job(s, source, Variant::Sequential, 1)];
-    jobs.extend(worker_counts.iter().map(|&k| job(s, source, Variant::Tasks, limits.clamp(k as u64) as u32)));
+    jobs.extend(worker_counts.iter().map(|&k| job(s, source, Variant::ThreadPool, limits.clamp(k as u64) as u32)));
     jobs
 }
 

@@ -12,7 +12,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     // Both servers need blocking waits on shared memory: without it the panel explains why not.
     runs: Runs::Engine(&[Mode::Threads]),
     message_workers: false,
-    variants: &[Variant::Tasks, Variant::Goroutines],
+    variants: &[Variant::ThreadPool, Variant::Goroutines],
     every_run,
 };
 
@@ -49,7 +49,7 @@ pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
     }
 }
 
-/// One server (`Variant::Tasks`: a thread pool; `Variant::Goroutines`: goroutines) on `workers`
+/// One server (`Variant::ThreadPool`: a thread pool; `Variant::Goroutines`: goroutines) on `workers`
 /// workers under the settings' load.
 pub fn job(s: &Settings, variant: Variant, workers: u32) -> Job {
     let workload = Workload::Qps {
@@ -63,7 +63,7 @@ pub fn job(s: &Settings, variant: Variant, workers: u32) -> Job {
 
 /// Run: the thread-pool server, then the goroutine server, under the same load.
 pub fn run_jobs(s: &Settings) -> Vec<Job> {
-    vec![job(s, Variant::Tasks, s.threads), job(s, Variant::Goroutines, s.workers)]
+    vec![job(s, Variant::ThreadPool, s.threads), job(s, Variant::Goroutines, s.workers)]
 }
 
 fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<Vec<Job>> {

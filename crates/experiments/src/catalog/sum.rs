@@ -9,7 +9,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     chapter: "sum",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: true,
-    variants: &[Variant::Sequential, Variant::Tasks],
+    variants: &[Variant::Sequential, Variant::ThreadPool],
     every_run,
 };
 
@@ -45,13 +45,13 @@ pub fn job(s: &Settings, variant: Variant, workers: u32, tasks: u32) -> Job {
 
 /// Run: the loop, then t tasks on k workers.
 pub fn run_jobs(s: &Settings) -> Vec<Job> {
-    vec![job(s, Variant::Sequential, 1, 1), job(s, Variant::Tasks, s.workers, s.tasks)]
+    vec![job(s, Variant::Sequential, 1, 1), job(s, Variant::ThreadPool, s.workers, s.tasks)]
 }
 
 /// Sweep: the loop, then t tasks on every worker count up to `max_workers`.
 pub fn sweep_jobs(s: &Settings, max_workers: u32) -> Vec<Job> {
     let mut jobs = vec![job(s, Variant::Sequential, 1, 1)];
-    jobs.extend(sweep_counts(max_workers).into_iter().map(|k| job(s, Variant::Tasks, k, s.tasks)));
+    jobs.extend(sweep_counts(max_workers).into_iter().map(|k| job(s, Variant::ThreadPool, k, s.tasks)));
     jobs
 }
 

@@ -10,7 +10,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     chapter: "task-costs",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: false,
-    variants: &[Variant::Sequential, Variant::Tasks, Variant::Goroutines],
+    variants: &[Variant::Sequential, Variant::ThreadPool, Variant::Goroutines],
     every_run,
 };
 
@@ -31,9 +31,9 @@ pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
 
 /// The (variant, workers) lines measured beside the loop: one worker, and k with shared memory.
 pub fn kinds(s: &Settings, mode: Mode) -> Vec<(Variant, u32)> {
-    let mut kinds = vec![(Variant::Tasks, 1), (Variant::Goroutines, 1)];
+    let mut kinds = vec![(Variant::ThreadPool, 1), (Variant::Goroutines, 1)];
     if mode == Mode::Threads {
-        kinds.extend([(Variant::Tasks, s.workers), (Variant::Goroutines, s.workers)]);
+        kinds.extend([(Variant::ThreadPool, s.workers), (Variant::Goroutines, s.workers)]);
     }
     kinds
 }

@@ -9,7 +9,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     chapter: "task-costs",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: false,
-    variants: &[Variant::Tasks, Variant::Goroutines],
+    variants: &[Variant::ThreadPool, Variant::Goroutines],
     every_run,
 };
 
@@ -23,7 +23,7 @@ pub fn read(r: &mut dyn KnobReader, _machine: Machine) -> u32 {
 
 /// A job that only makes the engine hold a pool of `workers` idle workers.
 pub fn idle_pool(workers: u32) -> Job {
-    Job { workload: Workload::Spin { units: 0 }, variant: Variant::Tasks, workers, tasks: workers, repetitions: 1 }
+    Job { workload: Workload::Spin { units: 0 }, variant: Variant::ThreadPool, workers, tasks: workers, repetitions: 1 }
 }
 
 /// Measure: `parked` tasks parked on one worker (three times), then a pool of idle workers to weigh.

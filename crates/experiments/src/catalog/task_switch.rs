@@ -10,7 +10,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     chapter: "task-costs",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: false,
-    variants: &[Variant::Tasks, Variant::Goroutines],
+    variants: &[Variant::ThreadPool, Variant::Goroutines],
     every_run,
 };
 
@@ -31,12 +31,12 @@ pub fn read(r: &mut dyn KnobReader, _machine: Machine) -> Settings {
 pub fn run_jobs(s: &Settings, mode: Mode) -> Vec<Job> {
     let mut jobs = vec![job(s, Variant::Goroutines, 1)];
     if mode == Mode::Threads {
-        jobs.insert(0, job(s, Variant::Tasks, 2));
+        jobs.insert(0, job(s, Variant::ThreadPool, 2));
     }
     jobs
 }
 
-/// Two threads (`Variant::Tasks`) or two goroutines handing a turn back and forth, on `workers` workers.
+/// Two threads (`Variant::ThreadPool`) or two goroutines handing a turn back and forth, on `workers` workers.
 pub fn job(s: &Settings, variant: Variant, workers: u32) -> Job {
     Job {
         workload: Workload::PingPong { round_trips: s.round_trips },

@@ -93,19 +93,19 @@ impl Kernel {
 /// The name a measured job's figures are reported under (`<name>_ms`, and `<name>_req_s` for a
 /// server), from its workload and variant; e2e/bench.mjs names its measurements the same way.
 pub(super) fn figure_name(job: &Job) -> Result<&'static str, String> {
-    use Variant::{Goroutines, Sequential, Tasks};
+    use Variant::{Goroutines, Sequential, ThreadPool};
     Ok(match (&job.workload, job.variant) {
         (Workload::Hash { .. }, Sequential) => "hash_loop",
-        (Workload::Hash { .. }, Tasks) => "hash_tasks",
+        (Workload::Hash { .. }, ThreadPool) => "hash_tasks",
         (Workload::Granularity { .. }, Sequential) => "spawn_loop",
-        (Workload::Granularity { .. }, Tasks) => "spawn_tasks",
+        (Workload::Granularity { .. }, ThreadPool) => "spawn_tasks",
         (Workload::Granularity { .. }, Goroutines) => "spawn_goroutines",
-        (Workload::PingPong { .. }, Tasks) => "switch_threads",
+        (Workload::PingPong { .. }, ThreadPool) => "switch_threads",
         (Workload::PingPong { .. }, Goroutines) => "switch_goroutines",
         (Workload::DocSearch { .. }, Sequential) => "docsearch_sequential",
-        (Workload::DocSearch { .. }, Tasks) => "docsearch_threads",
+        (Workload::DocSearch { .. }, ThreadPool) => "docsearch_threads",
         (Workload::DocSearch { .. }, Goroutines) => "docsearch_goroutines",
-        (Workload::Qps { .. }, Tasks) => "qps_thread_pool",
+        (Workload::Qps { .. }, ThreadPool) => "qps_thread_pool",
         (Workload::Qps { .. }, Goroutines) => "qps_goroutines",
         _ => return Err(format!("no figure for the job {}", serde_json::to_string(job).unwrap_or_default())),
     })

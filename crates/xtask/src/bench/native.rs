@@ -122,7 +122,7 @@ pub(super) fn add_lab_figures(report: &LabReport, tasks: u32, first_run: bool, f
             Variant::Sequential => {
                 figures.insert("sequential_run2_ms".into(), Value::from(median));
             }
-            Variant::Tasks | Variant::Goroutines => {
+            Variant::ThreadPool | Variant::Goroutines => {
                 figures.insert(format!("tasks{tasks}_workers{workers}_ms"), Value::from(median));
                 // The first job on each new pool reports its start-up (the loop runs on a worker of
                 // the smallest pool, so the 1-worker pool is the 1-worker tasks job's).

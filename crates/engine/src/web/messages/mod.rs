@@ -77,7 +77,8 @@ enum Answer {
 
 type MessageHandler = Closure<dyn FnMut(MessageEvent)>;
 
-/// Whether `job` runs on message workers in this build: split-by-data kernels on the Tasks variant.
+/// Whether `job` runs on message workers in this build: split-by-data kernels on the ThreadPool variant.
 pub fn handles(job: &Job) -> bool {
-    job.variant == experiments::Variant::Tasks && matches!(job.workload, Workload::Sum { .. } | Workload::Spin { .. })
+    job.variant == experiments::Variant::ThreadPool
+        && matches!(job.workload, Workload::Sum { .. } | Workload::Spin { .. })
 }
