@@ -8,11 +8,11 @@
 //
 // The kernels are timed by talking to the engine's coordinator worker directly, with the same JSON
 // messages the UI sends (experiments::protocol), so the numbers are the engine's own samples and not
-// figures read back from the page. The jobs mirror what `cargo xtask bench` asks the native `lab` for:
+// figures read back from the page. The jobs are the ones `cargo xtask bench` hands over in BENCH_PLAN:
 // `lab sum --workers 1,2 --tasks 2 …` and then `--tasks 8`, each with its own sequential baseline;
-// then `lab hash`, `lab cost`, `lab docsearch` and `lab qps` with the parameters below. Each of those
-// kernels also prints the jobs the engine measured (`<kernel>_jobs`, JSON), so that xtask can check
-// that both sides measured the same ones.
+// then the jobs `lab hash`, `lab cost`, `lab docsearch` and `lab qps` just measured natively. Each of
+// those kernels also prints the jobs the engine measured (`<kernel>_jobs`, JSON), so that xtask can
+// check that both sides measured the same ones.
 // A fresh engine first does one untimed pass of the same jobs (the Sum jobs with two repetitions,
 // every other kernel's jobs with one): V8 compiles wasm in tiers, and on a two-core machine its
 // optimising compiler competes with the workers for the first second or so (without that pass the
@@ -29,23 +29,22 @@
 // beside the median warm one.
 import { launch, newPage, serve, waitForOutcome } from './lib.mjs';
 
-const NUMBERS = 10_000_000;
-const REPETITIONS = 10;
-/** experiments::DEFAULT_SEED (0x00C0FFEE): the same input as the UI and the native CLI. */
-const SEED = 0x00c0ffee;
-const TASK_COUNTS = [2, 8];
-const WORKER_COUNTS = [1, 2];
-/** `lab hash --mb 32 --hashes 4 --workers 2 --reps 3`: SHA-256 of generated data, a loop and 2 workers. */
-const HASH = { bytes: 32 * 2 ** 20, hashes: 4, workers: 2, repetitions: 3, sliceBytes: 4 * 2 ** 20 };
 /**
- * `lab cost --sqrt 1 --tasks 10000 --trips 100000 --workers 2 --reps 3`: spawning tiny tasks (a loop,
- * thread-pool tasks, goroutines) and handing a turn back and forth (two threads, two goroutines).
+ * What to measure, from `cargo xtask bench` (the BENCH_PLAN environment variable, JSON): the Sum
+ * runs by task count, built with the same catalog builder as `lab sum`, and every other kernel's
+ * jobs exactly as `lab` measured them natively a moment before. One definition for both sides.
+ * Without it only `BENCH_ONLY=first_runs` works (the first runs use the chapters' own presets).
  */
-const COST = { sqrt: 1, tasks: 10_000, trips: 100_000, workers: 2, repetitions: 3 };
-/** `lab docsearch --docs 200 --latency-ms 1 --workers 1 --tasks 8 --reps 1`: blocking reads. */
-const DOCSEARCH = { documents: 200, latencyUs: 1_000, workers: 1, tasks: 8, repetitions: 1 };
-/** `lab qps --workers 2 --requests 200 --concurrency 20 --wait-ms 10 --work-us 50 --reps 1`. */
-const QPS = { requests: 200, concurrency: 20, workUs: 50, waitUs: 10_000, workers: 2, repetitions: 1 };
+const PLAN = process.env.BENCH_PLAN ? JSON.parse(process.env.BENCH_PLAN) : null;
+/** What the plan holds under `key`; without a plan, say how to get one. */
+function planned(key) {
+  if (!PLAN) throw new Error('run through `cargo xtask bench`, which sets BENCH_PLAN (or set BENCH_ONLY=first_runs)');
+  const value = PLAN[key];
+  if (!value) throw new Error(`BENCH_PLAN has no "${key}"`);
+  return value;
+}
+/** Task counts of the Sum runs, in order. */
+const taskCounts = () => Object.keys(planned('sum')).map(Number).sort((a, b) => a - b);
 /** A blank page served with the isolation headers, so nothing but the engine competes for the CPU. */
 const BLANK_PAGE = '/__bench/blank.html';
 const ENGINE_TIMEOUT_MS = 300_000;
@@ -64,10 +63,11 @@ const WARM_AFTER_MS = 1_500;
  * autoruns), and which measurements are compared: their speedup over the run's baseline job.
  */
 const FIRST_RUN_CASES = [
-  { name: 'sum, 2 tasks, first autorun', path: `/chapters/sum?workers=2&tasks=2&n=${NUMBERS}&reps=5&autorun=1` },
-  { name: 'sum, 8 tasks, first autorun', path: `/chapters/sum?workers=2&tasks=8&n=${NUMBERS}&reps=5&autorun=1` },
-  { name: 'sum, 2 tasks, first sweep', path: `/chapters/sum?tasks=2&n=${NUMBERS}&reps=5`, button: 'Sweep workers' },
-  { name: 'sum, 8 tasks, first sweep', path: `/chapters/sum?tasks=8&n=${NUMBERS}&reps=5`, button: 'Sweep workers' },
+  // The chapter's own default of 10,000,000 numbers.
+  { name: 'sum, 2 tasks, first autorun', path: '/chapters/sum?workers=2&tasks=2&reps=5&autorun=1' },
+  { name: 'sum, 8 tasks, first autorun', path: '/chapters/sum?workers=2&tasks=8&reps=5&autorun=1' },
+  { name: 'sum, 2 tasks, first sweep', path: '/chapters/sum?tasks=2&reps=5', button: 'Sweep workers' },
+  { name: 'sum, 8 tasks, first sweep', path: '/chapters/sum?tasks=8&reps=5', button: 'Sweep workers' },
   { name: 'sorts, first sweep', path: '/chapters/bubble-sort?tasks=4&n=5000&reps=3', button: 'Sweep workers' },
   ...[1, 2, 4].map((k) => ({
     name: `hashing, ${k} worker${k > 1 ? 's' : ''}, first autorun`,
@@ -195,80 +195,15 @@ function emit(key, value) {
   console.log(`browser.${key}=${text}`);
 }
 
-/** The jobs of one `lab sum --workers 1,2 --tasks <tasks>` run: the loop, then t tasks on each k. */
-function sumRun(tasks, repetitions = REPETITIONS) {
-  const job = (variant, workers, taskCount) => ({
-    workload: { kind: 'sum', numbers: NUMBERS, seed: SEED },
-    variant,
-    workers,
-    tasks: taskCount,
-    repetitions,
-  });
-  return [job('sequential', 1, 1), ...WORKER_COUNTS.map((k) => job('tasks', k, tasks))];
-}
-
-/** `lab hash …`: the hashes as one loop, then as tasks on HASH.workers workers. */
-function hashRun() {
-  const job = (variant, workers) => ({
-    workload: { kind: 'hash', source: { from: 'generated', bytes: HASH.bytes, seed: SEED }, slice_bytes: HASH.sliceBytes },
-    variant,
-    workers,
-    tasks: HASH.hashes,
-    repetitions: HASH.repetitions,
-  });
-  return [job('sequential', 1), job('tasks', HASH.workers)];
-}
-
-/** `lab cost …`: t tiny tasks as a loop, on a thread pool and as goroutines; then the ping-pongs. */
-function costRun() {
-  const job = (workload, variant, workers, tasks) => ({ workload, variant, workers, tasks, repetitions: COST.repetitions });
-  const tiny = { kind: 'granularity', sqrt: COST.sqrt };
-  const pingPong = { kind: 'ping_pong', round_trips: COST.trips };
-  return [
-    job(tiny, 'sequential', 1, COST.tasks),
-    job(tiny, 'tasks', COST.workers, COST.tasks),
-    job(tiny, 'goroutines', COST.workers, COST.tasks),
-    // Two threads that block and wake each other need two workers; two goroutines share one.
-    job(pingPong, 'tasks', 2, 2),
-    job(pingPong, 'goroutines', 1, 2),
-  ];
-}
-
-/** `lab docsearch …`: the sequential loop, then threads and goroutines with the same workers and tasks. */
-function docsearchRun() {
-  const job = (variant, workers, tasks) => ({
-    workload: { kind: 'doc_search', documents: DOCSEARCH.documents, latency_us: DOCSEARCH.latencyUs, seed: SEED },
-    variant,
-    workers,
-    tasks,
-    repetitions: DOCSEARCH.repetitions,
-  });
-  return [
-    job('sequential', 1, 1),
-    job('tasks', DOCSEARCH.workers, DOCSEARCH.tasks),
-    job('goroutines', DOCSEARCH.workers, DOCSEARCH.tasks),
-  ];
-}
-
-/** `lab qps …`: a thread-pool server, then a goroutine server, under the same load. */
-function qpsRun() {
-  const job = (variant) => ({
-    workload: { kind: 'qps', requests: QPS.requests, concurrency: QPS.concurrency, work_us: QPS.workUs, wait_us: QPS.waitUs },
-    variant,
-    workers: QPS.workers,
-    tasks: 1,
-    repetitions: QPS.repetitions,
-  });
-  return [job('tasks'), job('goroutines')];
+/** The jobs of one `lab sum --workers 1,2 --tasks <tasks>` run (the loop, then t tasks on each k), with `repetitions` if given. */
+function sumRun(tasks, repetitions) {
+  const jobs = planned('sum')[String(tasks)];
+  if (!jobs) throw new Error(`BENCH_PLAN has no Sum run with ${tasks} tasks`);
+  return jobs.map((job) => ({ ...job, repetitions: repetitions ?? job.repetitions }));
 }
 
 /** The kernels after Sum, in the order they run, each under the name of its `lab` subcommand. */
-const KERNELS = [
-  { name: 'hash', jobs: hashRun() },
-  { name: 'cost', jobs: costRun() },
-  { name: 'docsearch', jobs: docsearchRun() },
-  { name: 'qps', jobs: qpsRun() },
-];
+const kernels = () => ['hash', 'cost', 'docsearch', 'qps'].map((name) => ({ name, jobs: planned(name) }));
 
 /**
  * The name a measured job's figures are reported under (`<name>_ms`, and `<name>_req_s` for a
@@ -374,7 +309,10 @@ async function measureKernels(browser, server) {
       throw new Error(`${BLANK_PAGE} is not cross-origin isolated: does e2e/server.mjs support overrides?`);
     }
     emit('hardware_concurrency', await page.evaluate(() => navigator.hardwareConcurrency));
-    log(`timing the Sum kernel in the engine worker (n=${NUMBERS}, ${REPETITIONS} repetitions, tasks ${TASK_COUNTS})`);
+    const TASK_COUNTS = taskCounts();
+    const KERNELS = kernels();
+    const [{ workload, repetitions }] = sumRun(TASK_COUNTS[0]);
+    log(`timing the Sum kernel in the engine worker (n=${workload.numbers}, ${repetitions} repetitions, tasks ${TASK_COUNTS})`);
     log(`then ${KERNELS.map((k) => k.name).join(', ')} (${KERNELS.reduce((n, k) => n + k.jobs.length, 0)} jobs)`);
     // Runs: the untimed pass (Sum, then every other kernel's jobs once), then Sum for each task
     // count, then each other kernel.
@@ -446,7 +384,7 @@ async function measureWithoutSharedMemory(browser) {
     if (await page.evaluate(() => globalThis.crossOriginIsolated === true)) throw new Error('the plain page is isolated');
     log('timing the sum and the hashes on message-passing workers (no shared memory)');
     const [sumLoop, , sumTasks] = sumRun(8);
-    const [hashLoop, hashTasks] = hashRun();
+    const [hashLoop, hashTasks] = planned('hash');
     const jobs = [sumLoop, sumTasks, hashLoop, hashTasks];
     const { results } = await page.evaluate(talkToEngine, {
       runs: [jobs.map((job) => ({ ...job, repetitions: 1 })), jobs],
@@ -504,7 +442,8 @@ async function measureUi(browser, server) {
   const page = await newPage(browser);
   try {
     await page.addInitScript(instrumentPage);
-    const query = `workers=2&tasks=2&n=${NUMBERS}&reps=${REPETITIONS}`;
+    const [{ workload, repetitions }] = sumRun(2);
+    const query = `workers=2&tasks=2&n=${workload.numbers}&reps=${repetitions}`;
     log(`loading /chapters/sum?${query} and clicking Run`);
     await page.goto(`${server.url}/chapters/sum?${query}`);
     const panel = page.locator('section[data-experiment="sum"]');

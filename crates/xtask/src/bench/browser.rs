@@ -1,19 +1,45 @@
 //! The browser side: `node e2e/bench.mjs` run against the built site, its `browser.<key>=<value>` lines
 //! read into figures.
 
-use super::Figures;
+use super::kernels::Kernel;
+use super::{Figures, NUMBERS, REPETITIONS, SUM_WORKERS, TASK_COUNTS};
 use crate::shell::{root, tool_path};
+use experiments::{catalog, Variant};
 use serde_json::{Number, Value};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// Run `node e2e/bench.mjs` against `dist` and read its `browser.<key>=<value>` lines.
-pub(super) fn measure_browser(dist: &Path) -> Result<Figures, String> {
+/// What `e2e/bench.mjs` measures (its BENCH_PLAN): the Sum runs by task count, built with the
+/// catalog's builder as `lab sum` builds them, and each other kernel's jobs as `lab` measured them
+/// natively (`native`'s `<kernel>_jobs`). So the browser measures what lab measured, defined once.
+pub(super) fn browser_plan(native: &Figures) -> Result<Value, String> {
+    let mut plan = serde_json::Map::new();
+    let mut sum = serde_json::Map::new();
+    for tasks in TASK_COUNTS {
+        let settings = catalog::sum::Settings { workers: 1, tasks, numbers: NUMBERS, repetitions: REPETITIONS };
+        let mut jobs = vec![catalog::sum::job(&settings, Variant::Sequential, 1, 1)];
+        jobs.extend(SUM_WORKERS.map(|workers| catalog::sum::job(&settings, Variant::ThreadPool, workers, tasks)));
+        sum.insert(tasks.to_string(), serde_json::to_value(jobs).map_err(|e| e.to_string())?);
+    }
+    plan.insert("sum".into(), Value::Object(sum));
+    for kernel in Kernel::ALL {
+        let jobs = native
+            .get(&format!("{}_jobs", kernel.name()))
+            .ok_or_else(|| format!("`lab {}` reported no jobs to measure in the browser", kernel.name()))?;
+        plan.insert(kernel.name().into(), jobs.clone());
+    }
+    Ok(Value::Object(plan))
+}
+
+/// Run `node e2e/bench.mjs` against `dist` on `plan` ([`browser_plan`]) and read its
+/// `browser.<key>=<value>` lines.
+pub(super) fn measure_browser(dist: &Path, plan: &Value) -> Result<Figures, String> {
     let mut command = Command::new("node");
     command
         .arg("bench.mjs")
         .current_dir(root().join("e2e"))
         .env("SITE_DIR", dist)
+        .env("BENCH_PLAN", plan.to_string())
         .env("PATH", tool_path())
         .stderr(Stdio::inherit());
     eprintln!("xtask: $ (cd e2e && SITE_DIR={} node bench.mjs)", dist.display());

@@ -27,7 +27,7 @@ mod tables;
 mod tests;
 
 use crate::shell::{output, root};
-use browser::measure_browser;
+use browser::{browser_plan, measure_browser};
 use native::measure_native;
 use results::BenchResults;
 use serde_json::Value;
@@ -91,6 +91,8 @@ const SKIP_BUILD_VAR: &str = "XTASK_BENCH_SKIP_BUILD";
 const NUMBERS: u64 = 10_000_000;
 const REPETITIONS: u32 = 10;
 const TASK_COUNTS: [u32; 2] = [2, 8];
+/// Worker counts of the Sum runs (`lab sum --workers 1,2`).
+const SUM_WORKERS: [u32; 2] = [1, 2];
 
 /// Kernel figures both sides must report, under the same keys.
 const KERNEL_KEYS: [&str; 7] = [
@@ -133,7 +135,7 @@ pub fn run() -> Result<(), String> {
     }
     let dist = root().join("dist");
     let native = measure_native()?;
-    let browser = measure_browser(&dist)?;
+    let browser = measure_browser(&dist, &browser_plan(&native)?)?;
     let results = BenchResults {
         generated_at: output(Command::new("date").args(["-u", "+%Y-%m-%dT%H:%M:%SZ"]))
             .map_or_else(|| "unknown".into(), |d| d.trim().to_string()),

@@ -2,7 +2,7 @@
 //! figures under the browser's keys.
 
 use super::kernels::{figure_name, Kernel};
-use super::{Figures, NUMBERS, REPETITIONS, TASK_COUNTS};
+use super::{Figures, NUMBERS, REPETITIONS, SUM_WORKERS, TASK_COUNTS};
 use crate::shell::{cargo, root, run as run_echoed};
 use experiments::{Check, Job, Summary, Variant, Workload};
 use serde::Deserialize;
@@ -49,7 +49,8 @@ pub(super) fn measure_native() -> Result<Figures, String> {
     let lab = target.join("release/lab");
     let mut figures = Figures::new();
     for (run, tasks) in TASK_COUNTS.into_iter().enumerate() {
-        let args = format!("sum --workers 1,2 --tasks {tasks} --n {NUMBERS} --reps {REPETITIONS}");
+        let workers = SUM_WORKERS.map(|k| k.to_string()).join(",");
+        let args = format!("sum --workers {workers} --tasks {tasks} --n {NUMBERS} --reps {REPETITIONS}");
         let report = run_lab(&lab, &args.split_whitespace().map(String::from).collect::<Vec<_>>())?;
         add_lab_figures(&report, tasks, run == 0, &mut figures);
     }

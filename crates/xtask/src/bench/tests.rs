@@ -460,3 +460,35 @@ fn a_first_run_short_of_the_target_by_no_more_than_warm_runs_differ_is_within_no
     assert!((noise - 0.2).abs() < 1e-9, "{noise}");
     assert!(warm_runs_differ(&[], &[]).is_nan());
 }
+
+#[test]
+fn the_browser_measures_the_jobs_lab_measured() {
+    let mut native = Figures::new();
+    for kernel in Kernel::ALL {
+        let jobs = format!("[{}]", kernel_jobs(kernel).join(","));
+        native.insert(format!("{}_jobs", kernel.name()), serde_json::from_str(&jobs).expect("jobs parse"));
+    }
+    let plan = super::browser::browser_plan(&native).expect("a plan");
+    for kernel in Kernel::ALL {
+        assert_eq!(plan[kernel.name()], native[&format!("{}_jobs", kernel.name())], "{}", kernel.name());
+    }
+    // Sum: the loop, then t tasks on 1 and on 2 workers, for each task count, with lab's settings.
+    for tasks in TASK_COUNTS {
+        let run = plan["sum"][tasks.to_string()].as_array().expect("a Sum run").clone();
+        let shape: Vec<(String, u64, u64)> = run
+            .iter()
+            .map(|j| {
+                (
+                    j["variant"].as_str().unwrap().to_string(),
+                    j["workers"].as_u64().unwrap(),
+                    j["tasks"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        let t = tasks as u64;
+        assert_eq!(shape, [("sequential".into(), 1, 1), ("tasks".into(), 1, t), ("tasks".into(), 2, t)]);
+        assert!(run.iter().all(|j| j["workload"]["numbers"] == NUMBERS && j["repetitions"] == REPETITIONS));
+    }
+    native.remove("qps_jobs");
+    assert!(super::browser::browser_plan(&native).unwrap_err().contains("lab qps"));
+}
