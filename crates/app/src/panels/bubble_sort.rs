@@ -2,7 +2,7 @@
 //! chunked version, odd-even transposition, merge sort), a sweep over workers, and Amdahl's law
 //! fitted to each parallel sort's own speedups.
 
-use super::panel::{ExperimentFrame, ResultLog, RunStatus};
+use super::panel::{ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::notes::ClampNotes;
 use crate::components::results::ResultsTable;
@@ -207,12 +207,7 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
                     {move || fill(t.sort_slow_warning, &[("value", &format::int(numbers.get()))])}
                 </p>
             </Show>
-            <div class="actions">
-                <button type="submit" class="primary" disabled=move || running.get()>{t.run}</button>
-                <button type="button" disabled=move || running.get() || mode == Mode::SingleWorker on:click=move |_| run_sweep()>{t.sweep}</button>
-                <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
-                <button type="button" disabled=move || running.get() || log.rows.with(Vec::is_empty) on:click=move |_| log.rows.set(Vec::new())>{t.clear}</button>
-            </div>
+            <RunButtons runner run_label=t.run second=(t.sweep, Callback::new(move |_| run_sweep())) second_disabled=mode == Mode::SingleWorker log />
         </form>
         <ShareBar experiment="bubble-sort" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />

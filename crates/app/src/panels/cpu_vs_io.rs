@@ -2,7 +2,7 @@
 //! or reads that do not (CPU-bound: parsing only), run as goroutines with the same knobs, and a
 //! sweep over the task count that draws one line per kind.
 
-use super::panel::{variant_id, ExperimentFrame, ResultLog, RunStatus};
+use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use crate::components::controls::{unique_id, Slider};
 use crate::components::notes::ClampNotes;
 use crate::components::results::ResultsTable;
@@ -165,12 +165,7 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(TASKS) disabled=running />
             <Slider label=t.repetitions help=repetitions_help value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
-            <div class="actions">
-                <button type="submit" class="primary" disabled=move || running.get()>{t.run}</button>
-                <button type="button" disabled=move || running.get() on:click=move |_| sweep()>{t.sweep_tasks}</button>
-                <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
-                <button type="button" disabled=move || running.get() || log.rows.with(Vec::is_empty) on:click=move |_| log.rows.set(Vec::new())>{t.clear}</button>
-            </div>
+            <RunButtons runner run_label=t.run second=(t.sweep_tasks, Callback::new(move |_| sweep())) log />
         </form>
         <ShareBar experiment="cpu-vs-io" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />

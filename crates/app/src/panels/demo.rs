@@ -1,7 +1,7 @@
 //! Chapter 1's demo: the same t tasks on one worker (concurrency) and on k workers (parallelism),
 //! drawn as two timelines.
 
-use super::panel::{ExperimentFrame, ResultLog, RunStatus};
+use super::panel::{ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use crate::components::controls::Slider;
 use crate::components::notes::ClampNotes;
 use crate::components::results::ResultsTable;
@@ -82,10 +82,7 @@ fn DemoControls(machine: Machine) -> impl IntoView {
         <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); run(); }>
             <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(TASKS) disabled=running />
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
-            <div class="actions">
-                <button type="submit" class="primary" disabled=move || running.get()>{t.demo_run}</button>
-                <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
-            </div>
+            <RunButtons runner run_label=t.demo_run />
         </form>
         <ShareBar experiment="demo" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />

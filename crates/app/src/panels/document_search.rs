@@ -1,7 +1,7 @@
 //! The document search chapter: sequential reads, threads that block on each read, and
 //! goroutines that park; plus a sweep over the task count for both kinds of concurrency.
 
-use super::panel::{variant_id, ExperimentFrame, ResultLog, RunStatus};
+use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::notes::ClampNotes;
 use crate::components::published::PublishedTable;
@@ -160,12 +160,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
             <NumberField label=t.documents help=documents_help value=documents range=DOCUMENTS disabled=running />
             <Slider label=t.read_latency help=latency_help value=latency range=Signal::stored(LATENCY_MS) disabled=running />
             <Slider label=t.repetitions help=repetitions_help value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
-            <div class="actions">
-                <button type="submit" class="primary" disabled=move || running.get()>{t.run}</button>
-                <button type="button" disabled=move || running.get() on:click=move |_| sweep()>{t.sweep_tasks}</button>
-                <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
-                <button type="button" disabled=move || running.get() || log.rows.with(Vec::is_empty) on:click=move |_| log.rows.set(Vec::new())>{t.clear}</button>
-            </div>
+            <RunButtons runner run_label=t.run second=(t.sweep_tasks, Callback::new(move |_| sweep())) log />
         </form>
         <ShareBar experiment="document-search" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />

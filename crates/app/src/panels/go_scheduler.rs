@@ -1,7 +1,7 @@
 //! The Go scheduler chapter: run a scheduling scenario on the engine's M:N task runtime, record
 //! every step, and replay it: local queues, the global queue, parked tasks, steals.
 
-use super::panel::{ExperimentFrame, ResultLog, RunStatus};
+use super::panel::{ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use crate::components::controls::Slider;
 use crate::components::notes::ClampNotes;
 use crate::components::replay::Replay;
@@ -135,9 +135,7 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
             </fieldset>
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(limits::TASKS) disabled=running />
-            <div class="actions">
-                <button type="submit" class="primary" disabled=move || running.get()>{t.record_run}</button>
-            </div>
+            <RunButtons runner run_label=t.record_run />
         </form>
         <ShareBar experiment="go-scheduler" rows=log.rows.into() />
         <RunStatus runner describe=move |_| name(scenario.get_untracked()).to_string() />

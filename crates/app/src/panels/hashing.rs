@@ -1,7 +1,7 @@
 //! The hashing chapter: SHA-256 of generated data or of a file the reader picks, t times, as a
 //! loop on one worker and as t tasks on k workers (the article's 1, 4 and 16), read slice by slice.
 
-use super::panel::{variant_id, ExperimentFrame, ResultLog, RunStatus};
+use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::notes::ClampNotes;
 use crate::components::published::SourceCitation;
@@ -195,11 +195,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
             <Slider label=t.hashes help=t.hashes_help.to_string() value=hashes range=Signal::stored(HASHES) disabled=running />
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <Slider label=t.repetitions help=t.repetitions_help_no_warm_up.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
-            <div class="actions">
-                <button type="submit" class="primary" disabled=move || running.get()>{t.run}</button>
-                <button type="button" disabled=move || running.get() on:click=move |_| run_presets()>{t.hash_run_presets}</button>
-                <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
-            </div>
+            <RunButtons runner run_label=t.run second=(t.hash_run_presets, Callback::new(move |_| run_presets())) />
         </form>
         {move || problem.get().map(|p| view! { <p class="notice notice-warning" role="alert">{p}</p> })}
         <ShareBar experiment="hashing" rows=log.rows.into() />

@@ -1,5 +1,5 @@
 //! Pieces every experiment panel shares: the frame (heading, the engine check, the machine line),
-//! the progress line, the results log.
+//! the action buttons, the progress line, the results log.
 
 use crate::components::machine::MachineLine;
 use crate::components::results::ResultRow;
@@ -58,6 +58,40 @@ pub fn ExperimentFrame(
             {children.map(|children| children())}
             {(!on_page).then(|| view! { <MachineLine machine=environment /> })}
         </section>
+    }
+}
+
+/// The action buttons of a panel's form: its primary action (the form's submit button, `run_label`),
+/// an optional `second` action (label and what it does; also off while `second_disabled`), Stop while
+/// a run is under way (unless `stoppable` is false), and Clear results when the panel keeps a `log`.
+#[component]
+pub fn RunButtons(
+    runner: Runner,
+    run_label: &'static str,
+    #[prop(optional)] second: Option<(&'static str, Callback<()>)>,
+    #[prop(optional, into)] second_disabled: Signal<bool>,
+    #[prop(default = true)] stoppable: bool,
+    #[prop(optional)] log: Option<ResultLog>,
+) -> impl IntoView {
+    let t = ui();
+    let running = move || runner.running.get();
+    view! {
+        <div class="actions">
+            <button type="submit" class="primary" disabled=running>{run_label}</button>
+            {second.map(|(label, action)| view! {
+                <button type="button" disabled=move || running() || second_disabled.get() on:click=move |_| action.run(())>
+                    {label}
+                </button>
+            })}
+            {stoppable.then(|| view! {
+                <button type="button" disabled=move || !running() on:click=move |_| runner.stop()>{t.stop}</button>
+            })}
+            {log.map(|log| view! {
+                <button type="button" disabled=move || running() || log.rows.with(Vec::is_empty) on:click=move |_| log.rows.set(Vec::new())>
+                    {t.clear}
+                </button>
+            })}
+        </div>
     }
 }
 

@@ -2,7 +2,7 @@
 //! requests that compute a little and then wait; QPS, latency percentiles, utilisation, requests
 //! in flight over time, and Little's law checked against the measurement.
 
-use super::panel::{ExperimentFrame, RunStatus};
+use super::panel::{ExperimentFrame, RunButtons, RunStatus};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::line_chart::{Line, LineChart};
 use crate::components::notes::ClampNotes;
@@ -149,10 +149,7 @@ fn QpsControls(machine: Machine) -> impl IntoView {
             <Slider label=t.qps_threads help=t.qps_threads_help.to_string() value=threads range=Signal::stored(threads_limits) disabled=running />
             <Slider label=t.qps_workers help=t.qps_workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <Slider label=t.repetitions help=t.repetitions_help_no_warm_up.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
-            <div class="actions">
-                <button type="submit" class="primary" disabled=move || running.get()>{t.run}</button>
-                <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
-            </div>
+            <RunButtons runner run_label=t.run />
         </form>
         <ShareBar experiment="qps" />
         <RunStatus runner describe=move |index| if index == 0 { i18n::ui().qps_threads.to_string() } else { i18n::ui().qps_workers.to_string() } />

@@ -1,6 +1,6 @@
 //! The Sum chapter's experiment: one loop versus t tasks on k workers, and a sweep over k.
 
-use super::panel::{variant_id, ExperimentFrame, ResultLog, RunStatus};
+use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::notes::ClampNotes;
 use crate::components::published::PublishedTable;
@@ -142,12 +142,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
             <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(TASKS) disabled=running />
             <NumberField label=t.numbers help=numbers_help value=numbers range=NUMBERS disabled=running />
             <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
-            <div class="actions">
-                <button type="submit" class="primary" disabled=move || running.get()>{t.run}</button>
-                <button type="button" disabled=move || running.get() on:click=move |_| sweep()>{t.sweep}</button>
-                <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
-                <button type="button" disabled=move || running.get() || log.rows.with(Vec::is_empty) on:click=move |_| log.rows.set(Vec::new())>{t.clear}</button>
-            </div>
+            <RunButtons runner run_label=t.run second=(t.sweep, Callback::new(move |_| sweep())) log />
         </form>
         <ShareBar experiment="sum" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />

@@ -1,7 +1,7 @@
 //! What a task costs, part one: tasks of each size as a loop, on a thread pool and as goroutines;
 //! where the overhead of a task stops mattering.
 
-use super::panel::{variant_id, ExperimentFrame, ResultLog, RunStatus};
+use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use super::task_costs::CostClaims;
 use crate::components::controls::NumberField;
 use crate::components::controls::Slider;
@@ -152,10 +152,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
             <NumberField label=t.tasks help=t.granularity_tasks_help.to_string() value=tasks range=TASKS disabled=running />
             <Slider label=t.workers help=t.granularity_workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=Signal::derive(move || running.get() || !parallel) />
             <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
-            <div class="actions">
-                <button type="submit" class="primary" disabled=move || running.get()>{t.granularity_run}</button>
-                <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
-            </div>
+            <RunButtons runner run_label=t.granularity_run />
         </form>
         <ShareBar experiment="task-granularity" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />

@@ -1,6 +1,6 @@
 //! What a task costs, part two: the heap a parked task holds against what an idle Web Worker weighs.
 
-use super::panel::{ExperimentFrame, RunStatus};
+use super::panel::{ExperimentFrame, RunButtons, RunStatus};
 use super::task_costs::CostClaims;
 use crate::components::controls::NumberField;
 use crate::components::notes::ClampNotes;
@@ -185,9 +185,7 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
         <ClampNotes notes />
         <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); measure(); }>
             <NumberField label=t.parked_tasks_label help=t.parked_tasks_help.to_string() value=parked range=PARKED disabled=running />
-            <div class="actions">
-                <button type="submit" class="primary" disabled=move || running.get()>{t.measure_memory}</button>
-            </div>
+            <RunButtons runner run_label=t.measure_memory stoppable=false />
         </form>
         <ShareBar experiment="task-memory" />
         <RunStatus runner describe=move |_| t.measure_memory.to_string() />

@@ -1,7 +1,7 @@
 //! What a task costs, part three: a turn handed back and forth between two threads against two
 //! goroutines (the time of a switch).
 
-use super::panel::{variant_id, ExperimentFrame, ResultLog, RunStatus};
+use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use crate::components::controls::NumberField;
 use crate::components::controls::Slider;
 use crate::components::notes::ClampNotes;
@@ -76,10 +76,7 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
         <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); measure(); }>
             <NumberField label=t.round_trips help=t.round_trips_help.to_string() value=trips range=ROUND_TRIPS disabled=running />
             <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(SWITCH_REPETITIONS) disabled=running />
-            <div class="actions">
-                <button type="submit" class="primary" disabled=move || running.get()>{t.measure_switches}</button>
-                <button type="button" disabled=move || !running.get() on:click=move |_| runner.stop()>{t.stop}</button>
-            </div>
+            <RunButtons runner run_label=t.measure_switches />
         </form>
         {(mode == Mode::SingleWorker).then(|| view! { <p class="help">{t.switch_single_worker}</p> })}
         <ShareBar experiment="task-switch" rows=log.rows.into() />
