@@ -1,7 +1,8 @@
 //! Every user-interface string in one place, per language. Chapter prose lives in `content/<lang>/`.
 //!
 //! Strings with blanks use `{name}` placeholders filled by [`fill`]. To add a language: add a
-//! [`Lang`] variant, a `Ui` table, and a `content/<tag>/` folder.
+//! [`Lang`] variant, a `Ui` table, and a `content/<tag>/` folder. `Ui` and each table are grouped by
+//! chapter (headed by the chapter's slug), after the strings every page shares.
 
 /// Languages the interface is available in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +65,7 @@ pub fn tasks(n: u32) -> String {
 }
 
 pub struct Ui {
+    // --- Every page: the site, navigation, the shared controls, results, charts, notices ---
     pub worker_forms: Forms,
     pub task_forms: Forms,
     pub site_name: &'static str,
@@ -197,9 +199,12 @@ pub struct Ui {
     pub no_workers_body: &'static str,
     pub open_isolated: &'static str,
 
+    // --- Chapter concurrency-vs-parallelism: the demo ---
     pub demo_title: &'static str,
     pub demo_run: &'static str,
     pub demo_lane_caption: &'static str,
+
+    // --- Chapter document-search (its sweep and controls also serve cpu-vs-io) ---
     pub docs_title: &'static str,
     pub docs_sequential: &'static str,
     pub docs_threads: &'static str,
@@ -215,6 +220,8 @@ pub struct Ui {
     pub sweep_tasks: &'static str,
     pub axis_tasks: &'static str,
     pub workers_marker: &'static str,
+
+    // --- Chapter cpu-vs-io ---
     pub cpu_io_title: &'static str,
     pub workload: &'static str,
     pub kind_io: &'static str,
@@ -223,6 +230,8 @@ pub struct Ui {
     pub kind_cpu_help: &'static str,
     pub cpu_io_sweep_caption: &'static str,
     pub cpu_io_sweep_empty: &'static str,
+
+    // --- Chapter bubble-sort: what splits well, Amdahl's law ---
     pub amdahl_caption: &'static str,
     pub col_serial_fraction: &'static str,
     pub col_speedup_limit: &'static str,
@@ -241,6 +250,8 @@ pub struct Ui {
     pub sort_speedup_caption: &'static str,
     pub sort_sweep_empty: &'static str,
     pub timeline_of: &'static str,
+
+    // --- Chapter go-scheduler: scenarios and the replay ---
     pub go_title: &'static str,
     pub scenario: &'static str,
     pub scenario_spawn_on_one: &'static str,
@@ -281,6 +292,8 @@ pub struct Ui {
     pub idle: &'static str,
     pub queue_empty: &'static str,
     pub replay_invalid: &'static str,
+
+    // --- Chapter os-scheduler: the simulation ---
     pub os_title: &'static str,
     pub os_simulation_note: &'static str,
     pub threads: &'static str,
@@ -320,6 +333,8 @@ pub struct Ui {
     pub total_preemptions: &'static str,
     pub simulation_refused: &'static str,
     pub axis_time_sim: &'static str,
+
+    // --- Every experiment: share, embed, download ---
     pub share_label: &'static str,
     pub copy_link: &'static str,
     pub copied: &'static str,
@@ -337,6 +352,8 @@ pub struct Ui {
     pub close: &'static str,
     pub embed_from: &'static str,
     pub open_full_lesson: &'static str,
+
+    // --- Chapter task-costs: granularity, memory, switches ---
     pub granularity_title: &'static str,
     pub memory_title: &'static str,
     pub switch_title: &'static str,
@@ -378,6 +395,8 @@ pub struct Ui {
     pub cost_claim_overhead: &'static str,
     pub cost_claim_memory: &'static str,
     pub cost_claim_lighter: &'static str,
+
+    // --- Chapter hashing ---
     pub hash_title: &'static str,
     pub hash_source: &'static str,
     pub hash_generated: &'static str,
@@ -399,6 +418,8 @@ pub struct Ui {
     pub hash_throughput_caption: &'static str,
     pub col_mb_per_s: &'static str,
     pub hash_claim: &'static str,
+
+    // --- Chapter high-concurrency: the load test ---
     pub qps_title: &'static str,
     pub qps_requests: &'static str,
     pub qps_requests_help: &'static str,
@@ -430,6 +451,8 @@ pub struct Ui {
     pub qps_single_worker: &'static str,
     pub published_qps_caption: &'static str,
     pub col_case: &'static str,
+
+    // --- Chapter sum ---
     pub sum_title: &'static str,
     pub sum_series: &'static str,
     pub sum_sequential_long: &'static str,
@@ -437,6 +460,8 @@ pub struct Ui {
 }
 
 static EN: Ui = Ui {
+
+    // --- Every page: the site, navigation, the shared controls, results, charts, notices ---
     worker_forms: Forms { one: "{n} worker", other: "{n} workers" },
     task_forms: Forms { one: "{n} task", other: "{n} tasks" },
     site_name: "Concurrency Lab",
@@ -573,9 +598,12 @@ static EN: Ui = Ui {
     no_workers_body: "Your browser does not offer Web Workers or WebAssembly, which the experiments need.",
     open_isolated: "Open the full lesson in its own tab",
 
+    // --- Chapter concurrency-vs-parallelism: the demo ---
     demo_title: "Try it: the same tasks on one worker and on many",
     demo_run: "Run both",
     demo_lane_caption: "{tasks} on {workers}",
+
+    // --- Chapter document-search (its sweep and controls also serve cpu-vs-io) ---
     docs_title: "Try it: search documents with slow reads",
     docs_sequential: "Sequential: one loop, one read at a time",
     docs_threads: "Threads: {tasks} on {workers}, reads block",
@@ -591,6 +619,8 @@ static EN: Ui = Ui {
     sweep_tasks: "Sweep tasks",
     axis_tasks: "tasks",
     workers_marker: "{workers}",
+
+    // --- Chapter cpu-vs-io ---
     cpu_io_title: "Try it: the same knobs, two kinds of work",
     workload: "Workload",
     kind_io: "IO-bound",
@@ -599,6 +629,8 @@ static EN: Ui = Ui {
     kind_cpu_help: "The 1,000 documents are already in memory: no waiting, only parsing.",
     cpu_io_sweep_caption: "Speedup of goroutines over the sequential search for 1, 2, 4, … 64 tasks on {workers}, one line per kind of workload you swept.",
     cpu_io_sweep_empty: "Press “Sweep tasks”, then switch the workload and sweep again to compare the two lines.",
+
+    // --- Chapter bubble-sort: what splits well, Amdahl's law ---
     amdahl_caption: "Amdahl's law fitted to each line: the share of the work that behaves as if it could not be split (serial fraction s), and the speedup that share allows at most (1 ÷ s), however many workers you add",
     col_serial_fraction: "Serial fraction s",
     col_speedup_limit: "Best possible speedup",
@@ -617,6 +649,8 @@ static EN: Ui = Ui {
     sort_speedup_caption: "Each parallel sort's speedup over itself on one worker, with the Amdahl curve fitted to it (dashed).",
     sort_sweep_empty: "Press “Sweep workers” to measure every sort on 1, 2, 4, … workers.",
     timeline_of: "Show the timeline of",
+
+    // --- Chapter go-scheduler: scenarios and the replay ---
     go_title: "Try it: watch the scheduler place tasks",
     scenario: "Scenario",
     scenario_spawn_on_one: "All tasks spawned on one worker",
@@ -657,6 +691,8 @@ static EN: Ui = Ui {
     idle: "idle",
     queue_empty: "empty",
     replay_invalid: "The recording could not be replayed: {message}",
+
+    // --- Chapter os-scheduler: the simulation ---
     os_title: "Try it: a simulated scheduler you can tune",
     os_simulation_note: "This is a simulation, not your machine: the same seed always gives the same schedule. It recomputes as you move a control.",
     threads: "Threads",
@@ -696,6 +732,8 @@ static EN: Ui = Ui {
     total_preemptions: "Preemptions",
     simulation_refused: "The simulator refused these settings: {message}",
     axis_time_sim: "simulated time (ms)",
+
+    // --- Every experiment: share, embed, download ---
     share_label: "Share this experiment",
     copy_link: "Copy link",
     copied: "Copied.",
@@ -713,6 +751,8 @@ static EN: Ui = Ui {
     close: "Close",
     embed_from: "From “{title}”, a chapter of Concurrency Lab.",
     open_full_lesson: "Open the full lesson",
+
+    // --- Chapter task-costs: granularity, memory, switches ---
     granularity_title: "Try it: how big must a task be?",
     memory_title: "Try it: how much memory does a waiting task hold?",
     switch_title: "Try it: how long does a switch take?",
@@ -754,6 +794,8 @@ static EN: Ui = Ui {
     cost_claim_overhead: "On a 2-core Atom D525 (Go r60), a task of one sqrt(13) ran about 4 times slower as goroutines than in a loop; tasks of 1,000 and 5,000 square roots paid about 1 %. Advice: nothing under about 1 µs as a goroutine, anything above about 1 ms is fine.",
     cost_claim_memory: "About 4 to 4.5 KB per goroutine (same machine, 2011).",
     cost_claim_lighter: "Goroutines are about 500 times lighter in memory than OS threads.",
+
+    // --- Chapter hashing ---
     hash_title: "Try it: hash the same data many times",
     hash_source: "Data",
     hash_generated: "Generated data",
@@ -775,6 +817,8 @@ static EN: Ui = Ui {
     hash_throughput_caption: "Throughput: hashed bytes (hashes × size) per second",
     col_mb_per_s: "MB/s",
     hash_claim: "On an 8-core, 16-thread machine with Go 1.15, hashing a ~300 MB file 30 times with goroutines and GOMAXPROCS=16 took about a fifth of the time of the for-loop and of GOMAXPROCS=1.",
+
+    // --- Chapter high-concurrency: the load test ---
     qps_title: "Try it: two servers under the same load",
     qps_requests: "Requests",
     qps_requests_help: "N: how many requests the load generator sends in all.",
@@ -806,6 +850,8 @@ static EN: Ui = Ui {
     qps_single_worker: "A server and its load generator need two threads at least, which this page cannot share: open the lesson in its own tab to run this experiment.",
     published_qps_caption: "Published results: requests per second with ab -k -c 1000 -n 1000000, 2 cores and 1 GB per container; measured on their machines, not yours",
     col_case: "Each request",
+
+    // --- Chapter sum ---
     sum_title: "Try it: add up the numbers",
     sum_series: "Concurrent, {tasks}",
     sum_sequential_long: "Sequential: one loop on one worker",

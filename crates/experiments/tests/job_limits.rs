@@ -68,7 +68,7 @@ presets_validate! {
 }
 
 #[test]
-fn every_panel_is_modelled() {
+fn every_catalog_experiment_builds_valid_jobs_from_its_defaults() {
     assert_eq!(PANELS.len(), 12);
     for name in PANELS {
         check_preset(name, |range| range.default);
