@@ -29,6 +29,10 @@ test('a preset picks the workload kind and runs it', async () => {
   const rows = panel.locator('table.results tbody tr[data-variant]');
   assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.variant)), ['sequential', 'goroutines']);
   for (const text of await rows.locator('td.check').allInnerTexts()) assert.match(text, /correct/);
+  // Documents already in memory: the tasks have nothing to wait for, and the row says so.
+  const goroutines = await rows.nth(1).innerText();
+  assert.match(goroutines, /nothing to wait for/);
+  assert.doesNotMatch(goroutines, /park|block/);
   assert.match(page.url(), /kind=cpu/);
   assert.deepEqual(page.problems, []);
   await page.context().close();

@@ -6,6 +6,7 @@ use crate::panels;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
+use wasm_bindgen::JsCast;
 
 #[component]
 pub fn ChapterPage() -> impl IntoView {
@@ -37,6 +38,28 @@ fn Chapter(chapter: &'static ChapterText) -> impl IntoView {
     };
     let previous = link(position.checked_sub(1).and_then(|i| all.get(i)).copied(), t.previous, "prev");
     let next = link(all.get(position + 1).copied(), t.next, "next");
+    // A link straight to the chapter's first experiment, so it can be run from the first screen.
+    let first_experiment = chapter.sections.iter().find_map(|section| match section {
+        Section::Experiment(name) => Some(*name),
+        Section::Prose(_) => None,
+    });
+    let try_it = first_experiment.map(|name| {
+        let target = format!("{name}-title");
+        let href = format!("{}#{target}", crate::links::chapter(chapter.slug));
+        let jump = move |ev: leptos::ev::MouseEvent| {
+            let heading = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(&target));
+            if let Some(heading) = heading {
+                ev.prevent_default();
+                heading.scroll_into_view();
+                // The heading takes the focus, so keyboard and screen-reader users land there too.
+                let _ = heading.set_attribute("tabindex", "-1");
+                if let Ok(heading) = heading.dyn_into::<web_sys::HtmlElement>() {
+                    let _ = heading.focus();
+                }
+            }
+        };
+        view! { <p class="try-it"><a href=href on:click=jump data-testid="try-it">{t.try_it}</a></p> }
+    });
     let sections = chapter
         .sections
         .iter()
@@ -50,6 +73,7 @@ fn Chapter(chapter: &'static ChapterText) -> impl IntoView {
             <header>
                 <p class="chapter-number">{fill(t.chapter_number, &[("n", &(position + 1).to_string())])}</p>
                 <h1>{chapter.title}</h1>
+                {try_it}
             </header>
             {sections}
             {if super::is_embed() {

@@ -194,7 +194,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
             </Show>
             <Slider label=t.hashes help=t.hashes_help.to_string() value=hashes range=Signal::stored(HASHES) disabled=running />
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
-            <Slider label=t.repetitions help=t.repetitions_help_no_warm_up.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
+            <Slider label=t.repetitions help=t.repetitions_help_hash.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.run second=(t.hash_run_presets, Callback::new(move |_| run_presets())) />
         </form>
         {move || problem.get().map(|p| view! { <p class="notice notice-warning" role="alert">{p}</p> })}

@@ -148,7 +148,7 @@ fn QpsControls(machine: Machine) -> impl IntoView {
             <NumberField label=t.qps_work help=t.qps_work_help.to_string() value=work range=WORK_US disabled=running />
             <Slider label=t.qps_threads help=t.qps_threads_help.to_string() value=threads range=Signal::stored(threads_limits) disabled=running />
             <Slider label=t.qps_workers help=t.qps_workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
-            <Slider label=t.repetitions help=t.repetitions_help_no_warm_up.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
+            <Slider label=t.repetitions help=t.repetitions_help_load_test.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.run />
         </form>
         <ShareBar experiment="qps" />

@@ -188,7 +188,7 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
             <RunButtons runner run_label=t.measure_memory stoppable=false />
         </form>
         <ShareBar experiment="task-memory" />
-        <RunStatus runner describe=move |_| t.measure_memory.to_string() />
+        <RunStatus runner describe=move |index| if index == 0 { t.memory_job_parked } else { t.memory_job_workers }.to_string() />
         <div class="memory-report" data-testid="memory-report">
             {move || task_report.get().and_then(|m| m.memory.and_then(|report| report.bytes_per_task.map(|per_task| {
                 let spawn_ns = m.summary.median_ms * 1e6 / report.tasks as f64;

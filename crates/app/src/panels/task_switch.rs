@@ -80,7 +80,10 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
         </form>
         {(mode == Mode::SingleWorker).then(|| view! { <p class="help">{t.switch_single_worker}</p> })}
         <ShareBar experiment="task-switch" rows=log.rows.into() />
-        <RunStatus runner describe=move |_| t.measure_switches.to_string() />
+        <RunStatus runner describe=move |index| {
+            let threads_first = mode == Mode::Threads;
+            if threads_first && index == 0 { t.switch_threads } else { t.switch_goroutines }.to_string()
+        } />
         <Show when=move || results.with(|r| !r.is_empty())>
             <div class="table-scroll">
                 <table class="switch-costs" data-testid="switch-costs">
