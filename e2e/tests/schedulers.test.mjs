@@ -128,3 +128,21 @@ test('parked tasks show up in the IO mix, and reduced motion offers steps only',
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test('choosing another scenario says when it moved the workers and tasks sliders', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/chapters/go-scheduler?scenario=spawn-on-one&workers=4&tasks=16`);
+  const panel = page.locator('section[data-experiment="go-scheduler"]');
+  await panel.waitFor();
+  const note = panel.getByTestId('scenario-reset');
+  assert.equal(await note.innerText(), '', 'nothing to say before a choice');
+  const workers = panel.getByRole('slider', { name: 'Workers' });
+  const tasks = panel.getByRole('slider', { name: 'Tasks' });
+  await panel.getByRole('radio', { name: 'An IO-heavy mix' }).check();
+  const [k, t] = [await workers.inputValue(), await tasks.inputValue()];
+  assert.notDeepEqual([k, t], ['4', '16'], 'this scenario starts elsewhere');
+  const said = await note.innerText();
+  assert.match(said, new RegExp(`${k} workers? and ${t} tasks?`), `the note names the new values: ${said}`);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

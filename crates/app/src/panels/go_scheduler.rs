@@ -8,7 +8,7 @@ use crate::components::replay::Replay;
 use crate::components::share::ShareBar;
 use crate::components::timeline::Timeline;
 use crate::environment::prefers_reduced_motion;
-use crate::i18n::{fill, ui};
+use crate::i18n::{self, fill, ui};
 use crate::presets::{write_words_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::go_scheduler as catalog_go;
@@ -107,6 +107,7 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
     let lanes = Signal::derive(move || recorded.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
     let has_events = move || events.with(|e: &Vec<SchedulerEvent>| !e.is_empty());
     let reduced_motion = prefers_reduced_motion();
+    let reset_note = RwSignal::new(None::<String>);
 
     view! {
         <ClampNotes notes />
@@ -124,14 +125,20 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
                             on:change=move |_| {
                                 scenario.set(kind);
                                 let (k, n) = catalog_go::defaults(kind, machine);
+                                let changed = workers.get_untracked() != k as u64 || tasks.get_untracked() != n as u64;
                                 workers.set(k as u64);
                                 tasks.set(n as u64);
+                                // Say so when the sliders move by themselves.
+                                reset_note.set(changed.then(|| {
+                                    fill(t.scenario_reset, &[("workers", &i18n::workers(k)), ("tasks", &i18n::tasks(n))])
+                                }));
                             }
                         />
                         {name(kind)}
                     </label>
                 }).collect_view()}
                 <p class="help">{move || help(scenario.get())}</p>
+                <p class="help" role="status" data-testid="scenario-reset">{move || reset_note.get()}</p>
             </fieldset>
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(limits::TASKS) disabled=running />
