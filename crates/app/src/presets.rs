@@ -67,14 +67,9 @@ impl KnobReader for Preset {
     }
 }
 
-/// Replace the query string with `pairs` without navigating (so reloading repeats this setup).
-pub fn write_to_url(pairs: &[(&str, u64)]) {
-    let pairs: Vec<(&str, String)> = pairs.iter().map(|(k, v)| (*k, v.to_string())).collect();
-    write_words_to_url(&pairs);
-}
-
-/// [`write_to_url`] for settings that are words as well as numbers.
-pub fn write_words_to_url(pairs: &[(&str, String)]) {
+/// Replace the query string with `pairs` (an experiment's `Settings::query`) without navigating, so
+/// reloading repeats this setup.
+pub fn write_to_url(pairs: &[(&str, String)]) {
     let Some(window) = web_sys::window() else {
         return;
     };

@@ -96,13 +96,7 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
         repetitions: repetitions.get_untracked() as u32,
     };
     let remember_settings = move || {
-        let s = settings();
-        write_to_url(&[
-            (workers_limits.key, s.workers as u64),
-            (TASKS.key, s.tasks as u64),
-            (NUMBERS.key, s.numbers as u64),
-            (REPETITIONS.key, s.repetitions as u64),
-        ]);
+        write_to_url(&settings().query());
     };
     let keep_trace = move |m: Measurement| {
         traces.update(|all| {

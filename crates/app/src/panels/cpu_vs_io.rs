@@ -10,7 +10,7 @@ use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
 use crate::components::timeline::Timeline;
 use crate::i18n::{self, fill, ui};
-use crate::presets::{write_words_to_url, Preset};
+use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::cpu_vs_io::{self as catalog_cpu_io, kind_of, Settings};
 use experiments::catalog::Machine;
@@ -67,13 +67,7 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
         repetitions: repetitions.get_untracked() as u32,
     };
     let remember_settings = move || {
-        let s = settings();
-        write_words_to_url(&[
-            ("kind", s.kind.to_string()),
-            (workers_limits.key, s.workers.to_string()),
-            (TASKS.key, s.tasks.to_string()),
-            (REPETITIONS.key, s.repetitions.to_string()),
-        ]);
+        write_to_url(&settings().query());
     };
 
     let run = move || {

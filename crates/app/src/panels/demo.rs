@@ -12,7 +12,7 @@ use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::demo::{self as catalog_demo, Settings};
 use experiments::catalog::Machine;
-use experiments::params::demo::{workers as workers_range, TASKS, UNITS};
+use experiments::params::demo::{workers as workers_range, TASKS};
 use experiments::{Job, Measurement};
 use leptos::prelude::*;
 
@@ -50,7 +50,7 @@ fn DemoControls(machine: Machine) -> impl IntoView {
 
     let run = move || {
         let s = Settings { workers: workers.get_untracked() as u32, tasks: tasks.get_untracked() as u32, units };
-        write_to_url(&[(workers_limits.key, s.workers as u64), (TASKS.key, s.tasks as u64), (UNITS.key, units as u64)]);
+        write_to_url(&s.query());
         let jobs = catalog_demo::run_jobs(&s);
         jobs_of_run.set(jobs.clone());
         let run_log = log.start_run();

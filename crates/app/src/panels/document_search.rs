@@ -76,14 +76,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         repetitions: repetitions.get_untracked() as u32,
     };
     let remember_settings = move || {
-        let s = settings();
-        write_to_url(&[
-            (workers_limits.key, s.workers as u64),
-            (TASKS.key, s.tasks as u64),
-            (DOCUMENTS.key, s.documents as u64),
-            (LATENCY_MS.key, s.latency_ms as u64),
-            (REPETITIONS.key, s.repetitions as u64),
-        ]);
+        write_to_url(&settings().query());
     };
     let show_trace = move |m: Measurement| match m.job.variant {
         Variant::ThreadPool => threads_trace.set(Some(m)),

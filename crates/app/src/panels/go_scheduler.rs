@@ -9,7 +9,7 @@ use crate::components::share::ShareBar;
 use crate::components::timeline::Timeline;
 use crate::environment::prefers_reduced_motion;
 use crate::i18n::{self, fill, ui};
-use crate::presets::{write_words_to_url, Preset};
+use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::go_scheduler as catalog_go;
 use experiments::catalog::Machine;
@@ -51,7 +51,7 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
     let t = ui();
     let mut preset = Preset::from_url();
     let read = catalog_go::read(&mut preset, machine);
-    let (workers_limits, tasks_limits) = catalog_go::ranges(read.scenario, machine);
+    let (workers_limits, _) = catalog_go::ranges(read.scenario, machine);
     let scenario = RwSignal::new(read.scenario);
     let workers = RwSignal::new(read.workers as u64);
     let tasks = RwSignal::new(read.tasks as u64);
@@ -66,11 +66,7 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
 
     let record = move || {
         let (kind, k, n) = (scenario.get_untracked(), workers.get_untracked() as u32, tasks.get_untracked() as u32);
-        write_words_to_url(&[
-            ("scenario", kind.id().to_string()),
-            (workers_limits.key, k.to_string()),
-            (tasks_limits.key, n.to_string()),
-        ]);
+        write_to_url(&catalog_go::Settings { scenario: kind, workers: k, tasks: n, step: 0 }.query());
         let job = catalog_go::job(kind, k, n);
         let run_log = log.start_run();
         runner.run(vec![job], move |_, m| {

@@ -10,7 +10,7 @@ use crate::components::share::ShareBar;
 use crate::components::timeline::Timeline;
 use crate::format;
 use crate::i18n::{self, fill, ui};
-use crate::presets::{write_words_to_url, Preset};
+use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::hashing::{self as catalog_hashing, Settings};
 use experiments::catalog::Machine;
@@ -116,13 +116,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
         } else {
             (catalog_hashing::generated(&s), None)
         };
-        write_words_to_url(&[
-            ("source", s.source.to_string()),
-            (SIZE_MB.key, s.size_mb.to_string()),
-            (HASHES.key, s.hashes.to_string()),
-            (workers_limits.key, s.workers.to_string()),
-            (REPETITIONS.key, s.repetitions.to_string()),
-        ]);
+        write_to_url(&s.query());
         let jobs = catalog_hashing::run_jobs(&s, &hash_source, &worker_counts, machine);
         jobs_of_run.set(jobs.clone());
         digests.set(Vec::new());

@@ -11,7 +11,7 @@ use crate::components::notes::ClampNotes;
 use crate::components::share::ShareBar;
 use crate::format;
 use crate::i18n::{fill, ui};
-use crate::presets::{write_words_to_url, Preset};
+use crate::presets::{write_to_url, Preset};
 use experiments::catalog::{self, Machine};
 use experiments::params::os_scheduler::{CORES, MIXES, QUANTUM_MS, SEED, SWITCH_US, THREADS};
 use leptos::prelude::*;
@@ -118,14 +118,17 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
     });
     // The URL always holds the settings shown, so the page can be shared as it is.
     Effect::new(move |_| {
-        write_words_to_url(&[
-            (THREADS.key, threads.get().to_string()),
-            (CORES.key, cores.get().to_string()),
-            (QUANTUM_MS.key, quantum.get().to_string()),
-            (SWITCH_US.key, switch_cost.get().to_string()),
-            (SEED.key, seed.get().to_string()),
-            ("mix", mix.get().to_string()),
-        ]);
+        write_to_url(
+            &catalog::os_scheduler::Settings {
+                threads: threads.get(),
+                cores: cores.get(),
+                quantum_ms: quantum.get(),
+                switch_us: switch_cost.get(),
+                seed: seed.get(),
+                mix: mix.get(),
+            }
+            .query(),
+        );
     });
 
     let never = Signal::stored(false);

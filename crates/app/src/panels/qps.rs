@@ -103,15 +103,7 @@ fn QpsControls(machine: Machine) -> impl IntoView {
             workers: workers.get_untracked() as u32,
             repetitions: repetitions.get_untracked() as u32,
         };
-        write_to_url(&[
-            (REQUESTS.key, s.requests as u64),
-            (CONCURRENCY.key, s.concurrency as u64),
-            (WAIT_MS.key, s.wait_ms as u64),
-            (WORK_US.key, s.work_us as u64),
-            (threads_limits.key, s.threads as u64),
-            (workers_limits.key, s.workers as u64),
-            (REPETITIONS.key, s.repetitions as u64),
-        ]);
+        write_to_url(&s.query());
         results.set(Vec::new());
         runner.run(catalog_qps::run_jobs(&s), move |_, m| {
             results.update(|all| all.push(m));

@@ -73,13 +73,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
         repetitions: repetitions.get_untracked() as u32,
     };
     let remember_settings = move || {
-        let s = settings();
-        write_to_url(&[
-            (workers_limits.key, s.workers as u64),
-            (TASKS.key, s.tasks as u64),
-            (NUMBERS.key, s.numbers),
-            (REPETITIONS.key, s.repetitions as u64),
-        ]);
+        write_to_url(&settings().query());
     };
     let show_trace = move |m: Measurement| {
         traced_label.set(describe(&m.job));

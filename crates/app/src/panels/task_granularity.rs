@@ -83,11 +83,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
             repetitions: repetitions.get_untracked() as u32,
         };
         let x = s.tasks;
-        write_to_url(&[
-            (workers_limits.key, s.workers as u64),
-            (TASKS.key, s.tasks as u64),
-            (REPETITIONS.key, s.repetitions as u64),
-        ]);
+        write_to_url(&s.query());
         let kinds = catalog::task_granularity::kinds(&s, mode);
         let jobs = catalog::task_granularity::run_jobs(&s, mode);
         jobs_of_run.set(jobs.clone());

@@ -139,7 +139,7 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
     // shared memory, so the idle workers are weighed first, before the engine starts.
     let measure = move || {
         let count = parked.get_untracked() as u32;
-        write_to_url(&[(PARKED.key, count as u64)]);
+        write_to_url(&[(PARKED.key, count.to_string())]);
         worker_bytes.set(None);
         weigh_problem.set(None);
         task_report.set(None);

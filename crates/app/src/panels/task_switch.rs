@@ -43,7 +43,7 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
             round_trips: trips.get_untracked() as u32,
             repetitions: repetitions.get_untracked() as u32,
         };
-        write_to_url(&[(ROUND_TRIPS.key, s.round_trips as u64), (SWITCH_REPETITIONS.key, s.repetitions as u64)]);
+        write_to_url(&s.query());
         let jobs = catalog::task_switch::run_jobs(&s, mode);
         results.set(Vec::new());
         let run_log = log.start_run();

@@ -1,7 +1,7 @@
 //! The bubble sort chapter: bubble sort as one loop against three parallel sorts on k workers, and
 //! a sweep of the three over k.
 
-use super::{sweep_counts, workers_for, Experiment, KnobReader, Machine, Runs, EVERY_MODE};
+use super::{sweep_counts, workers_for, Experiment, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{Job, SortAlgorithm, Variant, Workload, DEFAULT_SEED};
 use crate::params::sort::{workers, NUMBERS, REPETITIONS, TASKS};
 
@@ -24,6 +24,18 @@ pub struct Settings {
     pub tasks: u32,
     pub numbers: u32,
     pub repetitions: u32,
+}
+
+impl Settings {
+    /// The settings as URL query pairs, under the keys [`read`] reads them from.
+    pub fn query(&self) -> Query {
+        vec![
+            (workers(1).key, self.workers.to_string()),
+            (TASKS.key, self.tasks.to_string()),
+            (NUMBERS.key, self.numbers.to_string()),
+            (REPETITIONS.key, self.repetitions.to_string()),
+        ]
+    }
 }
 
 /// The worker range on `machine` (one worker without shared memory).

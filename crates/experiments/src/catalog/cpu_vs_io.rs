@@ -1,7 +1,7 @@
 //! CPU-bound versus IO-bound: the same document search with its reads waiting (IO) or the
 //! documents already in memory (CPU), as goroutines on k workers, and a sweep over the task count.
 
-use super::{sweep_counts, workers_for, Experiment, KnobReader, Machine, Runs, EVERY_MODE, SWEEP_MAX_TASKS};
+use super::{sweep_counts, workers_for, Experiment, KnobReader, Machine, Query, Runs, EVERY_MODE, SWEEP_MAX_TASKS};
 use crate::job::{Job, Variant, Workload, DEFAULT_SEED};
 use crate::params::cpu_vs_io::{workers, DOCUMENTS, IO_LATENCY_US, KINDS, REPETITIONS, TASKS};
 use crate::params::ParamRange;
@@ -23,6 +23,18 @@ pub struct Settings {
     pub workers: u32,
     pub tasks: u32,
     pub repetitions: u32,
+}
+
+impl Settings {
+    /// The settings as URL query pairs, under the keys [`read`] reads them from.
+    pub fn query(&self) -> Query {
+        vec![
+            ("kind", self.kind.to_string()),
+            (workers(1).key, self.workers.to_string()),
+            (TASKS.key, self.tasks.to_string()),
+            (REPETITIONS.key, self.repetitions.to_string()),
+        ]
+    }
 }
 
 /// The worker range on `machine` (one worker without shared memory).

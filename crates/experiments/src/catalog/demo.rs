@@ -1,6 +1,6 @@
 //! "Concurrency is not parallelism": t tasks of pure CPU work on one worker, then on k.
 
-use super::{Experiment, KnobReader, Machine, Runs, EVERY_MODE};
+use super::{Experiment, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{Job, Variant, Workload};
 use crate::params::demo::{workers, TASKS, UNITS};
 
@@ -22,6 +22,17 @@ pub struct Settings {
     pub workers: u32,
     pub tasks: u32,
     pub units: u32,
+}
+
+impl Settings {
+    /// The settings as URL query pairs, under the keys [`read`] reads them from.
+    pub fn query(&self) -> Query {
+        vec![
+            (workers(1).key, self.workers.to_string()),
+            (TASKS.key, self.tasks.to_string()),
+            (UNITS.key, self.units.to_string()),
+        ]
+    }
 }
 
 /// The knobs, in the panel's order. Message-passing workers make every worker count real, so the

@@ -1,7 +1,7 @@
 //! IO-bound document search: threads whose reads block against goroutines whose reads park, on k
 //! workers, and a sweep over the task count.
 
-use super::{sweep_counts, workers_for, Experiment, KnobReader, Machine, Runs, EVERY_MODE, SWEEP_MAX_TASKS};
+use super::{sweep_counts, workers_for, Experiment, KnobReader, Machine, Query, Runs, EVERY_MODE, SWEEP_MAX_TASKS};
 use crate::job::{Job, Variant, Workload, DEFAULT_SEED};
 use crate::params::docsearch::{workers, DOCUMENTS, LATENCY_MS, REPETITIONS, TASKS};
 use crate::params::ParamRange;
@@ -23,6 +23,19 @@ pub struct Settings {
     pub documents: u32,
     pub latency_ms: u32,
     pub repetitions: u32,
+}
+
+impl Settings {
+    /// The settings as URL query pairs, under the keys [`read`] reads them from.
+    pub fn query(&self) -> Query {
+        vec![
+            (workers(1).key, self.workers.to_string()),
+            (TASKS.key, self.tasks.to_string()),
+            (DOCUMENTS.key, self.documents.to_string()),
+            (LATENCY_MS.key, self.latency_ms.to_string()),
+            (REPETITIONS.key, self.repetitions.to_string()),
+        ]
+    }
 }
 
 /// The worker range on `machine` (one worker without shared memory).

@@ -1,7 +1,7 @@
 //! Go's G/M/P scheduler shown on the engine's own M:N runtime: a scenario recorded step by step
 //! and replayed.
 
-use super::{workers_for, Experiment, KnobReader, Machine, Runs, EVERY_MODE};
+use super::{workers_for, Experiment, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{Job, ScenarioKind, Variant, Workload};
 use crate::params::go_scheduler::{workers, STEP, TASKS};
 use crate::params::ParamRange;
@@ -26,6 +26,18 @@ pub struct Settings {
     pub tasks: u32,
     /// The replay step to open at.
     pub step: u64,
+}
+
+impl Settings {
+    /// The settings as URL query pairs, under the keys [`read`] reads them from.
+    pub fn query(&self) -> Query {
+        // The replay step is where a reader looked, not part of the run: a new recording starts at 0.
+        vec![
+            ("scenario", self.scenario.id().to_string()),
+            (workers(1).key, self.workers.to_string()),
+            (TASKS.key, self.tasks.to_string()),
+        ]
+    }
 }
 
 /// The worker and task ranges with `scenario`'s defaults, on `machine`.

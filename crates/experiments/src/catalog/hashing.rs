@@ -1,7 +1,7 @@
 //! The hashing chapter: t independent SHA-256 hashes of generated data or a picked file, as a loop
 //! and on k workers (or the article's 1, 4 and 16).
 
-use super::{Experiment, KnobReader, Machine, Runs, EVERY_MODE};
+use super::{Experiment, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{HashSource, Job, Variant, Workload, DEFAULT_SEED};
 use crate::params::hashing::{workers, HASHES, PRESET_WORKERS, REPETITIONS, SIZE_MB, SLICE_BYTES};
 use crate::params::ParamRange;
@@ -28,6 +28,19 @@ pub struct Settings {
     pub hashes: u32,
     pub workers: u32,
     pub repetitions: u32,
+}
+
+impl Settings {
+    /// The settings as URL query pairs, under the keys [`read`] reads them from.
+    pub fn query(&self) -> Query {
+        vec![
+            ("source", self.source.to_string()),
+            (SIZE_MB.key, self.size_mb.to_string()),
+            (HASHES.key, self.hashes.to_string()),
+            (workers(1).key, self.workers.to_string()),
+            (REPETITIONS.key, self.repetitions.to_string()),
+        ]
+    }
 }
 
 /// The worker range on a machine of `cores` logical processors. Message-passing workers make every

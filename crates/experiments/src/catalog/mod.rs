@@ -48,6 +48,10 @@ pub enum Runs {
     Page,
 }
 
+/// Settings as URL query pairs (`key`, value), what a panel writes back into its address after a run
+/// so that the address repeats it; each experiment's `read` reads them back.
+pub type Query = Vec<(&'static str, String)>;
+
 /// Both modes of the engine.
 pub const EVERY_MODE: &[Mode] = &[Mode::Threads, Mode::SingleWorker];
 
@@ -153,6 +157,55 @@ mod tests {
             assert_eq!(find(e.name).map(|f| f.name), Some(e.name));
         }
         assert!(find("no-such-experiment").is_none());
+    }
+
+    /// Reads knobs from query pairs, as the page reads its address.
+    struct FromQuery(Query);
+
+    impl KnobReader for FromQuery {
+        fn value(&mut self, range: &ParamRange) -> u64 {
+            let raw = self.0.iter().find(|(k, _)| *k == range.key).map(|(_, v)| v.as_str());
+            crate::params::read_param(range, raw, &mut Vec::new())
+        }
+        fn choice(&mut self, key: &str, options: &'static [&'static str], default: &'static str) -> &'static str {
+            let raw = self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
+            crate::params::read_choice(key, raw, options, default, &mut Vec::new())
+        }
+    }
+
+    #[test]
+    fn settings_written_to_the_address_read_back_the_same() {
+        let machine = Machine { cores: 8, mode: Mode::Threads };
+        let sum = sum::Settings { workers: 3, tasks: 5, numbers: 2_000_000, repetitions: 7 };
+        assert_eq!(sum::read(&mut FromQuery(sum.query()), machine), sum);
+        let sort = bubble_sort::Settings { workers: 3, tasks: 5, numbers: 2_000, repetitions: 4 };
+        assert_eq!(bubble_sort::read(&mut FromQuery(sort.query()), machine), sort);
+        let demo = demo::Settings { workers: 3, tasks: 5, units: 7_000 };
+        assert_eq!(demo::read(&mut FromQuery(demo.query()), machine), demo);
+        let io = cpu_vs_io::Settings { kind: "cpu", workers: 3, tasks: 5, repetitions: 2 };
+        assert_eq!(cpu_vs_io::read(&mut FromQuery(io.query()), machine), io);
+        let docs = document_search::Settings { workers: 3, tasks: 5, documents: 200, latency_ms: 2, repetitions: 2 };
+        assert_eq!(document_search::read(&mut FromQuery(docs.query()), machine), docs);
+        let hash = hashing::Settings { source: "file", size_mb: 8, hashes: 5, workers: 3, repetitions: 2 };
+        assert_eq!(hashing::read(&mut FromQuery(hash.query()), machine), hash);
+        let load = qps::Settings {
+            requests: 300,
+            concurrency: 30,
+            wait_ms: 5,
+            work_us: 20,
+            threads: 6,
+            workers: 3,
+            repetitions: 2,
+        };
+        assert_eq!(qps::read(&mut FromQuery(load.query()), machine), load);
+        let cost = task_granularity::Settings { workers: 3, tasks: 2_000, repetitions: 2 };
+        assert_eq!(task_granularity::read(&mut FromQuery(cost.query()), machine), cost);
+        let switch = task_switch::Settings { round_trips: 5_000, repetitions: 2 };
+        assert_eq!(task_switch::read(&mut FromQuery(switch.query()), machine), switch);
+        let os = os_scheduler::Settings { threads: 5, cores: 3, quantum_ms: 7, switch_us: 9, seed: 11, mix: "io" };
+        assert_eq!(os_scheduler::read(&mut FromQuery(os.query()), machine), os);
+        let go = go_scheduler::Settings { scenario: crate::job::ScenarioKind::ALL[1], workers: 3, tasks: 5, step: 0 };
+        assert_eq!(go_scheduler::read(&mut FromQuery(go.query()), machine), go);
     }
 
     #[test]

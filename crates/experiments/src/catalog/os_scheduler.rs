@@ -1,6 +1,6 @@
 //! How an OS schedules threads: a simulation the page runs itself; it sends the engine nothing.
 
-use super::{Experiment, KnobReader, Machine, Runs};
+use super::{Experiment, KnobReader, Machine, Query, Runs};
 use crate::job::Job;
 use crate::params::os_scheduler::{CORES, MIXES, QUANTUM_MS, SEED, SWITCH_US, THREADS};
 
@@ -23,6 +23,20 @@ pub struct Settings {
     pub seed: u64,
     /// One of `MIXES`.
     pub mix: &'static str,
+}
+
+impl Settings {
+    /// The settings as URL query pairs, under the keys [`read`] reads them from.
+    pub fn query(&self) -> Query {
+        vec![
+            (THREADS.key, self.threads.to_string()),
+            (CORES.key, self.cores.to_string()),
+            (QUANTUM_MS.key, self.quantum_ms.to_string()),
+            (SWITCH_US.key, self.switch_us.to_string()),
+            (SEED.key, self.seed.to_string()),
+            ("mix", self.mix.to_string()),
+        ]
+    }
 }
 
 /// The knobs, in the panel's order.

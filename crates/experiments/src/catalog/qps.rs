@@ -1,7 +1,7 @@
 //! High concurrency: a load test of a thread-pool server against a goroutine server whose
 //! requests compute, then block.
 
-use super::{workers_for, Experiment, KnobReader, Machine, Mode, Runs};
+use super::{workers_for, Experiment, KnobReader, Machine, Mode, Query, Runs};
 use crate::job::{Job, Variant, Workload};
 use crate::params::qps::{pool_threads, workers, CONCURRENCY, REPETITIONS, REQUESTS, WAIT_MS, WORK_US};
 use crate::params::ParamRange;
@@ -28,6 +28,21 @@ pub struct Settings {
     /// Workers of the goroutine server.
     pub workers: u32,
     pub repetitions: u32,
+}
+
+impl Settings {
+    /// The settings as URL query pairs, under the keys [`read`] reads them from.
+    pub fn query(&self) -> Query {
+        vec![
+            (REQUESTS.key, self.requests.to_string()),
+            (CONCURRENCY.key, self.concurrency.to_string()),
+            (WAIT_MS.key, self.wait_ms.to_string()),
+            (WORK_US.key, self.work_us.to_string()),
+            (pool_threads(1).key, self.threads.to_string()),
+            (workers(1).key, self.workers.to_string()),
+            (REPETITIONS.key, self.repetitions.to_string()),
+        ]
+    }
 }
 
 /// The thread-pool server's thread range and the goroutine server's worker range on `machine`.

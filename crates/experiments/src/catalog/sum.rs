@@ -1,6 +1,6 @@
 //! The Sum chapter: one loop over n numbers against t tasks on k workers, and a sweep over k.
 
-use super::{sweep_counts, Experiment, KnobReader, Machine, Runs, EVERY_MODE};
+use super::{sweep_counts, Experiment, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{Job, Variant, Workload, DEFAULT_SEED};
 use crate::params::sum::{workers, NUMBERS, REPETITIONS, TASKS};
 
@@ -20,6 +20,18 @@ pub struct Settings {
     pub tasks: u32,
     pub numbers: u64,
     pub repetitions: u32,
+}
+
+impl Settings {
+    /// The settings as URL query pairs, under the keys [`read`] reads them from.
+    pub fn query(&self) -> Query {
+        vec![
+            (workers(1).key, self.workers.to_string()),
+            (TASKS.key, self.tasks.to_string()),
+            (NUMBERS.key, self.numbers.to_string()),
+            (REPETITIONS.key, self.repetitions.to_string()),
+        ]
+    }
 }
 
 /// The knobs, in the panel's order. Message-passing workers make every worker count real.

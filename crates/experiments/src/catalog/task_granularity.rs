@@ -1,7 +1,7 @@
 //! What a task costs, part one: x tiny tasks of each size as a loop, on a thread pool and as
 //! goroutines, on one worker and on k.
 
-use super::{Experiment, KnobReader, Machine, Mode, Runs, EVERY_MODE};
+use super::{Experiment, KnobReader, Machine, Mode, Query, Runs, EVERY_MODE};
 use crate::job::{Job, Variant, Workload};
 use crate::params::task_cost::{workers, REPETITIONS, SQRT_COUNTS, TASKS};
 
@@ -20,6 +20,17 @@ pub struct Settings {
     pub workers: u32,
     pub tasks: u32,
     pub repetitions: u32,
+}
+
+impl Settings {
+    /// The settings as URL query pairs, under the keys [`read`] reads them from.
+    pub fn query(&self) -> Query {
+        vec![
+            (workers(1).key, self.workers.to_string()),
+            (TASKS.key, self.tasks.to_string()),
+            (REPETITIONS.key, self.repetitions.to_string()),
+        ]
+    }
 }
 
 /// The knobs, in the panel's order; without shared memory the worker count stays at one (the

@@ -1,7 +1,7 @@
 //! What a task costs, part three: a turn handed back and forth between two threads and between
 //! two goroutines.
 
-use super::{Experiment, KnobReader, Machine, Mode, Runs, EVERY_MODE};
+use super::{Experiment, KnobReader, Machine, Mode, Query, Runs, EVERY_MODE};
 use crate::job::{Job, Variant, Workload};
 use crate::params::task_cost::{ROUND_TRIPS, SWITCH_REPETITIONS};
 
@@ -19,6 +19,13 @@ pub const EXPERIMENT: Experiment = Experiment {
 pub struct Settings {
     pub round_trips: u32,
     pub repetitions: u32,
+}
+
+impl Settings {
+    /// The settings as URL query pairs, under the keys [`read`] reads them from.
+    pub fn query(&self) -> Query {
+        vec![(ROUND_TRIPS.key, self.round_trips.to_string()), (SWITCH_REPETITIONS.key, self.repetitions.to_string())]
+    }
 }
 
 /// The knobs, in the panel's order.
