@@ -1,6 +1,8 @@
 //! Renders the chapter prose in `content/<lang>/*.md` to HTML at build time, so the app ships no
 //! Markdown parser. Each file has a small front matter (title, summary, order) and may contain
-//! `<!-- experiment: NAME -->` markers where a live experiment panel is inserted. The build fails,
+//! `<!-- experiment: NAME -->` markers where a live experiment panel is inserted, `<!-- fold: SUMMARY -->`
+//! … `<!-- /fold -->` around detail shown on demand, and formulas in LaTeX (`$…$`, `$$…$$`) that become
+//! MathML here. The build fails,
 //! naming the file and line, on what the prose may not contain (raw HTML, `javascript:` links…):
 //! see `content_check.rs`.
 
@@ -8,7 +10,7 @@
 mod content_check;
 
 use content_check::Part;
-use pulldown_cmark::{html, Parser};
+use pulldown_cmark::{html, CowStr, Event, Parser};
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
@@ -43,9 +45,47 @@ fn front_matter(text: &str, file: &Path) -> (Vec<(String, String)>, String) {
 
 fn render(markdown: &str) -> String {
     let mut out = String::new();
-    html::push_html(&mut out, Parser::new_ext(markdown, content_check::options()));
+    // Formulas become MathML (the content check has refused any that cannot).
+    let events = Parser::new_ext(markdown, content_check::options()).map(|event| match event {
+        Event::InlineMath(latex) => Event::InlineHtml(CowStr::from(content_check::mathml(&latex, false).unwrap())),
+        Event::DisplayMath(latex) => Event::InlineHtml(CowStr::from(content_check::mathml(&latex, true).unwrap())),
+        other => other,
+    });
+    html::push_html(&mut out, events);
     // Wide tables scroll inside their own box on narrow screens.
     out.replace("<table>", "<div class=\"table-scroll\"><table>").replace("</table>", "</table></div>")
+}
+
+/// `text` with the characters HTML gives a meaning escaped.
+fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The parts of a chapter as sections: runs of prose become one section of HTML, a fold in it a
+/// `<details>` the reader opens.
+fn sections(parts: Vec<Part>) -> Vec<Section> {
+    let mut sections = Vec::new();
+    for part in parts {
+        match part {
+            Part::Prose { markdown, fold, .. } => {
+                let html = match fold {
+                    Some(summary) => format!(
+                        "<details class=\"fold\"><summary>{}</summary>{}</details>",
+                        // Typographic apostrophes, as smart punctuation gives the prose.
+                        escape_html(&summary.replace('\'', "’")),
+                        render(&markdown)
+                    ),
+                    None => render(&markdown),
+                };
+                match sections.last_mut() {
+                    Some(Section::Prose(previous)) => previous.push_str(&html),
+                    _ => sections.push(Section::Prose(html)),
+                }
+            }
+            Part::Experiment(name) => sections.push(Section::Experiment(name)),
+        }
+    }
+    sections
 }
 
 fn main() {
@@ -71,13 +111,7 @@ fn main() {
             // `body` ends `text`: its first line is the one after the front matter.
             let first_line = text[..text.len() - body.len()].matches('\n').count() + 1;
             let sections = match content_check::chapter(&body, first_line) {
-                Ok(parts) => parts
-                    .into_iter()
-                    .map(|part| match part {
-                        Part::Prose { markdown, .. } => Section::Prose(render(&markdown)),
-                        Part::Experiment(name) => Section::Experiment(name),
-                    })
-                    .collect(),
+                Ok(parts) => sections(parts),
                 Err(problems) => {
                     let file = path.strip_prefix(content.parent().unwrap_or(&content)).unwrap_or(&path);
                     refused.extend(problems.into_iter().map(|p| format!("{}:{}: {}", file.display(), p.line, p.what)));

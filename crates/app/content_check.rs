@@ -1,7 +1,9 @@
 //! What the chapter Markdown in `content/` may contain, checked by the build script before it renders
 //! a chapter (and by `tests/content.rs`): no raw HTML (the only HTML is a `<!-- experiment: NAME -->`
-//! marker on a line of its own), no link or image to a URL that runs code or is not a web address
-//! (`javascript:`, `vbscript:`, `data:`…), and no heading attributes beyond an id and classes.
+//! marker, or a `<!-- fold: SUMMARY -->` … `<!-- /fold -->` pair around detail the reader opens on
+//! demand, each on a line of its own), no link or image to a URL that runs code or is not a web
+//! address (`javascript:`, `vbscript:`, `data:`…), no heading attributes beyond an id and classes, and
+//! no formula (`$…$`, `$$…$$`, LaTeX) that does not turn into MathML.
 //!
 //! The rendered prose goes into the page as HTML, so anything that passes here reaches the reader;
 //! translations are written by people other than the authors of the code.
@@ -14,6 +16,27 @@ pub fn options() -> Options {
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_SMART_PUNCTUATION
         | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_MATH
+}
+
+/// A formula in LaTeX as MathML (`display`: a block of its own, else inline with the text), or why it
+/// cannot be rendered. The browser draws MathML itself, so the app ships no maths code.
+pub fn mathml(latex: &str, display: bool) -> Result<String, String> {
+    use pulldown_latex::config::{DisplayMode, RenderConfig};
+    let storage = pulldown_latex::Storage::new();
+    let events: Vec<_> = pulldown_latex::Parser::new(latex, &storage).collect();
+    if let Some(Err(error)) = events.iter().find(|e| e.is_err()) {
+        return Err(format!("the formula `{}` is not LaTeX this renderer reads: {error}", snippet(latex)));
+    }
+    let config = RenderConfig {
+        display_mode: if display { DisplayMode::Block } else { DisplayMode::Inline },
+        // The source is kept for screen readers and copying.
+        annotation: Some(latex),
+        ..RenderConfig::default()
+    };
+    let mut out = String::new();
+    pulldown_latex::push_mathml(&mut out, events.into_iter(), config).map_err(|e| format!("{e}"))?;
+    Ok(out)
 }
 
 /// Something refused, on `line` of the file (counting from 1).
@@ -23,11 +46,36 @@ pub struct Problem {
     pub what: String,
 }
 
-/// A piece of a chapter body: Markdown starting at `line` of the file, or an experiment marker.
+/// A piece of a chapter body: Markdown starting at `line` of the file (inside a fold with that
+/// summary, or not), or an experiment marker.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Part {
-    Prose { markdown: String, line: usize },
+    Prose { markdown: String, line: usize, fold: Option<String> },
     Experiment(String),
+}
+
+/// What a line of a chapter body is to the splitter.
+#[derive(Debug, PartialEq, Eq)]
+enum Marker<'a> {
+    Experiment(&'a str),
+    FoldStart(&'a str),
+    FoldEnd,
+}
+
+fn marker(line: &str) -> Option<Result<Marker<'_>, String>> {
+    if let Some(result) = experiment_marker(line) {
+        return Some(result.map(Marker::Experiment));
+    }
+    let inner = line.trim().strip_prefix("<!--")?.strip_suffix("-->")?.trim();
+    if inner == "/fold" {
+        return Some(Ok(Marker::FoldEnd));
+    }
+    let summary = inner.strip_prefix("fold:")?.trim();
+    Some(if summary.is_empty() || summary.contains(['<', '>', '&']) {
+        Err(format!("the fold marker's summary `{}` must be plain text, and not empty", snippet(summary)))
+    } else {
+        Ok(Marker::FoldStart(summary))
+    })
 }
 
 /// The only schemes a link or image may name. Everything else (`javascript:`, `vbscript:`, `data:`,
@@ -41,33 +89,60 @@ pub fn chapter(body: &str, first_line: usize) -> Result<Vec<Part>, Vec<Problem>>
     let mut problems = Vec::new();
     let mut prose = String::new();
     let mut prose_line = first_line;
-    fn flush(prose: &mut String, prose_line: usize, parts: &mut Vec<Part>, problems: &mut Vec<Problem>) {
+    // The open fold: its summary and the line it opened on.
+    let mut fold: Option<(String, usize)> = None;
+    let flush = |prose: &mut String,
+                 prose_line: usize,
+                 fold: &Option<(String, usize)>,
+                 parts: &mut Vec<Part>,
+                 problems: &mut Vec<Problem>| {
         if !prose.trim().is_empty() {
             problems.extend(check_markdown(prose, prose_line));
-            parts.push(Part::Prose { markdown: std::mem::take(prose), line: prose_line });
+            let fold = fold.as_ref().map(|(summary, _)| summary.clone());
+            parts.push(Part::Prose { markdown: std::mem::take(prose), line: prose_line, fold });
         }
         prose.clear();
-    }
+    };
     for (index, line) in body.lines().enumerate() {
         let number = first_line + index;
-        match experiment_marker(line) {
-            Some(Ok(name)) => {
-                flush(&mut prose, prose_line, &mut parts, &mut problems);
+        let Some(found) = marker(line) else {
+            prose.push_str(line);
+            prose.push('\n');
+            continue;
+        };
+        flush(&mut prose, prose_line, &fold, &mut parts, &mut problems);
+        prose_line = number + 1;
+        match found {
+            Ok(Marker::Experiment(name)) => {
+                if let Some((_, opened)) = &fold {
+                    problems.push(Problem {
+                        line: number,
+                        what: format!(
+                            "the experiment `{name}` is inside the fold opened on line {opened}: close it first"
+                        ),
+                    });
+                }
                 parts.push(Part::Experiment(name.to_string()));
-                prose_line = number + 1;
             }
-            Some(Err(what)) => {
-                flush(&mut prose, prose_line, &mut parts, &mut problems);
-                problems.push(Problem { line: number, what });
-                prose_line = number + 1;
+            Ok(Marker::FoldStart(summary)) => match &fold {
+                Some((_, opened)) => problems.push(Problem {
+                    line: number,
+                    what: format!("a fold opens inside the fold opened on line {opened}: folds do not nest"),
+                }),
+                None => fold = Some((summary.to_string(), number)),
+            },
+            Ok(Marker::FoldEnd) => {
+                if fold.take().is_none() {
+                    problems.push(Problem { line: number, what: "`<!-- /fold -->` closes no fold".into() });
+                }
             }
-            None => {
-                prose.push_str(line);
-                prose.push('\n');
-            }
+            Err(what) => problems.push(Problem { line: number, what }),
         }
     }
-    flush(&mut prose, prose_line, &mut parts, &mut problems);
+    flush(&mut prose, prose_line, &fold, &mut parts, &mut problems);
+    if let Some((_, opened)) = fold {
+        problems.push(Problem { line: opened, what: "this fold is never closed by `<!-- /fold -->`".into() });
+    }
     if problems.is_empty() {
         Ok(parts)
     } else {
@@ -117,6 +192,8 @@ pub fn check_markdown(markdown: &str, first_line: usize) -> Vec<Problem> {
             }
             Event::Start(Tag::Link { dest_url, .. }) => url_problem(&dest_url).map(|p| format!("a link to {p}")),
             Event::Start(Tag::Image { dest_url, .. }) => url_problem(&dest_url).map(|p| format!("an image from {p}")),
+            Event::InlineMath(latex) => mathml(&latex, false).err(),
+            Event::DisplayMath(latex) => mathml(&latex, true).err(),
             Event::Start(Tag::Heading { attrs, .. }) if !attrs.is_empty() => {
                 let names: Vec<&str> = attrs.iter().map(|(name, _)| name.as_ref()).collect();
                 Some(format!(
@@ -147,8 +224,8 @@ fn html_problem(html: &str) -> String {
     let first = html.trim_start().lines().next().unwrap_or("").trim();
     if first.starts_with("<!--") {
         format!(
-            "raw HTML `{}`: HTML comments are not allowed; the only one is `<!-- experiment: NAME -->` on a \
-             line of its own",
+            "raw HTML `{}`: HTML comments are not allowed; the only ones are `<!-- experiment: NAME -->`, \
+             `<!-- fold: SUMMARY -->` and `<!-- /fold -->`, each on a line of its own",
             snippet(first)
         )
     } else {
@@ -236,9 +313,37 @@ mod tests {
                     <!-- experiment: sum -->\nMore prose, a < b and x<3.\n";
         let parts = chapter(body, 5).unwrap();
         assert_eq!(parts.len(), 3, "{parts:?}");
-        assert!(matches!(&parts[0], Part::Prose { line: 5, .. }));
+        assert!(matches!(&parts[0], Part::Prose { line: 5, fold: None, .. }));
         assert_eq!(parts[1], Part::Experiment("sum".into()));
-        assert!(matches!(&parts[2], Part::Prose { line: 20, markdown } if markdown.starts_with("More prose")));
+        assert!(matches!(&parts[2], Part::Prose { line: 20, markdown, .. } if markdown.starts_with("More prose")));
+    }
+
+    #[test]
+    fn folds_hold_prose_and_must_close() {
+        let body = "Open.\n<!-- fold: Why it works -->\nDetail *here*.\n<!-- /fold -->\nAfter.\n";
+        let parts = chapter(body, 1).unwrap();
+        assert_eq!(parts.len(), 3, "{parts:?}");
+        assert!(matches!(&parts[0], Part::Prose { fold: None, .. }));
+        assert!(
+            matches!(&parts[1], Part::Prose { fold: Some(s), line: 3, markdown } if s == "Why it works" && markdown.starts_with("Detail"))
+        );
+        assert!(matches!(&parts[2], Part::Prose { fold: None, line: 5, .. }));
+        refused("<!-- fold: A -->\nText\n", 1, "never closed");
+        refused("Text\n<!-- /fold -->\n", 2, "closes no fold");
+        refused("<!-- fold: A -->\n<!-- fold: B -->\n<!-- /fold -->\n", 2, "do not nest");
+        refused("<!-- fold: A -->\n<!-- experiment: sum -->\n<!-- /fold -->\n", 2, "inside the fold");
+        refused("<!-- fold: <b>x</b> -->\n<!-- /fold -->\n", 1, "plain text");
+        refused("<!-- fold: -->\n<!-- /fold -->\n", 1, "plain text");
+    }
+
+    #[test]
+    fn formulas_become_mathml_or_are_refused() {
+        assert!(problems("Speedup $S(k) = \\frac{T_1}{T_k}$ and\n\n$$L = \\lambda W$$\n").is_empty());
+        let inline = mathml("\\frac{1}{s}", false).unwrap();
+        assert!(inline.starts_with("<math") && inline.contains("<mfrac"), "{inline}");
+        assert!(mathml("x", true).unwrap().contains("display=\"block\""));
+        refused("Broken $\\frac{1}$ here.\n", 1, "is not LaTeX");
+        refused("Unknown $\\nosuchcommand x$ here.\n", 1, "is not LaTeX");
     }
 
     #[test]
