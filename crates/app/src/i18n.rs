@@ -577,7 +577,7 @@ static EN: Ui = Ui {
     col_series: "Series",
     chart_data_caption: "Data of the chart above",
 
-    timeline_caption: "{what}: which worker ran which task, and when, during the median repetition. One lane per worker; {bars}",
+    timeline_caption: "{what}. Which worker ran which task, and when, during the median repetition. One lane per worker; {bars}",
     timeline_summary: "{tasks} ran on {used} of {workers} in {wall} ms.",
     trace_picker_label: "Timeline of",
     trace_choice: "{run}: {point}",
