@@ -584,7 +584,7 @@ static EN: Ui = Ui {
     trace_point: "{tasks} on {workers}",
     timeline_summary_slices: "{tasks} ran as {slices} bars (slices) on {used} of {workers} in {wall} ms.",
     timeline_bars_tasks: "each bar is a task.",
-    timeline_bars_slices: "each bar is a slice of a task: a task that stops (parks) and goes on later is drawn as one bar per slice, in its own colour, on whichever worker ran that slice.",
+    timeline_bars_slices: "each bar is a slice of a task: a task that stops (it parks, or waits for the next phase) and goes on later is drawn as one bar per slice, in its own colour, on whichever worker ran that slice.",
     timeline_workers_caption: "Per worker: the tasks it ran and when it was busy.",
     timeline_workers_caption_slices: "Per worker: the tasks that started here (each task counted once, where its first slice ran, so the column adds up to the tasks) and the slices (bars) it ran.",
     axis_time_ms: "time (ms)",
