@@ -36,7 +36,7 @@ test('all four sorts run from a preset and every result is checked sorted', asyn
 
   assert.deepEqual(tasks.slice().sort(), ['T0', 'T1', 'T2', 'T3', 'T4']);
   // Odd-even's timeline has many more slices: one per phase per task, capped with a visible note.
-  await panel.getByLabel('Show the timeline of').selectOption('odd-even');
+  await panel.getByLabel('Sort in the timeline').selectOption('odd-even');
   await timeline.getByTestId('timeline-truncated').waitFor();
   assert.equal(await panel.locator('[data-testid="slow-warning"]').count(), 0);
   assert.deepEqual(page.problems, []);

@@ -14,4 +14,5 @@ pub mod results;
 pub mod share;
 pub mod speedup_chart;
 pub mod timeline;
+pub mod trace_picker;
 pub mod unavailable;

@@ -11,8 +11,10 @@ use leptos::prelude::*;
 pub struct ResultRow {
     /// Unique across the page's lifetime (keys the table rows).
     pub key: u64,
-    /// The run number the reader sees (1, 2, …).
+    /// The run number the reader sees (1, 2, …); runs and sweeps share the numbering.
     pub run: u32,
+    /// Whether the row is a point of a sweep (its run is a sweep) rather than of a plain run.
+    pub sweep: bool,
     /// Stable id of the variant for tests and styling ("sequential", "tasks").
     pub kind: &'static str,
     /// The variant as the reader sees it.
@@ -80,6 +82,15 @@ fn startup_text(rows: &[ResultRow]) -> Option<String> {
     Some(fill(t.startup_line, &[("parts", &parts.join("; "))]))
 }
 
+/// The run column: the run's number, marked when the run was a sweep.
+fn run_cell(row: &ResultRow) -> String {
+    if row.sweep {
+        fill(ui().run_cell_sweep, &[("n", &row.run.to_string())])
+    } else {
+        row.run.to_string()
+    }
+}
+
 fn check_cell(check: &Check) -> String {
     let t = ui();
     if check.ok {
@@ -133,7 +144,7 @@ pub fn ResultsTable(rows: Signal<Vec<ResultRow>>) -> impl IntoView {
                             class:wrong=!row.check.ok
                             class:uncertain=row.uncertain()
                         >
-                            <td class="num">{row.run}</td>
+                            <td class="num" data-testid="row-run" data-sweep=row.sweep.to_string()>{run_cell(&row)}</td>
                             <th scope="row">{row.variant.clone()}</th>
                             <td class="num">{row.workers}</td>
                             <td class="num">{row.tasks}</td>

@@ -87,12 +87,13 @@ pub fn results_csv(experiment: &str, rows: &[ResultRow]) -> String {
     let m = machine();
     let (page, _, _) = links(experiment);
     let mut csv = String::from(
-        "experiment,run,variant,workers,tasks,median_ms,min_ms,max_ms,speedup,result,correct,logical_processors,browser,isolated,url\n",
+        "experiment,run,sweep,variant,workers,tasks,median_ms,min_ms,max_ms,speedup,result,correct,logical_processors,browser,isolated,url\n",
     );
     for r in rows {
         let fields = [
             experiment.to_string(),
             r.run.to_string(),
+            r.sweep.to_string(),
             r.variant.clone(),
             r.workers.to_string(),
             r.tasks.to_string(),
@@ -127,7 +128,7 @@ pub fn results_json(experiment: &str, rows: &[ResultRow]) -> String {
         .iter()
         .map(|r| {
             json!({
-                "run": r.run, "variant": r.variant, "kind": r.kind, "workers": r.workers, "tasks": r.tasks,
+                "run": r.run, "sweep": r.sweep, "variant": r.variant, "kind": r.kind, "workers": r.workers, "tasks": r.tasks,
                 "median_ms": r.summary.median_ms, "min_ms": r.summary.min_ms, "max_ms": r.summary.max_ms,
                 "speedup": r.speedup, "result": r.check.value, "correct": r.check.ok,
             })

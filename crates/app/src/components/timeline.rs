@@ -4,7 +4,7 @@
 use super::canvas::{err, paint, text_on, watch_width, TASK_COLOURS};
 use crate::format;
 use crate::i18n::{self, fill, ui};
-use experiments::{Measurement, Span};
+use experiments::{Measurement, Span, Trace};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -18,9 +18,11 @@ const MAX_TASK_ROWS: usize = 500;
 #[derive(Clone, Debug, PartialEq)]
 struct WorkerRow {
     worker: u32,
-    /// Distinct tasks that ran here.
-    tasks: usize,
-    /// Separate runs (a task that parks and resumes runs in several slices).
+    /// Tasks whose first bar is on this worker: each task is counted once, where it started, so
+    /// the column adds up to the number of tasks.
+    tasks_started: usize,
+    /// Bars on this worker: a task that parks and resumes runs in several slices, perhaps on
+    /// several workers, and each slice is a bar.
     slices: usize,
     busy_ms: f64,
     first_start_ms: f64,
@@ -41,7 +43,7 @@ fn worker_rows(spans: &[Span], parked: &[Span]) -> Vec<WorkerRow> {
             }
             None => rows.push(WorkerRow {
                 worker: span.worker,
-                tasks: 0,
+                tasks_started: 0,
                 slices: 1,
                 busy_ms: span.end_ms - span.start_ms,
                 first_start_ms: span.start_ms,
@@ -50,11 +52,19 @@ fn worker_rows(spans: &[Span], parked: &[Span]) -> Vec<WorkerRow> {
             }),
         }
     }
-    for row in &mut rows {
-        let mut seen: Vec<u32> = spans.iter().filter(|s| s.worker == row.worker).map(|s| s.task).collect();
-        seen.sort_unstable();
-        seen.dedup();
-        row.tasks = seen.len();
+    // Each task's first slice (the earliest start; the first recorded on a tie) names where it started.
+    let mut first_slices: Vec<&Span> = Vec::new();
+    for span in spans {
+        match first_slices.iter_mut().find(|first| first.task == span.task) {
+            Some(first) if span.start_ms < first.start_ms => *first = span,
+            Some(_) => {}
+            None => first_slices.push(span),
+        }
+    }
+    for first in first_slices {
+        if let Some(row) = rows.iter_mut().find(|r| r.worker == first.worker) {
+            row.tasks_started += 1;
+        }
     }
     for span in parked {
         if let Some(row) = rows.iter_mut().find(|r| r.worker == span.worker) {
@@ -63,6 +73,16 @@ fn worker_rows(spans: &[Span], parked: &[Span]) -> Vec<WorkerRow> {
     }
     rows.sort_by_key(|r| r.worker);
     rows
+}
+
+/// Where a trace's time axis ends: its last bar or parked interval, or its wall time if later.
+pub fn trace_end_ms(trace: &Trace) -> f64 {
+    trace.spans.iter().chain(&trace.parked).map(|s| s.end_ms).fold(trace.wall_ms, f64::max)
+}
+
+/// The axis maximum that timelines meant to be compared share: the latest end among them.
+pub fn shared_axis_ms<'a>(traces: impl IntoIterator<Item = &'a Trace>) -> f64 {
+    traces.into_iter().map(trace_end_ms).fold(0.0, f64::max)
 }
 
 /// How many tasks are parked over time: (time, count) at every change, in time order.
@@ -79,14 +99,13 @@ fn parked_steps(parked: &[Span]) -> Vec<(f64, i32)> {
         .collect()
 }
 
-fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, workers: u32) {
+fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, workers: u32, end: f64) {
     let trace = &measurement.trace;
     let workers = workers.max(trace.spans.iter().map(|s| s.worker + 1).max().unwrap_or(1));
     let has_parked = !trace.parked.is_empty();
     // The parked row, if any, is one more lane at the bottom.
     let lanes = workers + u32::from(has_parked);
     let height = AXIS_HEIGHT + HEIGHT_PER_LANE * lanes as f64;
-    let end = trace.spans.iter().chain(&trace.parked).map(|s| s.end_ms).fold(trace.wall_ms, f64::max).max(0.001);
     paint(canvas, height, |root, ink| {
         let t = ui();
         let mut chart = ChartBuilder::on(&root)
@@ -158,30 +177,46 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, workers:
 }
 
 /// A timeline of `measurement`'s traced run on `lanes` workers (lanes with no task stay visible, empty).
+/// `what` names the job shown (the heading says it). Timelines meant to be compared pass the same
+/// `axis_max_ms` (see [`shared_axis_ms`]); the axis then ends there, or at this trace's own end if
+/// later. `note` says more about what the bars are, where the workload makes them surprising.
 #[component]
 pub fn Timeline(
     #[prop(into)] measurement: Signal<Option<Measurement>>,
     #[prop(into)] what: Signal<String>,
     #[prop(into)] lanes: Signal<u32>,
     #[prop(optional)] test_id: &'static str,
+    #[prop(optional, into)] axis_max_ms: Option<Signal<f64>>,
+    #[prop(optional)] note: &'static str,
 ) -> impl IntoView {
     let t = ui();
     let canvas = NodeRef::<Canvas>::new();
     let width = watch_width(canvas);
+    let axis_end = Signal::derive(move || {
+        let own = measurement.with(|m| m.as_ref().map_or(0.0, |m| trace_end_ms(&m.trace)));
+        own.max(axis_max_ms.map_or(0.0, |shared| shared.get())).max(0.001)
+    });
     Effect::new(move |_| {
         width.track();
         let (Some(element), Some(m)) = (canvas.get(), measurement.get()) else {
             return;
         };
-        draw(&element, &m, lanes.get());
+        draw(&element, &m, lanes.get(), axis_end.get());
     });
+    // Bars that are slices: a task that parked and resumed ran in several.
+    let sliced = move || measurement.with(|m| m.as_ref().is_some_and(|m| m.trace.spans.len() > m.trace.tasks_seen()));
     let summary = move || {
         measurement.with(|m| {
             m.as_ref().map(|m| {
                 fill(
-                    t.timeline_summary,
+                    if m.trace.spans.len() > m.trace.tasks_seen() {
+                        t.timeline_summary_slices
+                    } else {
+                        t.timeline_summary
+                    },
                     &[
                         ("tasks", &i18n::tasks(m.trace.tasks_seen() as u32)),
+                        ("slices", &format::int(m.trace.spans.len() as u64)),
                         ("used", &format::int(m.trace.workers_used().len() as u64)),
                         ("workers", &i18n::workers(lanes.get())),
                         ("wall", &format::ms(m.trace.wall_ms)),
@@ -189,6 +224,15 @@ pub fn Timeline(
                 )
             })
         })
+    };
+    let caption = move || {
+        let bars = if sliced() { t.timeline_bars_slices } else { t.timeline_bars_tasks };
+        let mut text = fill(t.timeline_caption, &[("what", &what.get()), ("bars", bars)]);
+        if !note.is_empty() {
+            text.push(' ');
+            text.push_str(note);
+        }
+        text
     };
     let rows = move || {
         measurement.with(|m| m.as_ref().map(|m| worker_rows(&m.trace.spans, &m.trace.parked)).unwrap_or_default())
@@ -199,8 +243,13 @@ pub fn Timeline(
     };
     view! {
         <Show when=move || measurement.with(Option::is_some)>
-            <figure class="timeline" data-testid=test_id>
-                <figcaption>{move || fill(t.timeline_caption, &[("what", &what.get())])}</figcaption>
+            <figure
+                class="timeline"
+                data-testid=test_id
+                data-axis-max-ms=move || axis_end.get().to_string()
+                data-what=move || what.get()
+            >
+                <figcaption data-testid="timeline-heading">{caption}</figcaption>
                 <canvas node_ref=canvas role="img" aria-label=summary></canvas>
                 <p class="timeline-summary">{summary}</p>
                 {move || measurement.with(|m| m.as_ref().and_then(|m| m.trace.shown_until_ms.map(|until| {
@@ -209,11 +258,12 @@ pub fn Timeline(
                 })))}
                 <div class="table-scroll">
                     <table class="timeline-workers">
+                        <caption>{move || if sliced() { t.timeline_workers_caption_slices } else { t.timeline_workers_caption }}</caption>
                         <thead>
                             <tr>
                                 <th scope="col">{t.col_worker}</th>
                                 <th scope="col">{t.col_task_count}</th>
-                                <Show when=has_parked>
+                                <Show when=sliced>
                                     <th scope="col">{t.col_slices}</th>
                                 </Show>
                                 <th scope="col">{t.col_busy}</th>
@@ -227,10 +277,10 @@ pub fn Timeline(
                         <tbody>
                             // Re-rendered whole for every new trace (a keyed list would keep stale cells).
                             {move || rows().into_iter().map(|row| view! {
-                                <tr data-worker=row.worker>
+                                <tr data-worker=row.worker data-tasks-started=row.tasks_started data-slices=row.slices>
                                     <th scope="row">{fill(t.worker_lane, &[("n", &row.worker.to_string())])}</th>
-                                    <td class="num">{row.tasks}</td>
-                                    <Show when=has_parked>
+                                    <td class="num">{row.tasks_started}</td>
+                                    <Show when=sliced>
                                         <td class="num">{row.slices}</td>
                                     </Show>
                                     <td class="num">{format::ms(row.busy_ms)}</td>
@@ -271,5 +321,62 @@ pub fn Timeline(
                 </details>
             </figure>
         </Show>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn span(task: u32, worker: u32, start_ms: f64, end_ms: f64) -> Span {
+        Span { task, worker, start_ms, end_ms }
+    }
+
+    #[test]
+    fn tasks_started_add_up_to_the_tasks_when_a_task_resumes_on_another_worker() {
+        // Task 0 starts on W0, parks, resumes on W1; task 1 runs on W1 only; task 2 on W0 in two slices.
+        let spans = [
+            span(0, 0, 0.0, 1.0),
+            span(1, 1, 0.0, 2.0),
+            span(0, 1, 3.0, 4.0),
+            span(2, 0, 1.0, 2.0),
+            span(2, 0, 5.0, 6.0),
+        ];
+        let parked = [span(0, 0, 1.0, 3.0), span(2, 0, 2.0, 5.0)];
+        let rows = worker_rows(&spans, &parked);
+        let started: usize = rows.iter().map(|r| r.tasks_started).sum();
+        assert_eq!(started, 3, "each task is counted once: {rows:?}");
+        let slices: usize = rows.iter().map(|r| r.slices).sum();
+        assert_eq!(slices, spans.len(), "every bar is counted once");
+        assert_eq!((rows[0].worker, rows[0].tasks_started, rows[0].slices), (0, 2, 3));
+        assert_eq!((rows[1].worker, rows[1].tasks_started, rows[1].slices), (1, 1, 2));
+        assert_eq!(rows[0].parked_ms, 5.0);
+    }
+
+    #[test]
+    fn a_task_is_counted_where_its_earliest_slice_ran_whatever_the_recording_order() {
+        // Spans arrive per worker, not in time order: task 4's later slice on W0 is listed first.
+        let spans = [span(4, 0, 7.0, 8.0), span(4, 1, 2.0, 3.0)];
+        let rows = worker_rows(&spans, &[]);
+        assert_eq!(rows.iter().map(|r| (r.worker, r.tasks_started)).collect::<Vec<_>>(), vec![(0, 0), (1, 1)]);
+    }
+
+    #[test]
+    fn a_pool_trace_has_one_slice_per_task() {
+        let spans: Vec<Span> = (0..8).map(|task| span(task, task % 2, task as f64, task as f64 + 1.0)).collect();
+        let rows = worker_rows(&spans, &[]);
+        assert_eq!(rows.iter().map(|r| r.tasks_started).sum::<usize>(), 8);
+        assert!(rows.iter().all(|r| r.tasks_started == r.slices));
+    }
+
+    #[test]
+    fn compared_timelines_share_the_later_end() {
+        let with_end =
+            |end_ms: f64| Trace { spans: vec![span(0, 0, 0.0, end_ms)], wall_ms: end_ms - 1.0, ..Trace::default() };
+        let (slow, fast) = (with_end(114.0), with_end(62.0));
+        assert_eq!(shared_axis_ms([&slow, &fast]), 114.0);
+        assert_eq!(shared_axis_ms([&fast]), 62.0);
+        let waited_longer = Trace { wall_ms: 80.0, ..with_end(62.0) };
+        assert_eq!(trace_end_ms(&waited_longer), 80.0, "a wall time past the last bar ends the axis");
     }
 }

@@ -9,6 +9,7 @@ use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint, YAxis};
 use crate::components::timeline::Timeline;
+use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::engine_client::Mode;
 use crate::format;
 use crate::i18n::{self, fill, ui};
@@ -83,7 +84,7 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
 
     let runner = Runner::new();
     let log = ResultLog::new();
-    let traces = RwSignal::new(Vec::<Measurement>::new());
+    let traces = TraceLog::new();
     let shown = RwSignal::new(SortAlgorithm::ChunkedBubble);
     let sweep = RwSignal::new(Vec::<(SortAlgorithm, Vec<(u32, Summary)>)>::new());
     let sequential_ms = RwSignal::new(f64::NAN);
@@ -98,12 +99,9 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
     let remember_settings = move || {
         write_to_url(&settings().query());
     };
-    let keep_trace = move |m: Measurement| {
-        traces.update(|all| {
-            all.retain(|old| algorithm_of(&old.job) != algorithm_of(&m.job));
-            all.push(m);
-        })
-    };
+    // The sorts measured with one worker count are one choice of the picker; "Sort in the
+    // timeline" picks among them.
+    let keep_trace = move |run: String, m: Measurement| traces.add(run, i18n::workers(m.job.workers), m);
 
     let run = move || {
         remember_settings();
@@ -112,8 +110,11 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
         let run_log = log.start_run();
         runner.run(jobs, move |_, m| {
             let algorithm = algorithm_of(&m.job);
-            run_log.add(&m, algorithm_id(algorithm), describe(&m.job), algorithm == SortAlgorithm::Bubble);
-            keep_trace(m);
+            let sequential = algorithm == SortAlgorithm::Bubble;
+            run_log.add(&m, algorithm_id(algorithm), describe(&m.job), sequential);
+            if !sequential {
+                keep_trace(run_log.label(), m);
+            }
         });
     };
 
@@ -122,8 +123,11 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
         let jobs = catalog_sort::sweep_jobs(&settings(), workers_limits.max as u32);
         jobs_of_run.set(jobs.clone());
         sweep.set(PARALLEL.iter().map(|&a| (a, Vec::new())).collect());
+        // The sweep's points are results too: one row each in the results table and the downloads.
+        let run_log = log.start_sweep();
         runner.run(jobs, move |_, m| {
             let algorithm = algorithm_of(&m.job);
+            run_log.add(&m, algorithm_id(algorithm), describe(&m.job), algorithm == SortAlgorithm::Bubble);
             if algorithm == SortAlgorithm::Bubble {
                 sequential_ms.set(m.summary.median_ms);
                 return;
@@ -133,7 +137,7 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
                     points.push((m.job.workers, m.summary));
                 }
             });
-            keep_trace(m);
+            keep_trace(run_log.label(), m);
         });
     };
 
@@ -182,10 +186,9 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
-    let shown_trace =
-        Signal::derive(move || traces.with(|all| all.iter().find(|m| algorithm_of(&m.job) == shown.get()).cloned()));
-    let shown_label =
-        Signal::derive(move || shown_trace.with(|m| m.as_ref().map(|m| describe(&m.job)).unwrap_or_default()));
+    let traced_job = traces.shown();
+    let (shown_trace, shown_label) =
+        traces.shown_where(move |m| algorithm_of(&m.job) == shown.get(), |m| describe(&m.job));
     let lanes = Signal::derive(move || shown_trace.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
     let select_id = unique_id("timeline-of");
 
@@ -206,7 +209,8 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
         <ShareBar experiment="bubble-sort" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />
-        <Show when=move || traces.with(|t| !t.is_empty())>
+        <TracePicker log=traces />
+        <Show when=move || traced_job.with(Option::is_some)>
             <div class="control timeline-choice">
                 <label for=select_id.clone()>{t.timeline_of}</label>
                 <select

@@ -9,6 +9,7 @@ use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
 use crate::components::timeline::Timeline;
+use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
@@ -16,7 +17,7 @@ use experiments::catalog::cpu_vs_io::{self as catalog_cpu_io, kind_of, Settings}
 use experiments::catalog::Machine;
 use experiments::params::cpu_vs_io::{KINDS, REPETITIONS, TASKS};
 use experiments::stats::speedup;
-use experiments::{Job, Measurement, Variant};
+use experiments::{Job, Variant};
 use leptos::prelude::*;
 
 fn kind_name(kind: &str) -> &'static str {
@@ -54,7 +55,7 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
 
     let runner = Runner::new();
     let log = ResultLog::new();
-    let traced = RwSignal::new(None::<Measurement>);
+    let traces = TraceLog::new();
     let io_points = RwSignal::new(Vec::<SweepPoint>::new());
     let cpu_points = RwSignal::new(Vec::<SweepPoint>::new());
     let sweep_workers = RwSignal::new(workers.get_untracked() as u32);
@@ -79,7 +80,7 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
             let sequential = m.job.variant == Variant::Sequential;
             run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
             if !sequential {
-                traced.set(Some(m));
+                traces.add(run_log.label(), describe(&m.job), m);
             }
         });
     };
@@ -99,8 +100,12 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
         let points = if kind == "io" { io_points } else { cpu_points };
         points.set(Vec::new());
         let baseline = StoredValue::new(None);
+        // The sweep's points are results too: one row each in the results table and the downloads.
+        let run_log = log.start_sweep();
         runner.run(jobs, move |_, m| {
-            if m.job.variant == Variant::Sequential {
+            let sequential = m.job.variant == Variant::Sequential;
+            run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
+            if sequential {
                 baseline.set_value(Some(m.summary));
                 return;
             }
@@ -108,7 +113,7 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
             points.update(|p| {
                 p.push(SweepPoint { x: m.job.tasks, summary: m.summary, speedup: speedup(&base, &m.summary) })
             });
-            traced.set(Some(m));
+            traces.add(run_log.label(), describe(&m.job), m);
         });
     };
 
@@ -126,8 +131,7 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
             .map(|(kind, p)| Series { name: kind_name(kind).to_string(), points: p.get() })
             .collect::<Vec<_>>()
     });
-    let traced_label =
-        Signal::derive(move || traced.with(|m| m.as_ref().map(|m| describe(&m.job)).unwrap_or_default()));
+    let (traced, traced_label) = traces.shown_where(|m| m.job.variant != Variant::Sequential, |m| describe(&m.job));
     let lanes = Signal::derive(move || traced.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
     let group = unique_id("kind");
     let repetitions_help = Signal::derive(move || {
@@ -164,7 +168,8 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
         <ShareBar experiment="cpu-vs-io" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />
-        <Timeline measurement=traced what=traced_label lanes test_id="cpu-io-timeline" />
+        <TracePicker log=traces />
+        <Timeline measurement=traced what=traced_label lanes test_id="cpu-io-timeline" note=t.docs_timeline_note />
         {move || {
             let k = sweep_workers.get();
             view! {

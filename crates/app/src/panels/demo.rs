@@ -6,7 +6,7 @@ use crate::components::controls::Slider;
 use crate::components::notes::ClampNotes;
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
-use crate::components::timeline::Timeline;
+use crate::components::timeline::{shared_axis_ms, Timeline};
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
@@ -77,6 +77,12 @@ fn DemoControls(machine: Machine) -> impl IntoView {
         Signal::derive(move || m.with(|m| m.as_ref().map_or(1, |m| m.job.workers)))
     };
 
+    // The two timelines are meant to be compared: one time axis for both, so the parallel run's
+    // shorter time shows as a shorter extent.
+    let axis_max_ms = Signal::derive(move || {
+        one_worker.with(|a| many_workers.with(|b| shared_axis_ms(a.iter().chain(b).map(|m| &m.trace))))
+    });
+
     view! {
         <ClampNotes notes />
         <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); run(); }>
@@ -88,8 +94,8 @@ fn DemoControls(machine: Machine) -> impl IntoView {
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />
         <div class="timeline-pair">
-            <Timeline measurement=one_worker what=label_of(one_worker) lanes=lanes_of(one_worker) test_id="demo-timeline-one" />
-            <Timeline measurement=many_workers what=label_of(many_workers) lanes=lanes_of(many_workers) test_id="demo-timeline-many" />
+            <Timeline measurement=one_worker what=label_of(one_worker) lanes=lanes_of(one_worker) test_id="demo-timeline-one" axis_max_ms />
+            <Timeline measurement=many_workers what=label_of(many_workers) lanes=lanes_of(many_workers) test_id="demo-timeline-many" axis_max_ms />
         </div>
     }
 }

@@ -8,7 +8,8 @@ use crate::components::published::PublishedTable;
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
-use crate::components::timeline::Timeline;
+use crate::components::timeline::{shared_axis_ms, Timeline};
+use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
@@ -61,8 +62,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
 
     let runner = Runner::new();
     let log = ResultLog::new();
-    let threads_trace = RwSignal::new(None::<Measurement>);
-    let goroutines_trace = RwSignal::new(None::<Measurement>);
+    let traces = TraceLog::new();
     let threads_points = RwSignal::new(Vec::<SweepPoint>::new());
     let goroutines_points = RwSignal::new(Vec::<SweepPoint>::new());
     let sweep_workers = RwSignal::new(workers.get_untracked() as u32);
@@ -78,10 +78,15 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
     let remember_settings = move || {
         write_to_url(&settings().query());
     };
-    let show_trace = move |m: Measurement| match m.job.variant {
-        Variant::ThreadPool => threads_trace.set(Some(m)),
-        Variant::Goroutines => goroutines_trace.set(Some(m)),
-        Variant::Sequential => {}
+    // Threads and goroutines measured with the same knobs are one choice of the picker, side by side.
+    let show_trace = move |run: String, m: Measurement| {
+        if m.job.variant != Variant::Sequential {
+            let point = fill(
+                t.trace_point,
+                &[("tasks", &i18n::tasks(m.job.tasks)), ("workers", &i18n::workers(m.job.workers))],
+            );
+            traces.add(run, point, m);
+        }
     };
 
     let run = move || {
@@ -92,7 +97,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         runner.run(jobs, move |_, m| {
             let sequential = m.job.variant == Variant::Sequential;
             run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
-            show_trace(m);
+            show_trace(run_log.label(), m);
         });
     };
 
@@ -107,8 +112,12 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         threads_points.set(Vec::new());
         goroutines_points.set(Vec::new());
         let baseline = StoredValue::new(None);
+        // The sweep's points are results too: one row each in the results table and the downloads.
+        let run_log = log.start_sweep();
         runner.run(jobs, move |_, m| {
-            if m.job.variant == Variant::Sequential {
+            let sequential = m.job.variant == Variant::Sequential;
+            run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
+            if sequential {
                 baseline.set_value(Some(m.summary));
                 return;
             }
@@ -118,6 +127,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
                 Variant::ThreadPool => threads_points.update(|p| p.push(point)),
                 _ => goroutines_points.update(|p| p.push(point)),
             }
+            show_trace(run_log.label(), m);
         });
     };
 
@@ -135,12 +145,17 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
             Series { name: fill(t.docs_goroutines_series, &[("workers", &k)]), points: goroutines_points.get() },
         ]
     });
-    let label_of = move |m: RwSignal<Option<Measurement>>| {
-        Signal::derive(move || m.with(|m| m.as_ref().map(|m| describe(&m.job)).unwrap_or_default()))
-    };
-    let lanes_of = move |m: RwSignal<Option<Measurement>>| {
+    let (threads_trace, threads_label) =
+        traces.shown_where(|m| m.job.variant == Variant::ThreadPool, |m| describe(&m.job));
+    let (goroutines_trace, goroutines_label) =
+        traces.shown_where(|m| m.job.variant == Variant::Goroutines, |m| describe(&m.job));
+    let lanes_of = move |m: Signal<Option<Measurement>>| {
         Signal::derive(move || m.with(|m| m.as_ref().map_or(1, |m| m.job.workers)))
     };
+    // The two timelines are meant to be compared: one time axis for both.
+    let axis_max_ms = Signal::derive(move || {
+        threads_trace.with(|a| goroutines_trace.with(|b| shared_axis_ms(a.iter().chain(b).map(|m| &m.trace))))
+    });
     let documents_help = Signal::derive(move || t.docs_documents_help.to_string());
     let latency_help = Signal::derive(move || fill(t.docs_latency_help, &[("ms", &latency.get().to_string())]));
     let marker = Signal::derive(move || sweep_workers.get());
@@ -162,9 +177,10 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         <ShareBar experiment="document-search" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />
+        <TracePicker log=traces />
         <div class="timeline-pair">
-            <Timeline measurement=threads_trace what=label_of(threads_trace) lanes=lanes_of(threads_trace) test_id="docs-timeline-threads" />
-            <Timeline measurement=goroutines_trace what=label_of(goroutines_trace) lanes=lanes_of(goroutines_trace) test_id="docs-timeline-goroutines" />
+            <Timeline measurement=threads_trace what=threads_label lanes=lanes_of(threads_trace) test_id="docs-timeline-threads" axis_max_ms note=t.docs_timeline_note />
+            <Timeline measurement=goroutines_trace what=goroutines_label lanes=lanes_of(goroutines_trace) test_id="docs-timeline-goroutines" axis_max_ms note=t.docs_timeline_note />
         </div>
         {move || {
             let k = marker.get();

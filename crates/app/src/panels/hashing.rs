@@ -8,6 +8,7 @@ use crate::components::published::SourceCitation;
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::timeline::Timeline;
+use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::format;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
@@ -37,6 +38,17 @@ fn describe(job: &Job) -> String {
         Variant::Sequential => fill(t.hash_loop, &[("hashes", &hashes)]),
         _ => fill(t.hash_tasks, &[("hashes", &i18n::tasks(job.tasks)), ("workers", &i18n::workers(job.workers))]),
     }
+}
+
+/// The trace with each bar named by its hash: the engine numbers every (slice, hash) pair as a
+/// task of its own (slice × hashes + hash), so t hashes over s slices come as t × s "tasks". The
+/// timeline then counts t tasks, each drawn as one bar (slice) per slice of the data.
+fn by_hash(mut m: Measurement) -> Measurement {
+    let hashes = m.job.tasks.max(1);
+    for span in &mut m.trace.spans {
+        span.task %= hashes;
+    }
+    m
 }
 
 /// Hashed megabytes per second: every hash reads all the data.
@@ -86,7 +98,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
 
     let runner = Runner::new();
     let log = ResultLog::new();
-    let traced = RwSignal::new(None::<Measurement>);
+    let traces = TraceLog::new();
     let digests = RwSignal::new(Vec::<(String, bool, u32)>::new());
     let throughputs = RwSignal::new(Vec::<(String, u32, f64, f64)>::new());
     let jobs_of_run = RwSignal::new(Vec::<Job>::new());
@@ -130,7 +142,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
             });
             digests.update(|d| d.push((m.check.value.clone(), m.check.ok, m.job.tasks)));
             if !sequential {
-                traced.set(Some(m));
+                traces.add(run_log.label(), describe(&m.job), by_hash(m));
             }
         });
     };
@@ -142,8 +154,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
     let running = Signal::derive(move || runner.running.get());
     let describe_job =
         move |index: usize| jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default());
-    let traced_label =
-        Signal::derive(move || traced.with(|m| m.as_ref().map(|m| describe(&m.job)).unwrap_or_default()));
+    let (traced, traced_label) = traces.shown_where(|m| m.job.variant != Variant::Sequential, |m| describe(&m.job));
     let lanes = Signal::derive(move || traced.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
     let group = unique_id("hash-source");
     let file_id = unique_id("hash-file");
@@ -228,7 +239,8 @@ fn HashingControls(machine: Machine) -> impl IntoView {
                 </table>
             </div>
         </Show>
-        <Timeline measurement=traced what=traced_label lanes test_id="hash-timeline" />
+        <TracePicker log=traces />
+        <Timeline measurement=traced what=traced_label lanes test_id="hash-timeline" note=t.hash_timeline_note />
     }
 }
 

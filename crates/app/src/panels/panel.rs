@@ -209,10 +209,20 @@ impl ResultLog {
 
     /// Begin a new run: its rows get the next run number and their own baseline.
     pub fn start_run(&self) -> RunLog {
+        self.start(false)
+    }
+
+    /// Begin a sweep: a run whose rows are its points, marked as a sweep in the table and downloads.
+    pub fn start_sweep(&self) -> RunLog {
+        self.start(true)
+    }
+
+    fn start(&self, sweep: bool) -> RunLog {
         self.runs.update_value(|r| *r += 1);
         RunLog {
             log: *self,
             run: self.runs.get_value(),
+            sweep,
             baseline: StoredValue::new(None),
             baseline_doubted: StoredValue::new(false),
         }
@@ -224,11 +234,18 @@ impl ResultLog {
 pub struct RunLog {
     log: ResultLog,
     run: u32,
+    sweep: bool,
     baseline: StoredValue<Option<Summary>>,
     baseline_doubted: StoredValue<bool>,
 }
 
 impl RunLog {
+    /// The run as the reader names it: "Run 2" or "Sweep 3".
+    pub fn label(&self) -> String {
+        let t = ui();
+        fill(if self.sweep { t.sweep_label } else { t.run_label }, &[("n", &self.run.to_string())])
+    }
+
     /// Add a row for `m`; a `baseline` row becomes the reference for the speedups that follow.
     /// Returns the row's speedup.
     pub fn add(&self, m: &Measurement, kind: &'static str, variant: String, baseline: bool) -> Option<f64> {
@@ -242,6 +259,7 @@ impl RunLog {
         let row = ResultRow {
             key: self.log.next_key.get_value(),
             run: self.run,
+            sweep: self.sweep,
             kind,
             variant,
             workers: if m.job.variant == Variant::Sequential { 1 } else { m.job.workers },

@@ -8,6 +8,7 @@ use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
 use crate::components::timeline::Timeline;
+use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::format;
 use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
@@ -62,8 +63,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
     let series = Signal::derive(move || {
         vec![Series { name: fill(t.sum_series, &[("tasks", &i18n::tasks(sweep_tasks.get()))]), points: points.get() }]
     });
-    let traced = RwSignal::new(None::<Measurement>);
-    let traced_label = RwSignal::new(String::new());
+    let traces = TraceLog::new();
     let jobs_of_run = RwSignal::new(Vec::<Job>::new());
 
     let settings = move || Settings {
@@ -75,10 +75,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
     let remember_settings = move || {
         write_to_url(&settings().query());
     };
-    let show_trace = move |m: Measurement| {
-        traced_label.set(describe(&m.job));
-        traced.set(Some(m));
-    };
+    let show_trace = move |run: String, m: Measurement| traces.add(run, describe(&m.job), m);
 
     let run = move || {
         remember_settings();
@@ -89,7 +86,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
             let sequential = m.job.variant == Variant::Sequential;
             run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
             if !sequential {
-                show_trace(m);
+                show_trace(run_log.label(), m);
             }
         });
     };
@@ -103,7 +100,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
         sweep_tasks.set(s.tasks);
         let baseline = StoredValue::new(None);
         // The sweep's points are results too: one row each in the results table and the downloads.
-        let run_log = log.start_run();
+        let run_log = log.start_sweep();
         runner.run(jobs, move |_, m| match m.job.variant {
             Variant::Sequential => {
                 run_log.add(&m, variant_id(m.job.variant), describe(&m.job), true);
@@ -114,7 +111,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
                 let Some(base) = baseline.get_value() else { return };
                 let point = SweepPoint { x: m.job.workers, summary: m.summary, speedup: speedup(&base, &m.summary) };
                 points.update(|p| p.push(point));
-                show_trace(m);
+                show_trace(run_log.label(), m);
             }
         });
     };
@@ -127,6 +124,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
     let describe_job =
         move |index: usize| jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default());
     let numbers_help = Signal::derive(move || fill(t.numbers_help, &[("value", &format::compact(numbers.get()))]));
+    let (traced, traced_label) = traces.shown_where(|m| m.job.variant != Variant::Sequential, |m| describe(&m.job));
     let lanes = Signal::derive(move || traced.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
 
     view! {
@@ -141,6 +139,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
         <ShareBar experiment="sum" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />
+        <TracePicker log=traces />
         <Timeline measurement=traced what=traced_label lanes test_id="sum-timeline" />
         <SpeedupChart
             series

@@ -90,7 +90,8 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
         lines.set(kinds.iter().map(|&kind| (kind, Vec::new())).collect());
         loop_ms.set(Vec::new());
         measured_tasks.set(x);
-        let run_log = log.start_run();
+        // Measuring every task size is a sweep: its rows say so.
+        let run_log = log.start_sweep();
         let baseline = StoredValue::new(None::<Summary>);
         runner.run(jobs, move |_, m| {
             let sequential = m.job.variant == Variant::Sequential;
