@@ -315,7 +315,8 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
                         let again = (reason == MemoryBlock::EngineRan).then(|| {
                             let path = web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_default();
                             let href = format!("{path}?{}={}&autorun=task-memory", PARKED.key, parked.get_untracked());
-                            view! { <a class="button" href=href data-testid="memory-reload">{t.memory_reload_and_measure}</a> }
+                            // A real reload (rel="external" keeps the router out): only a fresh page is weighed.
+                            view! { <a class="button" href=href rel="external" data-testid="memory-reload">{t.memory_reload_and_measure}</a> }
                         });
                         view! {
                             <p data-testid="bytes-per-worker-unavailable" data-block=reason.id()>
