@@ -78,12 +78,11 @@ test('after another experiment ran, the memory panel says what blocks weighing a
   assert.equal(await unavailable.getAttribute('data-block'), 'engine-ran');
   assert.match(await unavailable.innerText(), /already ran on this page/);
   assert.doesNotMatch(await unavailable.innerText(), /needs Chromium on an isolated page/);
-  // The way out: a fresh page that measures first, where the browser answers.
-  const reload = panel.getByTestId('memory-reload');
+  // The way out: a fresh tab that measures first, where the browser answers.
+  const reload = panel.getByRole('link', { name: 'Measure in a fresh tab' });
   assert.match(await reload.getAttribute('href'), /\?parked=1000&autorun=task-memory$/);
-  await reload.click();
-  const fresh = page.locator('section[data-experiment="task-memory"]');
-  assert.equal(await waitForOutcome(fresh), 'finished');
+  const [tab] = await Promise.all([page.context().waitForEvent('page'), reload.click()]);
+  const fresh = tab.locator('section[data-experiment="task-memory"]');
   await fresh.getByTestId('bytes-per-worker').waitFor({ timeout: 60_000 });
   assert.ok(Number(await fresh.getByTestId('bytes-per-worker').getAttribute('data-bytes')) > 0);
   assert.deepEqual(page.problems, []);

@@ -315,8 +315,9 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
                         let again = (reason == MemoryBlock::EngineRan).then(|| {
                             let path = web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_default();
                             let href = format!("{path}?{}={}&autorun=task-memory", PARKED.key, parked.get_untracked());
-                            // A real reload (rel="external" keeps the router out): only a fresh page is weighed.
-                            view! { <a class="button" href=href rel="external" data-testid="memory-reload">{t.memory_reload_and_measure}</a> }
+                            // A fresh tab in a browsing context of its own (noopener): a reload in this tab is
+                            // not answered either (tried: no answer within 45 s), a new tab is.
+                            view! { <a class="button" href=href target="_blank" rel="noopener external" data-testid="memory-reload">{t.memory_reload_and_measure}</a> }
                         });
                         view! {
                             <p data-testid="bytes-per-worker-unavailable" data-block=reason.id()>
