@@ -108,6 +108,12 @@ test('the Embed dialog gives a snippet that works when pasted into a course page
   await page.goto(`${app.url}/chapters/sum?workers=2&tasks=4&n=100000&reps=1`);
   const panel = page.locator('section[data-experiment="sum"]');
   assert.equal(await clickAndWait(panel, 'Run'), 'finished');
+  // The four actions sit behind one disclosure button, which says whether it is open.
+  const share = panel.getByRole('button', { name: 'Share and export' });
+  assert.equal(await share.getAttribute('aria-expanded'), 'false');
+  assert.equal(await panel.getByRole('button', { name: 'Embed…' }).count(), 0, 'the actions are hidden until asked for');
+  await share.click();
+  assert.equal(await share.getAttribute('aria-expanded'), 'true');
   await panel.getByRole('button', { name: 'Embed…' }).click();
   const snippet = await panel.getByTestId('embed-snippet').inputValue();
   assert.match(snippet, /^<iframe src="[^"]+\/embed\/experiments\/sum\?workers=2&amp;tasks=4&amp;n=100000&amp;reps=1" title="Adding up ten million numbers" loading="lazy" width="100%" height="\d+"/);
@@ -137,6 +143,16 @@ test('results download as CSV and JSON, with the machine and the settings', asyn
   await page.goto(`${app.url}/chapters/sum?workers=2&tasks=4&n=100000&reps=2&autorun=1`);
   const panel = page.locator('section[data-experiment="sum"]');
   assert.equal(await waitForOutcome(panel), 'finished');
+  // Opened by keyboard: Enter on the button shows the actions, Escape hides them and returns the focus.
+  const share = panel.getByRole('button', { name: 'Share and export' });
+  await share.focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await share.getAttribute('aria-expanded'), 'true');
+  await panel.getByRole('button', { name: 'Copy link' }).focus();
+  await page.keyboard.press('Escape');
+  assert.equal(await share.getAttribute('aria-expanded'), 'false');
+  assert.equal(await share.evaluate((b) => b === document.activeElement), true, 'Escape returns the focus to the button');
+  await share.click();
   const [csvDownload] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download CSV' }).click()]);
   assert.equal(csvDownload.suggestedFilename(), 'sum-results.csv');
   const csv = await (await csvDownload.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString());

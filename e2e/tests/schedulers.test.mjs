@@ -83,8 +83,25 @@ test('a recorded scenario replays step by step, forwards and back', async () => 
   const empty = await queueState(panel);
   const forward = replay.getByRole('button', { name: 'Step forward' });
   const back = replay.getByRole('button', { name: 'Step back' });
+  const strip = replay.getByTestId('replay-strip');
+  const playhead = async () => Number(await strip.getAttribute('data-playhead'));
+  const columnWidths = () => replay.locator('table.replay-state thead th').evaluateAll((ths) => ths.map((th) => th.getBoundingClientRect().width));
+  const widthsAtStart = await columnWidths();
+  assert.equal(await playhead(), 0, 'the playhead starts at the left');
+  assert.ok((await strip.locator('rect.bar').count()) > 0, 'the strip draws what the workers ran');
+  assert.match(await replay.getByTestId('replay-speed-value').innerText(), /^\d+ per second$/);
   for (let i = 0; i < 5; i++) await forward.click();
   assert.match(await status.innerText(), /^Step 5 of \d+/);
+  assert.match(await replay.getByTestId('replay-step-value').innerText(), /^5 of \d+$/, 'the step slider shows its value');
+  assert.equal(await strip.getAttribute('data-playhead-step'), '5');
+  const atFive = await playhead();
+  assert.ok(atFive >= 0 && atFive <= 1, `the playhead is on the strip: ${atFive}`);
+  const drawnAt = parseFloat(await strip.locator('line.playhead').getAttribute('x1'));
+  assert.ok(Math.abs(drawnAt - atFive * 100) < 0.01, `the playhead is drawn where it stands: ${drawnAt}% for ${atFive}`);
+  // Tasks on screen at once have colours of their own.
+  const chipColours = await replay.locator('.chip').evaluateAll((chips) => chips.map((c) => [c.textContent, getComputedStyle(c).backgroundColor]));
+  const colourOf = new Map(chipColours);
+  assert.equal(new Set(colourOf.values()).size, colourOf.size, `distinct tasks, distinct colours: ${JSON.stringify(chipColours)}`);
   const afterFive = await queueState(panel);
   assert.notDeepEqual(afterFive, empty, 'spawned tasks fill a local queue');
   // Which tasks are still waiting depends on timing (a thief may already have run T0), but some
@@ -104,6 +121,8 @@ test('a recorded scenario replays step by step, forwards and back', async () => 
   assert.ok(stole, 'a steal was replayed');
   await replay.getByRole('button', { name: 'Last step' }).click();
   assert.match(await panel.getByTestId('replay').innerText(), /Finished: 16 of 16/);
+  assert.equal(await playhead(), 1, 'the last step puts the playhead at the right end');
+  assert.deepEqual(await columnWidths(), widthsAtStart, 'the columns keep their widths as the queues change');
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

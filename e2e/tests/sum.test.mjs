@@ -168,7 +168,7 @@ test('a sweep draws speedup against 1, 2, 4, … workers with its data table', a
   const { page, panel } = await openSum('?tasks=4&n=200000&reps=2');
   assert.equal(await clickAndWait(panel, 'Sweep workers'), 'finished');
   const sweep = panel.getByTestId('sweep');
-  const counts = await sweep.locator('table.chart-data tbody th').allInnerTexts();
+  const counts = (await sweep.locator('table.chart-data tbody th').allTextContents()).map((c) => c.trim());
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   const maxWorkers = Math.min(Math.max(16, 2 * cores), 128);
   const expected = [];

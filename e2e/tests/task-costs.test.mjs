@@ -3,7 +3,7 @@
 // kinds are measured; spawning 100,000 tasks never freezes the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+import { clickAndWait, launch, newPage, serve, waitForOutcome } from '../lib.mjs';
 
 let browser;
 let server;
@@ -64,6 +64,27 @@ test('parked tasks are weighed, and spawning 100,000 of them does not freeze the
   } else {
     console.log('# the browser did not allow measuring its memory');
   }
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('after another experiment ran, the memory panel says what blocks weighing a worker and how to get it', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/chapters/task-costs?tasks=1000&workers=2&reps=1&autorun=1&parked=1000`);
+  assert.equal(await waitForOutcome(page.locator('section[data-experiment="task-granularity"]')), 'finished');
+  const panel = page.locator('section[data-experiment="task-memory"]');
+  assert.equal(await clickAndWait(panel, 'Measure memory'), 'finished');
+  const unavailable = panel.getByTestId('bytes-per-worker-unavailable');
+  assert.equal(await unavailable.getAttribute('data-block'), 'engine-ran');
+  assert.match(await unavailable.innerText(), /already ran on this page/);
+  assert.doesNotMatch(await unavailable.innerText(), /needs Chromium on an isolated page/);
+  // The way out: a fresh tab that measures first, where the browser answers.
+  const reload = panel.getByRole('link', { name: 'Measure in a fresh tab' });
+  assert.match(await reload.getAttribute('href'), /\?parked=1000&autorun=task-memory$/);
+  const [tab] = await Promise.all([page.context().waitForEvent('page'), reload.click()]);
+  const fresh = tab.locator('section[data-experiment="task-memory"]');
+  await fresh.getByTestId('bytes-per-worker').waitFor({ timeout: 60_000 });
+  assert.ok(Number(await fresh.getByTestId('bytes-per-worker').getAttribute('data-bytes')) > 0);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

@@ -85,7 +85,7 @@ pub fn LineChart(
         <figure class="chart" data-testid=test_id>
             <figcaption>{move || caption.get()}</figcaption>
             <div class="chart-with-table">
-                <div>
+                <div class="chart-canvas">
                     <canvas node_ref=canvas role="img" aria-label=label></canvas>
                     <ul class="legend">
                         {move || lines.get().into_iter().enumerate().map(|(index, line)| {
@@ -94,9 +94,11 @@ pub fn LineChart(
                         }).collect_view()}
                     </ul>
                 </div>
+                // Below the chart at full width, opened on demand; never clipped in height.
+                <details class="chart-data-details">
+                <summary>{t.chart_data_caption}</summary>
                 <div class="table-scroll">
-                    <table class="chart-data">
-                        <caption>{t.chart_data_caption}</caption>
+                    <table class="chart-data" aria-label=t.chart_data_caption>
                         <thead>
                             <tr>
                                 <th scope="col">{t.col_series}</th>
@@ -118,6 +120,7 @@ pub fn LineChart(
                         </tbody>
                     </table>
                 </div>
+                </details>
             </div>
         </figure>
     }

@@ -2,7 +2,9 @@
 //! each local queue, the global queue and the parked tasks, after every event.
 //!
 //! Playback advances one event per tick; with `prefers-reduced-motion` only manual stepping is
-//! offered. Everything shown is text in tables, so the replay reads without the colours.
+//! offered. A strip above the tables draws what each worker ran over the recording's time, with a
+//! playhead at the current step. Everything shown is also text in tables, so the replay reads
+//! without the colours; each task's colour is one of 64 distinct hues and its chip says its name.
 
 use super::controls::unique_id;
 use crate::format;
@@ -39,9 +41,74 @@ pub fn describe_event(event: &SchedulerEvent) -> String {
     fill(template, &pairs)
 }
 
+/// The most tasks a replay can hold (the Go scheduler's task limit); each has a colour of its own.
+pub const TASK_HUES: u32 = 64;
+
+/// The CSS class giving `task` its colour (`--task-colour`), the same in chips and the strip.
+fn task_class(task: u32) -> String {
+    format!("task-{}", task % TASK_HUES)
+}
+
+/// One stretch of time in which a worker ran one task, as fractions (0 to 1) of the recording.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    pub worker: usize,
+    pub task: u32,
+    pub from: f64,
+    pub to: f64,
+}
+
+/// Where event `index` (0-based) happened, as a fraction of the recording's time; events all at
+/// one instant are spread evenly instead.
+fn fraction_at(events: &[SchedulerEvent], index: usize) -> f64 {
+    let (Some(first), Some(last)) = (events.first(), events.last()) else { return 0.0 };
+    let span = last.at_ms - first.at_ms;
+    if span > 0.0 {
+        ((events[index].at_ms - first.at_ms) / span).clamp(0.0, 1.0)
+    } else if events.len() > 1 {
+        index as f64 / (events.len() - 1) as f64
+    } else {
+        0.0
+    }
+}
+
+/// Where the playhead stands at `step` (0 = before the first event), as a fraction of the recording.
+pub fn playhead_fraction(events: &[SchedulerEvent], step: usize) -> f64 {
+    if step == 0 || events.is_empty() {
+        0.0
+    } else {
+        fraction_at(events, step.min(events.len()) - 1)
+    }
+}
+
+/// What each worker ran, from the snapshots after each event: one bar per uninterrupted stretch.
+pub fn bars(events: &[SchedulerEvent], snapshots: &[Snapshot]) -> Vec<Bar> {
+    let mut bars: Vec<Bar> = Vec::new();
+    let mut open: Vec<Option<usize>> = Vec::new();
+    for (index, _) in events.iter().enumerate() {
+        let Some(after) = snapshots.get(index + 1) else { break };
+        let at = fraction_at(events, index);
+        let until = if index + 1 < events.len() { fraction_at(events, index + 1) } else { 1.0 };
+        if open.len() < after.running.len() {
+            open.resize(after.running.len(), None);
+        }
+        for (worker, running) in after.running.iter().enumerate() {
+            match (running, open[worker]) {
+                (Some(task), Some(bar)) if bars[bar].task == *task => bars[bar].to = until,
+                (Some(task), _) => {
+                    bars.push(Bar { worker, task: *task, from: at, to: until });
+                    open[worker] = Some(bars.len() - 1);
+                }
+                (None, _) => open[worker] = None,
+            }
+        }
+    }
+    bars
+}
+
 /// A task as a small coloured chip, highlighted if it is the task of the current event.
 fn chip(task: u32, active: bool) -> impl IntoView {
-    let class = format!("chip chip-{}{}", task % 8, if active { " chip-active" } else { "" });
+    let class = format!("chip {}{}", task_class(task), if active { " chip-active" } else { "" });
     view! { <span class=class>{format!("T{task}")}</span> }
 }
 
@@ -127,6 +194,12 @@ pub fn Replay(
     let active = move || current_event().map(|e| e.task);
     let step_id = unique_id("replay-step");
     let speed_id = unique_id("replay-speed");
+    let step_output_for = step_id.clone();
+    let speed_output_for = speed_id.clone();
+    let strip = Memo::new(move |_| events.with(|e| snapshots.with(|s| bars(e, s))));
+    let lane_count = move || snapshots.with(|s| s.first().map_or(0, |s| s.running.len()).max(1));
+    let playhead = move || events.with(|e| playhead_fraction(e, step.get()));
+    let percent = |fraction: f64| format!("{:.3}%", fraction * 100.0);
     let go = move |to: usize| {
         playing.set(false);
         step.set(to.min(last()));
@@ -175,6 +248,9 @@ pub fn Replay(
                             }
                         }
                     />
+                    <output for=step_output_for class="slider-value" data-testid="replay-step-value">
+                        {move || fill(t.replay_step_value, &[("step", &format::int(step.get() as u64)), ("steps", &format::int(last() as u64))])}
+                    </output>
                 </div>
                 {(!reduced_motion).then(|| view! {
                     <div class="control">
@@ -191,12 +267,46 @@ pub fn Replay(
                                 }
                             }
                         />
+                        <output for=speed_output_for.clone() class="slider-value" data-testid="replay-speed-value">
+                            {move || fill(t.replay_speed_value, &[("n", &format::int(speed.get()))])}
+                        </output>
                     </div>
                 })}
             </div>
             <p class="replay-status" aria-live="polite" data-testid="replay-status">{status}</p>
+            // What each worker ran over the recording, and where the replay stands in it.
+            <div class="replay-track">
+                <div class="replay-track-lanes" aria-hidden="true">
+                    {move || (0..lane_count()).map(|w| view! { <span>{format!("W{w}")}</span> }).collect_view()}
+                </div>
+                <svg
+                    class="replay-strip"
+                    role="img"
+                    aria-label=move || fill(t.replay_strip_label, &[("percent", &format::int((playhead() * 100.0).round() as u64))])
+                    data-testid="replay-strip"
+                    data-playhead-step=move || step.get()
+                    data-playhead=move || format!("{:.4}", playhead())
+                    height=move || (lane_count() * 16).to_string()
+                >
+                    {move || strip.get().into_iter().map(|bar| {
+                        let class = format!("bar {}", task_class(bar.task));
+                        let tip = format!("T{} · W{}", bar.task, bar.worker);
+                        view! {
+                            <rect class=class x=percent(bar.from) width=percent((bar.to - bar.from).max(0.002)) y=(bar.worker * 16 + 2).to_string() height="12">
+                                <title>{tip}</title>
+                            </rect>
+                        }
+                    }).collect_view()}
+                    <line class="playhead" data-testid="playhead" x1=move || percent(playhead()) x2=move || percent(playhead()) y1="0" y2="100%"></line>
+                </svg>
+            </div>
             <div class="table-scroll">
                 <table class="replay-state">
+                    <colgroup>
+                        <col class="replay-col-worker" />
+                        <col class="replay-col-running" />
+                        <col />
+                    </colgroup>
                     <thead>
                         <tr>
                             <th scope="col">{t.col_worker}</th>
@@ -236,5 +346,68 @@ pub fn Replay(
                 {move || fill(t.finished_tasks, &[("done", &snapshot().finished.to_string()), ("total", &tasks.get().to_string())])}
             </p>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(at_ms: f64, worker: u32, task: u32, kind: SchedulerEventKind) -> SchedulerEvent {
+        SchedulerEvent { at_ms, worker: Some(worker), task, kind }
+    }
+
+    fn running(tasks: &[Option<u32>]) -> Snapshot {
+        Snapshot { running: tasks.to_vec(), local: vec![Vec::new(); tasks.len()], ..Snapshot::default() }
+    }
+
+    #[test]
+    fn the_playhead_stands_at_the_current_events_time() {
+        let events = vec![
+            event(10.0, 0, 0, SchedulerEventKind::Run),
+            event(12.0, 1, 1, SchedulerEventKind::Run),
+            event(20.0, 0, 0, SchedulerEventKind::Finish),
+        ];
+        assert_eq!(playhead_fraction(&events, 0), 0.0);
+        assert_eq!(playhead_fraction(&events, 1), 0.0);
+        assert!((playhead_fraction(&events, 2) - 0.2).abs() < 1e-9);
+        assert_eq!(playhead_fraction(&events, 3), 1.0);
+        assert_eq!(playhead_fraction(&events, 99), 1.0, "a step past the end stays at the end");
+        assert_eq!(playhead_fraction(&[], 5), 0.0);
+    }
+
+    #[test]
+    fn events_at_one_instant_are_spread_evenly() {
+        let events: Vec<_> = (0..5).map(|i| event(3.0, 0, i, SchedulerEventKind::Run)).collect();
+        assert!((playhead_fraction(&events, 3) - 0.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_worker_running_one_task_across_events_is_one_bar() {
+        let events = vec![
+            event(0.0, 0, 0, SchedulerEventKind::Run),
+            event(5.0, 1, 1, SchedulerEventKind::Run),
+            event(8.0, 1, 1, SchedulerEventKind::Finish),
+            event(10.0, 0, 0, SchedulerEventKind::Finish),
+        ];
+        let snapshots = vec![
+            running(&[None, None]),
+            running(&[Some(0), None]),
+            running(&[Some(0), Some(1)]),
+            running(&[Some(0), None]),
+            running(&[None, None]),
+        ];
+        assert_eq!(
+            bars(&events, &snapshots),
+            vec![Bar { worker: 0, task: 0, from: 0.0, to: 1.0 }, Bar { worker: 1, task: 1, from: 0.5, to: 0.8 }]
+        );
+    }
+
+    #[test]
+    fn every_task_the_go_scheduler_allows_has_its_own_colour() {
+        let classes: std::collections::HashSet<_> =
+            (0..experiments::params::go_scheduler::TASKS.max as u32).map(task_class).collect();
+        assert_eq!(classes.len() as u64, experiments::params::go_scheduler::TASKS.max);
+        assert!(experiments::params::go_scheduler::TASKS.max <= TASK_HUES as u64);
     }
 }

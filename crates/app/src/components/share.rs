@@ -1,5 +1,6 @@
 //! Sharing an experiment: copy a link with the current settings, embed it in a course page, and
-//! download its results (with the machine that measured them) as CSV or JSON.
+//! download its results (with the machine that measured them) as CSV or JSON. The four actions sit
+//! behind one disclosure button ("Share and export"), so on a phone they take one button's room.
 
 use super::controls::unique_id;
 use super::results::ResultRow;
@@ -145,11 +146,14 @@ pub fn results_json(experiment: &str, rows: &[ResultRow]) -> String {
     serde_json::to_string_pretty(&document).unwrap_or_default()
 }
 
-/// Copy link, Embed (a dialog with iframe snippets), and downloads of `rows` if given.
+/// One "Share and export" button that shows and hides Copy link, Embed (a dialog with iframe
+/// snippets) and downloads of `rows` if given. Escape closes the list and returns to the button.
 #[component]
 pub fn ShareBar(experiment: &'static str, #[prop(optional)] rows: Option<Signal<Vec<ResultRow>>>) -> impl IntoView {
     let t = ui();
     let status = RwSignal::new(None::<&'static str>);
+    let open = RwSignal::new(false);
+    let toggle = NodeRef::<leptos::html::Button>::new();
     let dialog = NodeRef::<Dialog>::new();
     let snippets = RwSignal::new((String::new(), String::new(), String::new()));
     let title = chapter_of(experiment).map_or(t.site_name, |c| c.title);
@@ -173,25 +177,47 @@ pub fn ShareBar(experiment: &'static str, #[prop(optional)] rows: Option<Signal<
             dialog.close();
         }
     };
+    let close_on_escape = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Escape" && open.get_untracked() {
+            ev.prevent_default();
+            open.set(false);
+            if let Some(button) = toggle.get() {
+                let _ = button.focus();
+            }
+        }
+    };
     let experiment_id = unique_id("embed-experiment");
     let chapter_id = unique_id("embed-chapter");
+    let menu_id = unique_id("share-menu");
     let title_id = format!("{experiment_id}-title");
     let labelled_by = title_id.clone();
     let (experiment_label, chapter_label) = (experiment_id.clone(), chapter_id.clone());
     let has_rows = move || rows.is_some_and(|r| r.with(|r| !r.is_empty()));
     view! {
-        <div class="share-bar" role="group" aria-label=t.share_label>
-            <button type="button" on:click=move |_| copy_text(links(experiment).0, status)>{t.copy_link}</button>
-            <button type="button" on:click=open_dialog aria-haspopup="dialog">{t.embed}</button>
-            {rows.map(|rows| view! {
-                <button type="button" disabled=move || !has_rows() on:click=move |_| {
-                    download(&format!("{experiment}-results.csv"), "text/csv", &rows.with(|r| results_csv(experiment, r)));
-                }>{t.download_csv}</button>
-                <button type="button" disabled=move || !has_rows() on:click=move |_| {
-                    download(&format!("{experiment}-results.json"), "application/json", &rows.with(|r| results_json(experiment, r)));
-                }>{t.download_json}</button>
-            })}
+        <div class="share-bar" on:keydown=close_on_escape>
+            <button
+                type="button"
+                class="share-toggle"
+                node_ref=toggle
+                aria-expanded=move || open.get().to_string()
+                aria-controls=menu_id.clone()
+                on:click=move |_| open.update(|o| *o = !*o)
+            >
+                {t.share_menu}
+            </button>
             <span class="share-status" role="status">{move || status.get()}</span>
+            <div id=menu_id class="share-actions" role="group" aria-label=t.share_label hidden=move || !open.get()>
+                <button type="button" on:click=move |_| copy_text(links(experiment).0, status)>{t.copy_link}</button>
+                <button type="button" on:click=open_dialog aria-haspopup="dialog">{t.embed}</button>
+                {rows.map(|rows| view! {
+                    <button type="button" disabled=move || !has_rows() on:click=move |_| {
+                        download(&format!("{experiment}-results.csv"), "text/csv", &rows.with(|r| results_csv(experiment, r)));
+                    }>{t.download_csv}</button>
+                    <button type="button" disabled=move || !has_rows() on:click=move |_| {
+                        download(&format!("{experiment}-results.json"), "application/json", &rows.with(|r| results_json(experiment, r)));
+                    }>{t.download_json}</button>
+                })}
+            </div>
         </div>
         <dialog node_ref=dialog class="embed-dialog" aria-labelledby=labelled_by>
             <h3 id=title_id>{t.embed_title}</h3>

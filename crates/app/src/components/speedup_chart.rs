@@ -251,7 +251,7 @@ pub fn SpeedupChart(
             <figcaption>{move || caption.get()}</figcaption>
             <Show when=has_data fallback=move || view! { <p class="empty">{empty_text}</p> }>
                 <div class="chart-with-table">
-                    <div>
+                    <div class="chart-canvas">
                         <canvas node_ref=canvas role="img" aria-label=label></canvas>
                         // The legend is HTML, beside the canvas, so it never hides a line.
                         <Show when=move || series.with(|s| s.len() > 1)>
@@ -266,9 +266,11 @@ pub fn SpeedupChart(
                         </Show>
                     </div>
 
+                    // Below the chart at full width, opened on demand; never clipped in height.
+                    <details class="chart-data-details">
+                    <summary>{t.chart_data_caption}</summary>
                     <div class="table-scroll">
-                        <table class="chart-data">
-                            <caption>{t.chart_data_caption}</caption>
+                        <table class="chart-data" aria-label=t.chart_data_caption>
                             <thead>
                                 <tr>
                                     <th scope="col">{t.col_series}</th>
@@ -295,6 +297,7 @@ pub fn SpeedupChart(
                             </tbody>
                         </table>
                     </div>
+                    </details>
                 </div>
                 <Show when=move || fit_amdahl>
                     <div class="table-scroll">

@@ -31,33 +31,94 @@ fn after_ms(ms: i32) -> wasm_bindgen_futures::JsFuture {
 /// How long to wait for the browser's memory measurement before saying it did not answer.
 const MEMORY_ANSWER_MS: i32 = 45_000;
 
-/// Ask the browser how much memory this page uses (all its workers included), if it lets us and
-/// answers within [`MEMORY_ANSWER_MS`] (it waits for its next garbage collection).
-async fn browser_memory_bytes() -> Option<f64> {
-    let measured = Box::pin(ask_browser_memory());
-    match futures_util::future::select(measured, after_ms(MEMORY_ANSWER_MS)).await {
-        futures_util::future::Either::Left((bytes, _)) => bytes,
-        futures_util::future::Either::Right(_) => None,
+/// Why the browser's measurement of the page's memory gave no number.
+#[derive(Clone, Debug, PartialEq)]
+enum MemoryBlock {
+    /// `performance.measureUserAgentSpecificMemory` does not exist: not a Chromium-based browser,
+    /// or (`isolated` false) a page that is not cross-origin isolated.
+    NoApi { isolated: bool },
+    /// The engine already ran on this page: its workers have waited on shared memory.
+    EngineRan,
+    /// The browser refused, with its reason.
+    Refused(String),
+    /// No answer within [`MEMORY_ANSWER_MS`].
+    NoAnswer,
+}
+
+impl MemoryBlock {
+    /// The reader-facing reason.
+    fn text(&self) -> String {
+        let t = ui();
+        match self {
+            MemoryBlock::NoApi { isolated: false } => t.memory_block_not_isolated.to_string(),
+            MemoryBlock::NoApi { isolated: true } => t.memory_block_no_api.to_string(),
+            MemoryBlock::EngineRan => t.memory_block_engine_ran.to_string(),
+            MemoryBlock::Refused(reason) => fill(t.memory_block_refused, &[("reason", reason)]),
+            MemoryBlock::NoAnswer => fill(t.memory_block_no_answer, &[("s", &(MEMORY_ANSWER_MS / 1000).to_string())]),
+        }
+    }
+
+    /// A short name for tests and the data attribute.
+    fn id(&self) -> &'static str {
+        match self {
+            MemoryBlock::NoApi { isolated: false } => "not-isolated",
+            MemoryBlock::NoApi { isolated: true } => "no-api",
+            MemoryBlock::EngineRan => "engine-ran",
+            MemoryBlock::Refused(_) => "refused",
+            MemoryBlock::NoAnswer => "no-answer",
+        }
     }
 }
 
-async fn ask_browser_memory() -> Option<f64> {
-    let window = web_sys::window()?;
-    let performance = js_sys::Reflect::get(&window, &"performance".into()).ok()?;
-    let measure = js_sys::Reflect::get(&performance, &"measureUserAgentSpecificMemory".into()).ok()?;
-    let measure: js_sys::Function = wasm_bindgen::JsCast::dyn_into(measure).ok()?;
-    let promise: js_sys::Promise = wasm_bindgen::JsCast::dyn_into(measure.call0(&performance).ok()?).ok()?;
-    let result = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
-    js_sys::Reflect::get(&result, &"bytes".into()).ok()?.as_f64()
+/// Ask the browser how much memory this page uses (all its workers included), if it lets us and
+/// answers within [`MEMORY_ANSWER_MS`] (it waits for its next garbage collection).
+async fn browser_memory_bytes() -> Result<f64, MemoryBlock> {
+    let measured = Box::pin(ask_browser_memory());
+    match futures_util::future::select(measured, after_ms(MEMORY_ANSWER_MS)).await {
+        futures_util::future::Either::Left((bytes, _)) => bytes,
+        futures_util::future::Either::Right(_) => Err(MemoryBlock::NoAnswer),
+    }
+}
+
+async fn ask_browser_memory() -> Result<f64, MemoryBlock> {
+    let isolated = machine_isolated();
+    let no_api = MemoryBlock::NoApi { isolated };
+    let window = web_sys::window().ok_or(no_api.clone())?;
+    let performance = js_sys::Reflect::get(&window, &"performance".into()).map_err(|_| no_api.clone())?;
+    let measure =
+        js_sys::Reflect::get(&performance, &"measureUserAgentSpecificMemory".into()).map_err(|_| no_api.clone())?;
+    let measure: js_sys::Function = measure.dyn_into().map_err(|_| no_api.clone())?;
+    let refused = |error: wasm_bindgen::JsValue| {
+        let reason = error
+            .dyn_ref::<js_sys::Error>()
+            .map(|e| format!("{}: {}", String::from(e.name()), String::from(e.message())))
+            .or_else(|| error.as_string())
+            .unwrap_or_else(|| format!("{error:?}"));
+        MemoryBlock::Refused(reason)
+    };
+    let promise: js_sys::Promise = measure.call0(&performance).map_err(refused)?.dyn_into().map_err(|_| no_api)?;
+    let result = wasm_bindgen_futures::JsFuture::from(promise).await.map_err(refused)?;
+    js_sys::Reflect::get(&result, &"bytes".into())
+        .ok()
+        .and_then(|b| b.as_f64())
+        .ok_or_else(|| MemoryBlock::Refused("no bytes in the answer".into()))
+}
+
+/// Whether this page is cross-origin isolated.
+fn machine_isolated() -> bool {
+    crate::environment::machine().isolated
 }
 
 /// How long the idle workers may take to load before the weighing is given up.
 const IDLE_WORKERS_LIMIT_MS: i32 = 10_000;
 
-/// The page's memory before and after starting `count` idle Web Workers, per worker (`None` if the
-/// browser cannot measure it), or why the idle workers could not be started.
-async fn weigh_idle_workers(count: u32) -> Result<Option<f64>, String> {
-    let Some(before) = browser_memory_bytes().await else { return Ok(None) };
+/// The page's memory before and after starting `count` idle Web Workers, per worker (or why the
+/// browser gave no number), or why the idle workers could not be started.
+async fn weigh_idle_workers(count: u32) -> Result<Result<f64, MemoryBlock>, String> {
+    let before = match browser_memory_bytes().await {
+        Ok(bytes) => bytes,
+        Err(block) => return Ok(Err(block)),
+    };
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
     type Handlers = (Closure<dyn FnMut()>, Closure<dyn FnMut(web_sys::Event)>);
@@ -130,18 +191,25 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
     // (JavaScript engine per idle worker, engine heap per pool worker), once weighed.
     let worker_bytes = RwSignal::new(None::<Option<(f64, f64)>>);
     let weighing = RwSignal::new(false);
+    // Seconds spent waiting for the browser's answer, shown while weighing.
+    let waited_s = RwSignal::new(0u32);
+    // Why the browser gave no number for the idle workers.
+    let block = RwSignal::new(None::<MemoryBlock>);
     // Why the idle workers could not be weighed, if they could not be started.
     let weigh_problem = RwSignal::new(None::<String>);
 
     // A Web Worker is weighed in two parts: what the browser reports for idle workers (their own
     // JavaScript engine), and the heap the engine gives each worker of a new pool (its stack and
-    // thread-local storage). The browser can only measure a page whose workers never waited on
-    // shared memory, so the idle workers are weighed first, before the engine starts.
+    // thread-local storage). Once the engine has run on a page, Chromium no longer answers
+    // `measureUserAgentSpecificMemory` (tried: no answer 15 s after a run, nor after its pools
+    // ended; the engine's coordinator, which shares memory, lives on), so the idle workers are
+    // weighed first, before the engine starts, and a page where it already ran says so.
     let measure = move || {
         let count = parked.get_untracked() as u32;
         write_to_url(&[(PARKED.key, count.to_string())]);
         worker_bytes.set(None);
         weigh_problem.set(None);
+        block.set(None);
         task_report.set(None);
         let javascript = RwSignal::new(None::<f64>);
         let start_engine = move || {
@@ -158,22 +226,35 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
                 }
             });
         };
-        if mode == Mode::Threads && !engine_client::ever_started() {
+        if mode != Mode::Threads {
+            block.set(Some(MemoryBlock::NoApi { isolated: machine_isolated() }));
+            start_engine();
+        } else if engine_client::ever_started() {
+            block.set(Some(MemoryBlock::EngineRan));
+            start_engine();
+        } else {
             weighing.set(true);
+            waited_s.set(0);
+            let ticker =
+                set_interval_with_handle(move || waited_s.update(|s| *s += 1), std::time::Duration::from_secs(1)).ok();
             leptos::task::spawn_local(async move {
                 match weigh_idle_workers(WEIGHED_WORKERS).await {
-                    Ok(measured) => {
-                        javascript.try_set(measured);
+                    Ok(Ok(measured)) => {
+                        javascript.try_set(Some(measured));
+                    }
+                    Ok(Err(reason)) => {
+                        block.try_set(Some(reason));
                     }
                     Err(problem) => {
                         weigh_problem.try_set(Some(problem));
                     }
                 }
+                if let Some(ticker) = ticker {
+                    ticker.clear();
+                }
                 weighing.try_set(false);
                 start_engine();
             });
-        } else {
-            start_engine();
         }
     };
     if autorun {
@@ -188,7 +269,10 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
             <RunButtons runner run_label=t.measure_memory stoppable=false />
         </form>
         <ShareBar experiment="task-memory" />
-        <RunStatus runner describe=move |index| if index == 0 { t.memory_job_parked } else { t.memory_job_workers }.to_string() />
+        // While the browser is asked (before the engine starts), its wait is the progress shown.
+        <div hidden=move || weighing.get()>
+            <RunStatus runner describe=move |index| if index == 0 { t.memory_job_parked } else { t.memory_job_workers }.to_string() />
+        </div>
         <div class="memory-report" data-testid="memory-report">
             {move || task_report.get().and_then(|m| m.memory.and_then(|report| report.bytes_per_task.map(|per_task| {
                 let spawn_ns = m.summary.median_ms * 1e6 / report.tasks as f64;
@@ -200,7 +284,11 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
                 }
             })))}
             <Show when=move || weighing.get()>
-                <p class="help">{t.memory_worker_waiting}</p>
+                <p class="help" role="status" data-testid="memory-waiting">
+                    <progress max=MEMORY_ANSWER_MS / 1000 value=move || waited_s.get()></progress>
+                    " "
+                    {move || fill(t.memory_worker_waiting, &[("s", &waited_s.get().to_string()), ("max", &(MEMORY_ANSWER_MS / 1000).to_string())])}
+                </p>
             </Show>
             {move || worker_bytes.get().map(|measured| match measured {
                 Some((javascript, heap)) => {
@@ -222,7 +310,22 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
                     Some(problem) => view! {
                         <p data-testid="bytes-per-worker-unavailable">{fill(t.memory_worker_failed, &[("problem", &problem)])}</p>
                     }.into_any(),
-                    None => view! { <p data-testid="bytes-per-worker-unavailable">{t.memory_worker_unavailable}</p> }.into_any(),
+                    None => {
+                        let reason = block.get().unwrap_or(MemoryBlock::NoApi { isolated: machine_isolated() });
+                        let again = (reason == MemoryBlock::EngineRan).then(|| {
+                            let path = web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_default();
+                            let href = format!("{path}?{}={}&autorun=task-memory", PARKED.key, parked.get_untracked());
+                            // A fresh tab in a browsing context of its own (noopener): a reload in this tab is
+                            // not answered either (tried: no answer within 45 s), a new tab is.
+                            view! { <a class="button" href=href target="_blank" rel="noopener external" data-testid="memory-reload">{t.memory_reload_and_measure}</a> }
+                        });
+                        view! {
+                            <p data-testid="bytes-per-worker-unavailable" data-block=reason.id()>
+                                {fill(t.memory_worker_unavailable, &[("reason", &reason.text())])}
+                            </p>
+                            {again}
+                        }.into_any()
+                    }
                 },
             })}
         </div>
