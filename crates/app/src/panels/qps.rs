@@ -3,6 +3,7 @@
 //! in flight over time, and Little's law checked against the measurement.
 
 use super::panel::{ExperimentFrame, RunButtons, RunStatus};
+use crate::components::axis::Scale;
 use crate::components::controls::{NumberField, Slider};
 use crate::components::line_chart::{Line, LineChart};
 use crate::components::notes::ClampNotes;
@@ -180,7 +181,7 @@ fn QpsControls(machine: Machine) -> impl IntoView {
                 </table>
             </div>
             {move || ratio().map(|r| view! { <p data-testid="qps-ratio">{fill(t.qps_ratio, &[("ratio", &format::fixed(r, 1))])}</p> })}
-            <LineChart lines x_label=t.axis_time_run y_label=t.axis_in_flight caption=Signal::derive(move || t.in_flight_caption.to_string()) test_id="in-flight" />
+            <LineChart lines x_scale=Scale::Log10 x_label=t.axis_time_run y_label=t.axis_in_flight caption=Signal::derive(move || fill(t.in_flight_caption, &[("concurrency", &format::int(concurrency.get() as u64))])) test_id="in-flight" />
         </Show>
     }
 }
