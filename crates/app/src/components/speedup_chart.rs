@@ -156,8 +156,10 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, series: &[Series], spec: &ChartSpec
     let xs = || all().map(|p| p.x as f64).chain(published.iter().map(|p| p.x)).filter(|x| *x > 0.0);
     let min_x = xs().fold(f64::INFINITY, f64::min).clamp(1e-3, 1.0);
     let max_x = xs().fold(0.0, f64::max).max(min_x * 2.0);
-    // Powers of two (workers, tasks) on a log2 axis; anything else (task sizes) on a log10 axis.
-    let powers_of_two = all().all(|p| p.x.is_power_of_two());
+    // Powers of two (workers, tasks; a sweep may end on the machine's own count) on a log2 axis;
+    // anything else (task sizes) on a log10 axis.
+    let largest = all().map(|p| p.x).max().unwrap_or(1);
+    let powers_of_two = all().all(|p| p.x.is_power_of_two() || p.x == largest);
     let x_scale = if powers_of_two { Scale::Log2 } else { Scale::Log10 };
     // A little air at both ends so the first and last points are not on the frame.
     let pad = (max_x / min_x).powf(0.04);
@@ -223,19 +225,23 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, series: &[Series], spec: &ChartSpec
             }
         }
         if spec.ideal && speedups {
-            // Its label near the top end, clear of the marker labels.
+            // Its label under the line near its top end (the line rises to the right, so a box whose
+            // top is below the line at the box's left edge stays clear of it), clear of the markers'.
             let label = ui().ideal;
             let (width, _) = placer.size(label);
-            let (ex, ey) = chart.backend_coord(&at(x_high, x_high));
-            let (ex, ey) = ((ex as f64).min(plot_right), (ey as f64).max(plot_top));
-            let (lx, ly) = placer.place(
-                label,
-                &[
-                    (ex - width - ink.px(24.0) as f64, ey + height * 0.2),
-                    (ex - width - ink.px(24.0) as f64, ey + height * 1.5),
-                    (plot_left + ink.px(8.0) as f64, plot_top + ink.px(4.0) as f64),
-                ],
-            );
+            let (x0, y0) = chart.backend_coord(&at(x_low, x_low));
+            let (x1, y1) = chart.backend_coord(&at(x_high, x_high));
+            let (x0, y0, x1, y1) = (x0 as f64, y0 as f64, x1 as f64, y1 as f64);
+            let line_y = |x: f64| if x1 > x0 { y0 + (y1 - y0) * (x - x0) / (x1 - x0) } else { y0 };
+            let gap = ink.px(6.0) as f64;
+            let candidates: Vec<(f64, f64)> = (0..8)
+                .map(|step| {
+                    let left = plot_right - width - gap - step as f64 * width * 0.75;
+                    (left, line_y(left).max(plot_top) + gap)
+                })
+                .chain([(plot_left + gap, plot_top + gap)])
+                .collect();
+            let (lx, ly) = placer.place(label, &candidates);
             root.draw(&Text::new(label.to_string(), (lx as i32, ly as i32), text.clone())).map_err(err)?;
         }
         let mut fit_labels = Vec::new();
@@ -388,7 +394,8 @@ pub fn SpeedupChart(
                             </ul>
                         </Show>
                         <Show when=move || has_published>
-                            <ul class="legend published-points" data-testid="published-points" aria-label=t.published_points_title>
+                            <p class="legend-title">{t.published_points_title}</p>
+                            <ul class="legend published-points" data-testid="published-points">
                                 {published.get_value().into_iter().map(|p| {
                                     let symbol = PUBLISHED_SYMBOLS[p.symbol % PUBLISHED_SYMBOLS.len()];
                                     view! { <li><span aria-hidden="true">{symbol}</span>" "{p.label.clone()}</li> }

@@ -26,6 +26,16 @@ fn server_name(m: &Job) -> String {
     fill(template, &[("workers", &i18n::workers(m.workers))])
 }
 
+/// Buckets of in-flight counts (start, average) placed at their middles: on a log time axis the
+/// first bucket, which starts at 0, is drawn too.
+fn at_middles(buckets: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let width = match buckets {
+        [first, second, ..] => second.0 - first.0,
+        _ => 0.0,
+    };
+    buckets.iter().map(|&(start, count)| (start + width / 2.0, count)).collect()
+}
+
 #[component]
 pub fn QpsExperiment() -> impl IntoView {
     let t = ui();
@@ -117,7 +127,9 @@ fn QpsControls(machine: Machine) -> impl IntoView {
     let lines = Signal::derive(move || {
         results.with(|all| {
             all.iter()
-                .filter_map(|m| m.qps.as_ref().map(|q| Line { name: server_name(&m.job), points: q.in_flight.clone() }))
+                .filter_map(|m| {
+                    m.qps.as_ref().map(|q| Line { name: server_name(&m.job), points: at_middles(&q.in_flight) })
+                })
                 .collect::<Vec<_>>()
         })
     });
