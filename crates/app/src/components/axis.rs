@@ -254,6 +254,11 @@ impl Placer {
         (text_width(text, self.font_px), LINE_EM * self.font_px)
     }
 
+    /// Keep a box (a drawn point) free of the labels placed after.
+    pub fn reserve(&mut self, rect: Rect) {
+        self.placed.push(rect);
+    }
+
     /// Place `text` at the first candidate top-left corner where it fits inside the area and
     /// covers no label placed before; failing that, at the first candidate moved inside the area.
     /// Returns the top-left corner to draw at and reserves the box.

@@ -199,6 +199,16 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, series: &[Series], spec: &ChartSpec
         let (plot_top, plot_bottom) = (plot.1.start as f64, plot.1.end as f64);
         let to_pixels = |chart: &Chart, x: f64, y: f64| chart.backend_coord(&at(x, y));
 
+        // Labels keep off the measured points.
+        let radius = ink.px(7.0) as f64;
+        for p in all() {
+            let (v, _, _) = value_and_range(spec.y_axis, p);
+            if v.is_finite() && v > 0.0 {
+                let (px, py) = chart.backend_coord(&at(p.x as f64, v));
+                let (px, py) = (px as f64, py as f64);
+                placer.reserve((px - radius, py - radius, px + radius, py + radius));
+            }
+        }
         if spec.ideal && speedups {
             // Speedup = x: a straight line on log-log axes.
             let ends = [at(x_low, x_low), at(x_high, x_high)];
