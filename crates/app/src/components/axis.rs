@@ -206,8 +206,8 @@ impl Axis {
             let decimals = values.iter().map(|v| (-(v.log10() + 1e-9).floor()).max(0.0) as usize).max().unwrap_or(0);
             self.make(&values, decimals, format)
         };
-        // Decades with 2 and 5 between them if they fit, else every decade.
-        for mantissas in [&[1.0, 2.0, 5.0][..], &[1.0]] {
+        // Decades with 2 and 5 between them if they fit, else with 3, else every decade.
+        for mantissas in [&[1.0, 2.0, 5.0][..], &[1.0, 3.0], &[1.0]] {
             let ticks = with(mantissas, 1);
             if ticks.len() >= 2 && self.readable(&ticks) {
                 return ticks;

@@ -291,23 +291,24 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, series: &[Series], spec: &ChartSpec
                 };
                 let pattern: Vec<f64> = pattern.iter().map(|p| p * ink.dpr).collect();
                 draw_dashed(&root, &curve, &pattern, colour.stroke_width(ink.px(2.0) as u32))?;
-                let end = *curve.last().unwrap_or(&(0, 0));
-                fit_labels.push((
-                    fill(ui().amdahl_fit_label, &[("series", &line.name), ("serial", &format::percent(serial))]),
-                    end,
-                    colour,
-                ));
+                let label = fill(ui().amdahl_fit_label, &[("serial", &format::percent(serial))]);
+                fit_labels.push((label, pattern, colour));
             }
         }
-        for (label, (ex, ey), colour) in fit_labels {
-            let (width, _) = placer.size(&label);
-            let (ex, ey) = (ex as f64, ey as f64);
-            let (lx, ly) = placer.place(
-                &label,
-                &[(ex - width, ey - height * 1.1), (ex - width, ey + height * 0.1), (ex - width, ey - height * 2.2)],
-            );
+        // The fits' key, top left (above the ideal line, where measured speedups rarely are): a
+        // sample of each curve's dash pattern, then its label in the series' colour.
+        let sample = ink.px(28.0) as f64;
+        let gap = ink.px(6.0) as f64;
+        for (row, (label, pattern, colour)) in fit_labels.into_iter().enumerate() {
+            let key = format!("{}{label}", " ".repeat(6));
+            let candidates: Vec<(f64, f64)> =
+                (0..6).map(|i| (plot_left + gap, plot_top + gap + (row + i) as f64 * height)).collect();
+            let (lx, ly) = placer.place(&key, &candidates);
+            let mid = (ly + height / 2.0).round() as i32;
+            let line = [(lx.round() as i32, mid), ((lx + sample).round() as i32, mid)];
+            draw_dashed(&root, &line, &pattern, colour.stroke_width(ink.px(2.0) as u32))?;
             let style = ink.font(12.0).into_font().color(&colour);
-            root.draw(&Text::new(label, (lx as i32, ly as i32), style)).map_err(err)?;
+            root.draw(&Text::new(label, ((lx + sample + gap) as i32, ly as i32), style)).map_err(err)?;
         }
         for p in &published {
             let (px, py) = to_pixels(&chart, p.x, p.speedup);
