@@ -185,6 +185,10 @@ test('a sweep draws speedup against 1, 2, 4, … workers with its data table', a
     return painted;
   });
   assert.ok(inked > 1000, `chart pixels painted: ${inked}`);
+  // The articles' four published speedups are drawn on the reader's chart, each named by its source.
+  const published = await sweep.getByTestId('published-points').locator('li').allInnerTexts();
+  assert.equal(published.length, 4);
+  for (const item of published) assert.match(item, /(Go scheduling series|Concurrency \(Chinese version\)).*-cpu \d+.*\d\.\d\d×/);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

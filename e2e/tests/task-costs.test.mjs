@@ -29,6 +29,12 @@ test('the granularity sweep runs from a preset and fills the table and the chart
     .evaluateAll((trs) => trs.map((tr) => [tr.dataset.series, Number(tr.dataset.x)]));
   assert.equal(points.length, 20);
   assert.deepEqual([...new Set(points.map(([, x]) => x))], [1, 10, 100, 1000, 5000]);
+  // One metric, one name: the table's last column is the chart's y axis, time ÷ time of the loop.
+  const chart = panel.getByTestId('granularity-chart');
+  assert.equal(await chart.locator('table.chart-data thead th').last().innerText(), 'time ÷ time of the loop');
+  const ratios = await chart.locator('table.chart-data tbody tr td:last-child').allInnerTexts();
+  assert.equal(ratios.length, 20);
+  for (const ratio of ratios) assert.match(ratio, /^\d[\d,]*\.\d\d×$/);
   assert.equal(await panel.getByTestId('published').count(), 1);
   assert.deepEqual(page.problems, []);
   await page.context().close();

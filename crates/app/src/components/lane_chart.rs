@@ -1,8 +1,8 @@
 //! A chart of horizontal lanes with coloured bars over time: the OS scheduler's Gantt chart (one
 //! lane per core) and its thread states (one lane per thread).
 
-use super::canvas::{err, paint, text_on, watch_width, TASK_COLOURS};
-use crate::format;
+use super::axis::Scale;
+use super::canvas::{chart_with_axes, err, paint, text_on, watch_width, AxisSpec, TASK_COLOURS};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -40,28 +40,8 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, lanes: &[Lane], x_label: &str) {
     let count = lanes.len().max(1) as u32;
     let end = lanes.iter().flat_map(|l| l.bars.iter().map(|b| b.end)).fold(0.0, f64::max).max(0.001);
     paint(canvas, AXIS_HEIGHT + HEIGHT_PER_LANE * count as f64, |root, ink| {
-        let mut chart = ChartBuilder::on(&root)
-            .margin_left(ink.px(4.0))
-            .margin_right(ink.px(16.0))
-            .margin_top(ink.px(8.0))
-            .x_label_area_size(ink.px(40.0))
-            .y_label_area_size(ink.px(44.0))
-            .build_cartesian_2d(0f64..end, 0f64..count as f64)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .y_labels(0)
-            .x_labels(10)
-            .x_desc(x_label)
-            .axis_desc_style(ink.font(12.0).into_font().color(&ink.text))
-            .label_style(ink.font(12.0).into_font().color(&ink.text))
-            .light_line_style(TRANSPARENT)
-            .bold_line_style(ink.grid)
-            .axis_style(ink.muted)
-            .x_label_formatter(&|x| format::ms(*x))
-            .draw()
-            .map_err(err)?;
+        let x = AxisSpec { scale: Scale::Linear, low: 0.0, high: end, suffix: "", title: x_label };
+        let (mut chart, _) = chart_with_axes(&root, &ink, x, Err((count, 44.0)))?;
         let bottom_of = |lane: usize| (count as usize - 1 - lane) as f64;
         let label_style = ink.font(12.0).into_font().color(&ink.text);
         for (index, lane) in lanes.iter().enumerate() {

@@ -1,6 +1,7 @@
 //! A value over time, one line per series (e.g. requests in flight), with its data table beside it.
 
-use super::canvas::{err, paint, watch_width, TASK_COLOURS};
+use super::axis::Scale;
+use super::canvas::{chart_with_axes, err, paint, watch_width, AxisSpec, TASK_COLOURS};
 use crate::format;
 use crate::i18n::ui;
 use leptos::html::Canvas;
@@ -16,38 +17,27 @@ pub struct Line {
 
 const HEIGHT: f64 = 260.0;
 
-fn draw(canvas: &web_sys::HtmlCanvasElement, lines: &[Line], x_label: &str, y_label: &str) {
-    let all = || lines.iter().flat_map(|l| l.points.iter());
+fn draw(canvas: &web_sys::HtmlCanvasElement, lines: &[Line], x_scale: Scale, x_label: &str, y_label: &str) {
+    let all = || lines.iter().flat_map(|l| l.points.iter()).filter(|p| x_scale == Scale::Linear || p.0 > 0.0);
     let x_max = all().map(|p| p.0).fold(0.0, f64::max).max(1e-3);
+    let x_min = match x_scale {
+        Scale::Linear => 0.0,
+        _ => all().map(|p| p.0).fold(f64::INFINITY, f64::min).min(x_max / 10.0),
+    };
     let y_max = all().map(|p| p.1).fold(0.0, f64::max).max(1.0) * 1.15;
     paint(canvas, HEIGHT, |root, ink| {
-        let text = ink.font(12.0).into_font().color(&ink.text);
-        let mut chart = ChartBuilder::on(&root)
-            .margin(ink.px(12.0))
-            .x_label_area_size(ink.px(40.0))
-            .y_label_area_size(ink.px(48.0))
-            .build_cartesian_2d(0f64..x_max, 0f64..y_max)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_desc(x_label)
-            .y_desc(y_label)
-            .axis_desc_style(text.clone())
-            .label_style(text.clone())
-            .light_line_style(TRANSPARENT)
-            .bold_line_style(ink.grid)
-            .axis_style(ink.muted)
-            .x_labels(8)
-            .y_labels(6)
-            .x_label_formatter(&|x| format::ms(*x))
-            .y_label_formatter(&|y| format::fixed(*y, 0))
-            .draw()
-            .map_err(err)?;
+        let x = AxisSpec { scale: x_scale, low: x_min, high: x_max, suffix: "", title: x_label };
+        let y = AxisSpec { scale: Scale::Linear, low: 0.0, high: y_max, suffix: "", title: y_label };
+        let (mut chart, axes) = chart_with_axes(&root, &ink, x, Ok(y))?;
         for (index, line) in lines.iter().enumerate() {
             let colour = TASK_COLOURS[index % TASK_COLOURS.len()];
-            chart
-                .draw_series(LineSeries::new(line.points.clone(), colour.stroke_width(ink.px(2.5) as u32)))
-                .map_err(err)?;
+            let points: Vec<(f64, f64)> = line
+                .points
+                .iter()
+                .filter(|p| x_scale == Scale::Linear || p.0 > 0.0)
+                .map(|&(x, y)| (axes.x.coord(x), y))
+                .collect();
+            chart.draw_series(LineSeries::new(points, colour.stroke_width(ink.px(2.5) as u32))).map_err(err)?;
         }
         root.present().map_err(err)
     });
@@ -56,6 +46,8 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, lines: &[Line], x_label: &str, y_la
 #[component]
 pub fn LineChart(
     #[prop(into)] lines: Signal<Vec<Line>>,
+    /// How time runs along the x axis (a log axis lets runs of very different lengths both read).
+    x_scale: Scale,
     x_label: &'static str,
     y_label: &'static str,
     #[prop(into)] caption: Signal<String>,
@@ -67,7 +59,7 @@ pub fn LineChart(
     Effect::new(move |_| {
         width.track();
         let Some(element) = canvas.get() else { return };
-        lines.with(|l| draw(&element, l, x_label, y_label));
+        lines.with(|l| draw(&element, l, x_scale, x_label, y_label));
     });
     let label = move || {
         lines.with(|lines| {

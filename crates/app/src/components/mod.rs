@@ -1,5 +1,6 @@
 //! Reusable pieces of the chapter pages: layout, controls, tables, charts and the timeline.
 
+pub mod axis;
 pub mod canvas;
 pub mod controls;
 pub mod lane_chart;

@@ -1,7 +1,8 @@
 //! The articles' published figures, shown beside the reader's own and labelled with their source.
 
+use super::speedup_chart::PublishedPoint;
 use crate::format;
-use crate::i18n::ui;
+use crate::i18n::{fill, ui};
 use experiments::published::{PublishedComparison, Source};
 use leptos::prelude::*;
 
@@ -31,8 +32,8 @@ pub fn PublishedTable(
                     <td>{r.machine}</td>
                     <td class="num">{r.cores_used}</td>
                     <td class="num">{r.goroutines}</td>
-                    <td class="num">{format::int(r.sequential_ns)}</td>
-                    <td class="num">{format::int(r.concurrent_ns)}</td>
+                    <td class="num">{format::ms(r.sequential_ns as f64 / 1e6)}</td>
+                    <td class="num">{format::ms(r.concurrent_ns as f64 / 1e6)}</td>
                     <td class="num">{format::times(r.speedup())}</td>
                 </tr>
             }
@@ -60,4 +61,37 @@ pub fn PublishedTable(
             </div>
         </section>
     }
+}
+
+/// The published comparisons as symbols on the reader's speedup chart: at `x` of each row (the cores
+/// it used, or its goroutines), one symbol per source, labelled with source, machine and setting.
+pub fn published_points(rows: &[PublishedComparison], x: fn(&PublishedComparison) -> u32) -> Vec<PublishedPoint> {
+    let t = ui();
+    let mut sources: Vec<&str> = Vec::new();
+    rows.iter()
+        .map(|r| {
+            if !sources.contains(&r.source.label) {
+                sources.push(r.source.label);
+            }
+            let setting = fill(
+                t.published_setting,
+                &[("cores", &format::int(r.cores_used as u64)), ("goroutines", &format::int(r.goroutines as u64))],
+            );
+            let label = fill(
+                t.published_point,
+                &[
+                    ("source", r.source.label),
+                    ("machine", r.machine),
+                    ("setting", &setting),
+                    ("speedup", &format::times(r.speedup())),
+                ],
+            );
+            PublishedPoint {
+                x: x(r) as f64,
+                speedup: r.speedup(),
+                symbol: sources.iter().position(|s| *s == r.source.label).unwrap_or(0),
+                label,
+            }
+        })
+        .collect()
 }

@@ -1,7 +1,8 @@
 //! The per-worker timeline: one lane per worker, each task a bar, time running left to right,
 //! with the same data as tables beside it (per worker, and every task in a disclosure).
 
-use super::canvas::{err, paint, text_on, watch_width, TASK_COLOURS};
+use super::axis::Scale;
+use super::canvas::{chart_with_axes, err, paint, text_on, watch_width, AxisSpec, TASK_COLOURS};
 use crate::format;
 use crate::i18n::{self, fill, ui};
 use experiments::{Measurement, Span, Trace};
@@ -108,28 +109,9 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, workers:
     let height = AXIS_HEIGHT + HEIGHT_PER_LANE * lanes as f64;
     paint(canvas, height, |root, ink| {
         let t = ui();
-        let mut chart = ChartBuilder::on(&root)
-            .margin_left(ink.px(4.0))
-            .margin_right(ink.px(16.0))
-            .margin_top(ink.px(8.0))
-            .x_label_area_size(ink.px(40.0))
-            .y_label_area_size(ink.px(if has_parked { 56.0 } else { 40.0 }))
-            .build_cartesian_2d(0f64..end, 0f64..lanes as f64)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .y_labels(0)
-            .x_labels(8)
-            .x_desc(t.axis_time_ms)
-            .axis_desc_style(ink.font(12.0).into_font().color(&ink.text))
-            .label_style(ink.font(12.0).into_font().color(&ink.text))
-            .light_line_style(ink.grid)
-            .bold_line_style(ink.grid)
-            .axis_style(ink.muted)
-            .x_label_formatter(&|x| format::ms(*x))
-            .draw()
-            .map_err(err)?;
+        // Ticks from the axis's width: one format, no overlapping labels (see `axis`).
+        let x = AxisSpec { scale: Scale::Linear, low: 0.0, high: end, suffix: "", title: t.axis_time_ms };
+        let (mut chart, _) = chart_with_axes(&root, &ink, x, Err((lanes, if has_parked { 56.0 } else { 40.0 })))?;
         // Worker 0 on top: lane i spans [lanes-1-i, lanes-i] on the y axis.
         let lane_bottom = |lane: u32| (lanes - 1 - lane) as f64;
         let label_style = ink.font(12.0).into_font().color(&ink.text);

@@ -4,7 +4,7 @@
 use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::notes::ClampNotes;
-use crate::components::published::PublishedTable;
+use crate::components::published::{published_points, PublishedTable};
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
@@ -187,7 +187,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
             view! {
                 <SpeedupChart
                     series
-                    spec=ChartSpec { ideal: true, markers: vec![(k as f64, fill(t.workers_marker, &[("workers", &i18n::workers(k))]))], ..ChartSpec::speedup(t.axis_tasks) }
+                    spec=ChartSpec { ideal: true, markers: vec![(k as f64, fill(t.workers_marker, &[("workers", &i18n::workers(k))]))], published: published_points(&FIND_1000, |r| r.goroutines), ..ChartSpec::speedup(t.axis_tasks) }
                     caption=Signal::derive(move || t.docs_sweep_caption.to_string())
                     empty_text=t.docs_sweep_empty
                     test_id="docs-sweep"

@@ -3,6 +3,7 @@
 //! in flight over time, and Little's law checked against the measurement.
 
 use super::panel::{ExperimentFrame, RunButtons, RunStatus};
+use crate::components::axis::Scale;
 use crate::components::controls::{NumberField, Slider};
 use crate::components::line_chart::{Line, LineChart};
 use crate::components::notes::ClampNotes;
@@ -23,6 +24,16 @@ fn server_name(m: &Job) -> String {
     let t = ui();
     let template = if m.variant == Variant::ThreadPool { t.qps_pool_server } else { t.qps_goroutine_server };
     fill(template, &[("workers", &i18n::workers(m.workers))])
+}
+
+/// Buckets of in-flight counts (start, average) placed at their middles: on a log time axis the
+/// first bucket, which starts at 0, is drawn too.
+fn at_middles(buckets: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let width = match buckets {
+        [first, second, ..] => second.0 - first.0,
+        _ => 0.0,
+    };
+    buckets.iter().map(|&(start, count)| (start + width / 2.0, count)).collect()
 }
 
 #[component]
@@ -116,7 +127,9 @@ fn QpsControls(machine: Machine) -> impl IntoView {
     let lines = Signal::derive(move || {
         results.with(|all| {
             all.iter()
-                .filter_map(|m| m.qps.as_ref().map(|q| Line { name: server_name(&m.job), points: q.in_flight.clone() }))
+                .filter_map(|m| {
+                    m.qps.as_ref().map(|q| Line { name: server_name(&m.job), points: at_middles(&q.in_flight) })
+                })
                 .collect::<Vec<_>>()
         })
     });
@@ -180,7 +193,7 @@ fn QpsControls(machine: Machine) -> impl IntoView {
                 </table>
             </div>
             {move || ratio().map(|r| view! { <p data-testid="qps-ratio">{fill(t.qps_ratio, &[("ratio", &format::fixed(r, 1))])}</p> })}
-            <LineChart lines x_label=t.axis_time_run y_label=t.axis_in_flight caption=Signal::derive(move || t.in_flight_caption.to_string()) test_id="in-flight" />
+            <LineChart lines x_scale=Scale::Log10 x_label=t.axis_time_run y_label=t.axis_in_flight caption=Signal::derive(move || fill(t.in_flight_caption, &[("concurrency", &format::int(concurrency.get() as u64))])) test_id="in-flight" />
         </Show>
     }
 }

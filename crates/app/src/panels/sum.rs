@@ -3,7 +3,7 @@
 use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::notes::ClampNotes;
-use crate::components::published::PublishedTable;
+use crate::components::published::{published_points, PublishedTable};
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
@@ -143,7 +143,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
         <Timeline measurement=traced what=traced_label lanes test_id="sum-timeline" />
         <SpeedupChart
             series
-            spec=ChartSpec { ideal: true, markers: vec![(cores as f64, t.your_cores.to_string())], ..ChartSpec::speedup(t.axis_workers) }
+            spec=ChartSpec { ideal: true, markers: vec![(cores as f64, t.your_cores.to_string())], published: published_points(&SUM_10M, |r| r.cores_used), ..ChartSpec::speedup(t.axis_workers) }
             caption=Signal::derive(move || format!("{}. {}", t.sweep_title, fill(t.sweep_caption, &[("tasks", &i18n::tasks(sweep_tasks.get()))])))
             empty_text=t.sweep_empty
             test_id="sweep"
