@@ -158,8 +158,9 @@ test('results download as CSV and JSON, with the machine and the settings', asyn
   const csv = await (await csvDownload.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString());
   const lines = csv.trim().split('\n');
   assert.equal(lines.length, 3, 'a header and one line per variant');
-  assert.match(lines[0], /^experiment,run,variant,workers,tasks,median_ms/);
-  assert.match(lines[2], /^sum,1,Concurrent: 4 tasks on 2 workers,2,4,[0-9.]+,/);
+  assert.match(lines[0], /^experiment,run,sweep,variant,workers,tasks,median_ms/);
+  // A Run's rows are not a sweep's.
+  assert.match(lines[2], /^sum,1,false,Concurrent: 4 tasks on 2 workers,2,4,[0-9.]+,/);
   assert.match(lines[2], /,true,\d+,[^,]+,true,http/);
   const [jsonDownload] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download JSON' }).click()]);
   const json = JSON.parse(await (await jsonDownload.createReadStream()).toArray().then((c) => Buffer.concat(c).toString()));
@@ -168,7 +169,7 @@ test('results download as CSV and JSON, with the machine and the settings', asyn
   assert.equal(json.machine.cross_origin_isolated, true);
   assert.ok(json.machine.logical_processors >= 1);
   assert.equal(json.results.length, 2);
-  assert.ok(json.results.every((r) => r.correct && r.median_ms > 0));
+  assert.ok(json.results.every((r) => r.correct && r.median_ms > 0 && r.sweep === false));
   assert.deepEqual(page.problems, []);
   await page.context().close();
   await app.close();

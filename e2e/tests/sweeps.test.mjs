@@ -36,6 +36,9 @@ function tableRows(panel) {
 
 /** Click a download button of `panel` and return the downloaded file's text. */
 async function downloaded(page, panel, name) {
+  // The downloads sit in the panel's "Share and export" menu.
+  const menu = panel.getByRole('button', { name: 'Share and export' });
+  if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     panel.getByRole('button', { name, exact: true }).click(),
