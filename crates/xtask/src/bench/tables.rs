@@ -78,7 +78,9 @@ impl BenchResults {
         let mut tables = vec![kernel];
         tables.extend(Kernel::ALL.map(|k| self.kernel_table(k)));
         tables.extend(self.software_sha_table());
-        tables.extend([sizes, page, self.no_shared_memory_table(), self.first_runs_table()]);
+        tables.push(sizes);
+        tables.extend(self.wasm_profiles.iter().map(|p| p.table()));
+        tables.extend([page, self.no_shared_memory_table(), self.first_runs_table()]);
         tables
     }
 
