@@ -163,6 +163,8 @@ pub fn test() -> Result<(), String> {
         ])
         .env("RUSTDOCFLAGS", "-D warnings"))?;
     build()?;
+    // What a reader downloads first stays within its budget (a byte count: noise cannot flip it).
+    crate::budget::check_dist(&root().join("dist"))?;
     // The deployable copy (per-route pages, service worker) that the deploy tests serve.
     crate::dist::package(&root().join("dist"), &root().join("target/site"))?;
     // And one for a project page under a path (GitHub Pages' https://you.github.io/lab/).

@@ -386,8 +386,8 @@ fn kernel_tables_show_units_and_the_lessons_ratios() {
     let short = cells(&first, "sorts, first sweep");
     assert_eq!(short[..5], ["merge", "on", "2", "workers", "-"], "{short:?}");
     assert!(first.contains("not compared: its 1-worker job is under 1 ms"), "{first}");
-    // Eight tables of figures, the downloads and one per profiled module (one here).
-    assert_eq!(tables.len(), 10);
+    // Eight tables of figures, the downloads, the targets and one per profiled module (one here).
+    assert_eq!(tables.len(), 11);
 }
 
 #[test]
@@ -523,4 +523,22 @@ fn the_report_lists_where_each_modules_bytes_go() {
     assert_eq!(cells(&profile, "  main"), ["3,000,000", "B", "(2929.7", "KiB)", "75.0"]);
     let report: Value = serde_json::from_str(&results.to_json()).expect("our own JSON parses");
     assert_eq!(report["site"]["wasm_profiles"][0]["top"][0]["retained_bytes"].as_u64(), Some(3_000_000));
+}
+
+#[test]
+fn every_target_is_printed_against_its_figure_and_unmeasured_ones_do_not_pass() {
+    let tables = results().tables();
+    let targets = table(&tables, "Targets (issue 15");
+    // 300,000 B gzip against 200 KB; the engine's 40,000 B against 150 KB; 70 ms against 50 ms.
+    assert_eq!(
+        cells(&targets, "initial app wasm, gzip -9"),
+        ["<=", "200.0", "KB", "(stretch", "150.0", "KB)", "300.0", "KB", "NO"]
+    );
+    assert_eq!(cells(&targets, "threaded engine wasm, gzip -9"), ["<=", "150.0", "KB", "40.0", "KB", "yes"]);
+    assert_eq!(cells(&targets, "longest main-thread task while loading, ms"), ["<=", "50.0", "70.0", "NO"]);
+    assert!(
+        cells(&targets, "cold, ms").ends_with(&["not".into(), "measured".into(), "yet".into(), "n/a".into()]),
+        "{targets}"
+    );
+    assert!(cells(&targets, "heaviest chapter chunk").ends_with(&["n/a".to_string()]), "{targets}");
 }
