@@ -5,6 +5,7 @@
 //! Cargo.lock, Chromium, npm packages) and skip whatever is already installed at the right version.
 
 mod bench;
+mod budget;
 mod dist;
 mod shell;
 mod site;
@@ -24,6 +25,7 @@ cargo xtask <command>
   soak          build, then 300 runs in one page of headless Chromium; fails on a worker alive beyond
                 the pools, memory that grows after warm-up, or workers left ([RUNS]; see `soak --help`)
   build         install what is missing and build the site into dist/
+  budget        check the built dist/ against its download budgets (gzip -9 of the wasm modules)
   dist          build, then make it deployable in target/site ([--out DIR] [--public-url /REPO/])
   setup         only install what is missing
   build-engine  build the threaded engine module (Trunk runs this as a pre-build hook)
@@ -37,6 +39,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(),
         Some("soak") => soak::command(&args[1..]),
         Some("build") => tools::setup().and_then(|_| site::build()),
+        Some("budget") => budget::check_dist(&shell::root().join("dist")),
         Some("dist") => dist::command(&args[1..]),
         Some("setup") => tools::setup(),
         Some("build-engine") => site::build_engine(args.get(1).map(String::as_str)),

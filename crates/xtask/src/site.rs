@@ -52,7 +52,9 @@ pub fn build_engine(out: Option<&str>) -> Result<(), String> {
     std::fs::create_dir_all(&out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
     run(Command::new("wasm-bindgen")
         .env("PATH", tool_path())
-        .args(["--target", "web", "--no-typescript", "--out-name", "engine", "--out-dir"])
+        .args(["--target", "web", "--no-typescript", "--out-name", "engine"])
+        .args(name_section_flags())
+        .arg("--out-dir")
         .arg(&out_dir)
         .arg(target_dir.join("wasm32-unknown-unknown/release/engine.wasm")))?;
     for script in ["coordinator.js", "pool-worker.js", "idle-worker.js"] {
@@ -75,7 +77,9 @@ fn build_single_engine(out_dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
     run(Command::new("wasm-bindgen")
         .env("PATH", tool_path())
-        .args(["--target", "web", "--no-typescript", "--out-name", "engine", "--out-dir"])
+        .args(["--target", "web", "--no-typescript", "--out-name", "engine"])
+        .args(name_section_flags())
+        .arg("--out-dir")
         .arg(out_dir)
         .arg(target_dir.join("wasm32-unknown-unknown/release/engine.wasm")))?;
     for script in ["coordinator.js", "message-worker.js"] {
@@ -83,6 +87,20 @@ fn build_single_engine(out_dir: &Path) -> Result<(), String> {
         std::fs::copy(&from, out_dir.join(script)).map_err(|e| format!("{}: {e}", from.display()))?;
     }
     Ok(())
+}
+
+/// Keeps the engine's function names in the shipped module when set to `1` (readable stack traces
+/// while debugging); otherwise they are stripped, since no reader needs them (about 230 KB raw).
+/// The module cargo linked (`target/engine-wasm/…/engine.wasm`) always keeps them.
+const ENGINE_NAMES_VAR: &str = "XTASK_ENGINE_NAMES";
+
+/// wasm-bindgen's flags that drop the `name` section, unless [`ENGINE_NAMES_VAR`] asks to keep it.
+fn name_section_flags() -> &'static [&'static str] {
+    if std::env::var(ENGINE_NAMES_VAR).as_deref() == Ok("1") {
+        &[]
+    } else {
+        &["--remove-name-section"]
+    }
 }
 
 fn trunk() -> Command {
@@ -145,6 +163,8 @@ pub fn test() -> Result<(), String> {
         ])
         .env("RUSTDOCFLAGS", "-D warnings"))?;
     build()?;
+    // What a reader downloads first stays within its budget (a byte count: noise cannot flip it).
+    crate::budget::check_dist(&root().join("dist"))?;
     // The deployable copy (per-route pages, service worker) that the deploy tests serve.
     crate::dist::package(&root().join("dist"), &root().join("target/site"))?;
     // And one for a project page under a path (GitHub Pages' https://you.github.io/lab/).

@@ -12,6 +12,8 @@ use std::process::Command;
 /// pinned nightly.
 pub const TRUNK_VERSION: &str = "0.22.1";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
+/// twiggy lists what takes the room in a wasm module (`cargo xtask bench` only).
+pub const TWIGGY_VERSION: &str = "0.8.0";
 
 /// Install everything `serve`, `test` and `bench` need.
 pub fn setup() -> Result<(), String> {
@@ -69,6 +71,14 @@ fn trunk() -> Result<(), String> {
     }
     let toolchain = format!("+{}", engine_toolchain());
     run(cargo().args([&toolchain, "install", "trunk", "--version", TRUNK_VERSION, "--locked", "--force"]))
+}
+
+/// twiggy from crates.io, for the bench's "where the bytes go" tables; not part of `setup`.
+pub fn twiggy() -> Result<(), String> {
+    if tool_version("twiggy").as_deref() == Some(&format!("twiggy {TWIGGY_VERSION}")) {
+        return Ok(());
+    }
+    run(cargo().args(["install", "twiggy", "--version", TWIGGY_VERSION, "--locked", "--force"]))
 }
 
 /// playwright-core (drives Chromium) and binaryen (wasm-opt), pinned in e2e/package-lock.json.

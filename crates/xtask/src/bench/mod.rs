@@ -20,11 +20,12 @@ mod kernels;
 mod native;
 mod report;
 mod results;
-mod site_size;
+pub(crate) mod site_size;
 mod table;
 mod tables;
 #[cfg(test)]
 mod tests;
+mod wasm_profile;
 
 use crate::shell::{output, root};
 use browser::{browser_plan, measure_browser};
@@ -35,6 +36,7 @@ use site_size::{app_wasm, weigh};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
+use wasm_profile::{linked_app_wasm, linked_engine_wasm, profile};
 
 const HELP: &str = "\
 cargo xtask bench
@@ -70,14 +72,21 @@ cargo xtask bench
   page; speedups at 1, 2 and 4 workers, medians, cold / warm against the target 0.9.
 
   Also weighs the site's wasm (raw and gzip -9) and times first paint and the longest main-thread
-  task during a UI run. Prints a table per kernel and writes bench-report.md and bench-report.json
-  at the workspace root. Figures are measurements: a slow one never fails the command; one that
-  cannot be measured at all does, and so do jobs that differ between the two sides. Measuring
-  takes about 15 minutes on two cores.
+  task during a UI run, and lists each module's 15 largest items by retained size (`twiggy
+  top`, installed from crates.io if missing, on the modules as cargo linked them). Prints a
+  table per kernel and writes bench-report.md and bench-report.json at the workspace root.
+  Figures are measurements: a slow one never fails the command; one that cannot be measured at
+  all does, and so do jobs that differ between the two sides. Measuring takes about 15 minutes
+  on two cores.
+
+  Targets: issue 15's (initial app wasm, heaviest chapter chunk and threaded engine, gzip -9;
+  longest main-thread task while loading; time to a working Run on a slow link), each printed
+  against this run's figure, or marked not measured. `cargo xtask test` enforces the download
+  budgets (crates/xtask/src/budget.rs); the bench only reports.
 
   Steps: install missing tools and build dist/ (as `cargo xtask build`), `cargo build --release
   -p lab`, run lab sum for --tasks 2 and 8, then lab hash, cost, docsearch and qps, run
-  e2e/bench.mjs against dist/, weigh dist/*.wasm.
+  e2e/bench.mjs against dist/, weigh dist/*.wasm, run twiggy.
 
 Environment:
   XTASK_BENCH_SKIP_BUILD=1  skip the tool set-up and the site build and measure the dist/ that is
@@ -133,6 +142,7 @@ pub fn run() -> Result<(), String> {
         crate::tools::setup()?;
         crate::site::build()?;
     }
+    crate::tools::twiggy()?;
     let dist = root().join("dist");
     let native = measure_native()?;
     let browser = measure_browser(&dist, &browser_plan(&native)?)?;
@@ -145,6 +155,7 @@ pub fn run() -> Result<(), String> {
         browser,
         app_wasm: weigh(&app_wasm(&dist)?)?,
         engine_wasm: weigh(&dist.join("engine/engine_bg.wasm"))?,
+        wasm_profiles: vec![profile("app", &linked_app_wasm()?)?, profile("engine", &linked_engine_wasm())?],
     };
     results.check_complete()?;
 

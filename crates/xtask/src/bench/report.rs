@@ -6,6 +6,7 @@ use super::kernels::Kernel;
 use super::results::BenchResults;
 use super::site_size::Weight;
 use super::table::Table;
+use super::wasm_profile::ModuleProfile;
 use super::{Figures, NUMBERS, REPETITIONS, TASK_COUNTS};
 use serde::{Serialize, Serializer};
 
@@ -66,7 +67,7 @@ impl BenchResults {
             browser: &self.browser,
             derived: BothSides { native: InOrder(native_derived), browser: InOrder(browser_derived) },
             ratios: InOrder(ratios),
-            site: Site { app_wasm: &self.app_wasm, engine_wasm: &self.engine_wasm },
+            site: Site { app_wasm: &self.app_wasm, engine_wasm: &self.engine_wasm, wasm_profiles: &self.wasm_profiles },
         };
         // NaN (a figure missing on one side) is written as null.
         serde_json::to_string_pretty(&report).expect("string keys, numbers and text always serialise")
@@ -106,6 +107,7 @@ struct BothSides {
 struct Site<'a> {
     app_wasm: &'a Weight,
     engine_wasm: &'a Weight,
+    wasm_profiles: &'a [ModuleProfile],
 }
 
 /// Named values written as a JSON object in this order (serde_json's own map sorts its keys).

@@ -5,6 +5,7 @@ use super::figures::number;
 use super::formatting::{one_line, plain_text};
 use super::kernels::Kernel;
 use super::site_size::Weight;
+use super::wasm_profile::ModuleProfile;
 use super::{Figures, KERNEL_KEYS, NO_SHARED_MEMORY_KEYS, PAGE_KEYS};
 use serde_json::Value;
 
@@ -17,6 +18,8 @@ pub(super) struct BenchResults {
     pub(super) browser: Figures,
     pub(super) app_wasm: Weight,
     pub(super) engine_wasm: Weight,
+    /// Where each module's bytes go (twiggy): the app, then the threaded engine.
+    pub(super) wasm_profiles: Vec<ModuleProfile>,
 }
 
 impl BenchResults {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// The UI module Trunk wrote (its name carries a content hash).
-pub(super) fn app_wasm(dist: &Path) -> Result<PathBuf, String> {
+pub(crate) fn app_wasm(dist: &Path) -> Result<PathBuf, String> {
     let entries = std::fs::read_dir(dist).map_err(|e| format!("{}: {e}", dist.display()))?;
     let mut found: Vec<PathBuf> = entries
         .flatten()
@@ -21,13 +21,13 @@ pub(super) fn app_wasm(dist: &Path) -> Result<PathBuf, String> {
 
 /// A file's size, raw and compressed with `gzip -9`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub(super) struct Weight {
-    pub(super) file: String,
-    pub(super) raw_bytes: u64,
-    pub(super) gzip_bytes: u64,
+pub(crate) struct Weight {
+    pub(crate) file: String,
+    pub(crate) raw_bytes: u64,
+    pub(crate) gzip_bytes: u64,
 }
 
-pub(super) fn weigh(path: &Path) -> Result<Weight, String> {
+pub(crate) fn weigh(path: &Path) -> Result<Weight, String> {
     let raw_bytes = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?.len();
     let gzip = Command::new("gzip")
         .args(["-9", "-c"])

@@ -9,6 +9,7 @@ use super::native::{add_kernel_figures, add_lab_figures, LabReport};
 use super::results::BenchResults;
 use super::site_size::Weight;
 use super::table::Table;
+use super::wasm_profile::{parse_twiggy_top, Contributor, ModuleProfile};
 use super::*;
 use experiments::{Job, SortAlgorithm, Variant, Workload};
 use serde_json::json;
@@ -179,6 +180,12 @@ fn results() -> BenchResults {
         browser: parse_browser_lines(&browser_output()),
         app_wasm: Weight { file: "dist/app-1_bg.wasm".into(), raw_bytes: 1_048_576, gzip_bytes: 300_000 },
         engine_wasm: Weight { file: "dist/engine/engine_bg.wasm".into(), raw_bytes: 100_000, gzip_bytes: 40_000 },
+        wasm_profiles: vec![ModuleProfile {
+            module: "app".into(),
+            file: "target/wasm32-unknown-unknown/release/app.wasm".into(),
+            raw_bytes: 4_000_000,
+            top: vec![Contributor { name: "main".into(), retained_bytes: 3_000_000, retained_percent: 75.0 }],
+        }],
     }
 }
 
@@ -379,7 +386,8 @@ fn kernel_tables_show_units_and_the_lessons_ratios() {
     let short = cells(&first, "sorts, first sweep");
     assert_eq!(short[..5], ["merge", "on", "2", "workers", "-"], "{short:?}");
     assert!(first.contains("not compared: its 1-worker job is under 1 ms"), "{first}");
-    assert_eq!(tables.len(), 9);
+    // Eight tables of figures, the downloads, the targets and one per profiled module (one here).
+    assert_eq!(tables.len(), 11);
 }
 
 #[test]
@@ -491,4 +499,46 @@ fn the_browser_measures_the_jobs_lab_measured() {
     }
     native.remove("qps_jobs");
     assert!(super::browser::browser_plan(&native).unwrap_err().contains("lab qps"));
+}
+
+#[test]
+fn twiggy_items_are_read_and_its_summary_row_is_not_an_item() {
+    let json = r#"[{"name":"data[0]","shallow_size":900,"shallow_size_percent":9.0,"retained_size":900,"retained_size_percent":9.0},
+        {"name":"leptos::mount::mount_to_body","shallow_size":10,"shallow_size_percent":0.1,"retained_size":5000,"retained_size_percent":50.0},
+        {"name":"... and 812 more.","shallow_size":4090,"shallow_size_percent":40.9,"retained_size":4090,"retained_size_percent":40.9}]"#;
+    let items = parse_twiggy_top(json).expect("twiggy's JSON parses");
+    assert_eq!(items.len(), 2);
+    assert_eq!(
+        items[1],
+        Contributor { name: "leptos::mount::mount_to_body".into(), retained_bytes: 5000, retained_percent: 50.0 }
+    );
+    assert!(parse_twiggy_top(r#"[{"name":"x"}]"#).is_err(), "a row without sizes is an error, not a zero");
+}
+
+#[test]
+fn the_report_lists_where_each_modules_bytes_go() {
+    let results = results();
+    let tables = results.tables();
+    let profile = table(&tables, "Where the app wasm's bytes go");
+    assert_eq!(cells(&profile, "  main"), ["3,000,000", "B", "(2929.7", "KiB)", "75.0"]);
+    let report: Value = serde_json::from_str(&results.to_json()).expect("our own JSON parses");
+    assert_eq!(report["site"]["wasm_profiles"][0]["top"][0]["retained_bytes"].as_u64(), Some(3_000_000));
+}
+
+#[test]
+fn every_target_is_printed_against_its_figure_and_unmeasured_ones_do_not_pass() {
+    let tables = results().tables();
+    let targets = table(&tables, "Targets (issue 15");
+    // 300,000 B gzip against 200 KB; the engine's 40,000 B against 150 KB; 70 ms against 50 ms.
+    assert_eq!(
+        cells(&targets, "initial app wasm, gzip -9"),
+        ["<=", "200.0", "KB", "(stretch", "150.0", "KB)", "300.0", "KB", "NO"]
+    );
+    assert_eq!(cells(&targets, "threaded engine wasm, gzip -9"), ["<=", "150.0", "KB", "40.0", "KB", "yes"]);
+    assert_eq!(cells(&targets, "longest main-thread task while loading, ms"), ["<=", "50.0", "70.0", "NO"]);
+    assert!(
+        cells(&targets, "cold, ms").ends_with(&["not".into(), "measured".into(), "yet".into(), "n/a".into()]),
+        "{targets}"
+    );
+    assert!(cells(&targets, "heaviest chapter chunk").ends_with(&["n/a".to_string()]), "{targets}");
 }

@@ -1,0 +1,110 @@
+//! The download budgets `cargo xtask test` enforces, and issue 15's targets the bench prints.
+//!
+//! A budget is a byte count of a built file compressed with `gzip -9`: the same build gives the same
+//! bytes, so no noise can flip the check. Budgets sit just above what the build reaches today, so a
+//! change that makes a reader download more fails until someone raises the budget on purpose.
+//! Targets are where issue 15 wants the site to get; the bench prints each against its measure.
+
+use crate::bench::site_size::{app_wasm, weigh, Weight};
+use std::path::Path;
+
+/// One kilobyte as the targets count it: 1000 bytes.
+pub const KB: u64 = 1000;
+
+/// The most the UI module that every page loads first (`dist/app-*_bg.wasm`) may weigh, gzip -9.
+pub const APP_WASM_GZIP_BUDGET: u64 = 580 * KB;
+/// The most the threaded engine (`dist/engine/engine_bg.wasm`) may weigh, gzip -9.
+pub const ENGINE_WASM_GZIP_BUDGET: u64 = 233 * KB;
+
+/// Issue 15's targets: the initially loaded app wasm (gzip -9), its stretch goal, the heaviest
+/// chapter chunk, the threaded engine, the longest main-thread task while loading (ms), and the
+/// time to a working Run on the emulated slow link, cold and warm (ms).
+pub const APP_WASM_GZIP_TARGET: u64 = 200 * KB;
+pub const APP_WASM_GZIP_STRETCH: u64 = 150 * KB;
+pub const CHAPTER_CHUNK_GZIP_TARGET: u64 = 120 * KB;
+pub const ENGINE_WASM_GZIP_TARGET: u64 = 150 * KB;
+pub const LONGEST_TASK_TARGET_MS: f64 = 50.0;
+pub const SLOW_LINK_RUN_COLD_TARGET_MS: f64 = 4000.0;
+pub const SLOW_LINK_RUN_WARM_TARGET_MS: f64 = 1000.0;
+
+/// A file and the most it may weigh, gzip -9.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Budget {
+    pub what: &'static str,
+    pub weight: Weight,
+    pub gzip_budget: u64,
+}
+
+/// The budgets of the site built in `dist`.
+pub fn budgets(dist: &Path) -> Result<Vec<Budget>, String> {
+    Ok(vec![
+        Budget {
+            what: "the app wasm every page loads first",
+            weight: weigh(&app_wasm(dist)?)?,
+            gzip_budget: APP_WASM_GZIP_BUDGET,
+        },
+        Budget {
+            what: "the threaded engine",
+            weight: weigh(&dist.join("engine/engine_bg.wasm"))?,
+            gzip_budget: ENGINE_WASM_GZIP_BUDGET,
+        },
+    ])
+}
+
+/// `Err` naming every file over its budget; the lines it prints say how far each one is from it.
+pub fn check(budgets: &[Budget]) -> Result<(), String> {
+    let over: Vec<String> = budgets
+        .iter()
+        .filter(|b| b.weight.gzip_bytes > b.gzip_budget)
+        .map(|b| {
+            format!(
+                "{} ({}) is {} bytes gzip -9, over its budget of {} by {} bytes",
+                b.what,
+                b.weight.file,
+                b.weight.gzip_bytes,
+                b.gzip_budget,
+                b.weight.gzip_bytes - b.gzip_budget
+            )
+        })
+        .collect();
+    if over.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "download budget exceeded:\n  {}\n(shrink it, or raise the budget in crates/xtask/src/budget.rs and say why)",
+            over.join("\n  ")
+        ))
+    }
+}
+
+/// `cargo xtask budget` and the step of `cargo xtask test`: weigh the built `dist` and check it.
+pub fn check_dist(dist: &Path) -> Result<(), String> {
+    let budgets = budgets(dist)?;
+    for b in &budgets {
+        eprintln!(
+            "xtask: budget: {}: {} bytes gzip -9 of at most {} ({})",
+            b.what, b.weight.gzip_bytes, b.gzip_budget, b.weight.file
+        );
+    }
+    check(&budgets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budget(gzip_bytes: u64, gzip_budget: u64) -> Budget {
+        Budget {
+            what: "the app wasm every page loads first",
+            weight: Weight { file: "dist/app-1_bg.wasm".into(), raw_bytes: 3 * gzip_bytes, gzip_bytes },
+            gzip_budget,
+        }
+    }
+
+    #[test]
+    fn a_file_at_its_budget_passes_and_one_byte_over_fails_with_its_name() {
+        assert_eq!(check(&[budget(500, 500), budget(10, 500)]), Ok(()));
+        let error = check(&[budget(10, 500), budget(501, 500)]).expect_err("501 bytes are over a budget of 500");
+        assert!(error.contains("dist/app-1_bg.wasm") && error.contains("over its budget of 500 by 1 bytes"), "{error}");
+    }
+}
