@@ -48,7 +48,7 @@ test('the OS scheduler simulation follows its controls and is deterministic per 
   await again.getByTestId('os-totals').waitFor();
   assert.equal((await totals(again.locator('section[data-experiment="os-scheduler"]'))).text, fine.text);
   // The Gantt chart is drawn and described.
-  assert.match(await panel.getByTestId('os-gantt').getAttribute('aria-label'), /4 cores run 4 threads/);
+  assert.match(await panel.getByTestId('os-gantt').getAttribute('aria-label'), /4 threads on 4 cores for /);
   assert.deepEqual(page.problems, []);
   assert.deepEqual(again.problems, []);
   await page.context().close();

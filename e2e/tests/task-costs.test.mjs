@@ -36,6 +36,19 @@ test('the granularity sweep runs from a preset and fills the table and the chart
   const ratios = (await chart.locator('table.chart-data tbody tr td:last-child').allTextContents()).map((t) => t.trim());
   assert.equal(ratios.length, 20);
   for (const ratio of ratios) assert.match(ratio, /^\d[\d,]*\.\d\d×$/);
+  // The results table states the same ratio under the same name, never its inverse as a "Speedup".
+  const headings = (await panel.locator('table.results thead th').allTextContents()).map((t) => t.trim());
+  assert.ok(headings.includes('time ÷ time of the loop') && !headings.includes('Speedup'), headings.join(' | '));
+  const loopTimes = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent.trim())));
+  // Every row's ratio is its median over the loop's median of its size (the loop rows read 1.00×),
+  // within the rounding of the medians shown.
+  let loop;
+  for (const cells of loopTimes) {
+    const median = Number(cells[4].replace(/,/g, ''));
+    if (cells[1].startsWith('Loop')) loop = median;
+    const ratio = Number(cells[7].replace(/[×⚠\s,]/g, ''));
+    assert.ok(Math.abs(ratio - median / loop) <= 0.15 * (median / loop) + 0.01, `${cells[1]}: ${ratio} vs ${median} / ${loop}`);
+  }
   assert.equal(await panel.getByTestId('published').count(), 1);
   assert.deepEqual(page.problems, []);
   await page.context().close();

@@ -68,6 +68,9 @@ pub struct Ui {
     // --- Every page: the site, navigation, the shared controls, results, charts, notices ---
     pub worker_forms: Forms,
     pub task_forms: Forms,
+    pub core_forms: Forms,
+    pub thread_forms: Forms,
+    pub switch_forms: Forms,
     pub site_name: &'static str,
     pub tagline: &'static str,
     pub skip_to_content: &'static str,
@@ -130,6 +133,7 @@ pub struct Ui {
     pub progress_label: &'static str,
 
     pub results_caption: &'static str,
+    pub results_caption_overhead: &'static str,
     pub results_empty: &'static str,
     pub col_run: &'static str,
     pub run_cell_sweep: &'static str,
@@ -502,6 +506,9 @@ static EN: Ui = Ui {
     // --- Every page: the site, navigation, the shared controls, results, charts, notices ---
     worker_forms: Forms { one: "{n} worker", other: "{n} workers" },
     task_forms: Forms { one: "{n} task", other: "{n} tasks" },
+    core_forms: Forms { one: "{n} core", other: "{n} cores" },
+    thread_forms: Forms { one: "{n} thread", other: "{n} threads" },
+    switch_forms: Forms { one: "{n} context switch", other: "{n} context switches" },
     site_name: "Concurrency Lab",
     tagline: "Concurrency versus parallelism, measured on your own machine",
     skip_to_content: "Skip to content",
@@ -567,6 +574,7 @@ static EN: Ui = Ui {
     progress_label: "Progress of the run",
 
     results_caption: "Your results (milliseconds per run; speedup = sequential median ÷ this median)",
+    results_caption_overhead: "Your results (milliseconds per run; time ÷ time of the loop = this median ÷ the loop's median, as on the chart: 1× costs nothing extra)",
     results_empty: "No results yet: press Run.",
     col_run: "Run",
     run_cell_sweep: "{n} (sweep)",
@@ -707,7 +715,7 @@ static EN: Ui = Ui {
     sort_chunks_help: "Concurrency: how many pieces each parallel sort splits the list into (chunks, phase parts, runs).",
     sort_numbers_help: "How many integers to sort ({value}).",
     sort_slow_warning: "Bubble sort's time grows with the square of the list: twice the numbers, four times the time. At {value} numbers a run may take several seconds; Stop always works.",
-    sort_time_caption: "Median time of each parallel sort for 1, 2, 4, … workers (logarithmic scale: each step is ten times longer). The sequential bubble sort took {ms} ms.",
+    sort_time_caption: "Median time of each parallel sort for 1, 2, 4, … workers. The sequential bubble sort took {ms} ms.",
     sort_speedup_caption: "Each parallel sort's speedup over itself on one worker, with the Amdahl curve fitted to it (dashed).",
     sort_sweep_empty: "Press “Sweep workers” to measure every sort on 1, 2, 4, … workers.",
     timeline_of: "Sort in the timeline",
@@ -777,7 +785,7 @@ static EN: Ui = Ui {
     mix_mixed: "Mixed",
     gantt_caption: "Which thread each core runs over time. Grey: a context switch.",
     states_caption: "Each thread's state over time. Coloured: running; grey: runnable (ready, waiting for a core); outlined: waiting for IO.",
-    gantt_summary: "{cores} cores run {threads} threads for {ms} ms; {switches} context switches, utilisation {utilisation}.",
+    gantt_summary: "{threads} on {cores} for {ms} ms: {switches}, utilisation {utilisation}.",
     core_lane: "C{n}",
     thread_lane: "T{n}",
     col_thread: "Thread",

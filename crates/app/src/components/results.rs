@@ -111,13 +111,42 @@ fn shortened(value: &str) -> String {
     }
 }
 
+/// What a results table's ratio column states about each row against its run's baseline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RowRatio {
+    /// Baseline median ÷ this median: above 1× is faster (most experiments).
+    #[default]
+    Speedup,
+    /// This median ÷ the baseline median: above 1× is slower, as a chart of overhead draws it.
+    TimeOverBaseline,
+}
+
+impl RowRatio {
+    /// The column's value for a row whose speedup over its baseline is `speedup`.
+    pub fn of(self, speedup: f64) -> f64 {
+        match self {
+            RowRatio::Speedup => speedup,
+            RowRatio::TimeOverBaseline => 1.0 / speedup,
+        }
+    }
+}
+
 #[component]
-pub fn ResultsTable(rows: Signal<Vec<ResultRow>>) -> impl IntoView {
+pub fn ResultsTable(
+    rows: Signal<Vec<ResultRow>>,
+    /// The ratio column's metric; speedup unless the panel's chart states the inverse.
+    #[prop(optional)]
+    ratio: RowRatio,
+) -> impl IntoView {
     let t = ui();
+    let (caption, ratio_heading) = match ratio {
+        RowRatio::Speedup => (t.results_caption, t.col_speedup),
+        RowRatio::TimeOverBaseline => (t.results_caption_overhead, t.axis_overhead),
+    };
     view! {
         <div class="table-scroll">
             <table class="results" data-testid="results">
-                <caption>{t.results_caption}</caption>
+                <caption>{caption}</caption>
                 <thead>
                     <tr>
                         <th scope="col">{t.col_run}</th>
@@ -127,7 +156,7 @@ pub fn ResultsTable(rows: Signal<Vec<ResultRow>>) -> impl IntoView {
                         <th scope="col">{t.col_median}</th>
                         <th scope="col">{t.col_min}</th>
                         <th scope="col">{t.col_max}</th>
-                        <th scope="col">{t.col_speedup}</th>
+                        <th scope="col">{ratio_heading}</th>
                         <th scope="col">{t.col_check}</th>
                         <th scope="col">{t.col_note}</th>
                     </tr>
@@ -152,7 +181,7 @@ pub fn ResultsTable(rows: Signal<Vec<ResultRow>>) -> impl IntoView {
                             <td class="num">{format::ms(row.summary.min_ms)}</td>
                             <td class="num">{format::ms(row.summary.max_ms)}</td>
                             <td class="num">
-                                {row.speedup.map(format::times).unwrap_or_else(|| "—".into())}
+                                {row.speedup.map(|s| format::times(ratio.of(s))).unwrap_or_else(|| "—".into())}
                                 {row.uncertain().then(|| view! { <span class="doubt-mark" title=t.doubt_mark_label aria-label=t.doubt_mark_label>" ⚠"</span> })}
                             </td>
                             <td class="check">{check_cell(&row.check)}</td>

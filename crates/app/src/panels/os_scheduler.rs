@@ -10,7 +10,7 @@ use crate::components::lane_chart::{Bar, Fill, Lane, LaneChart};
 use crate::components::notes::ClampNotes;
 use crate::components::share::ShareBar;
 use crate::format;
-use crate::i18n::{fill, ui};
+use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
 use experiments::catalog::{self, Machine};
 use experiments::params::os_scheduler::{CORES, MIXES, QUANTUM_MS, SEED, SWITCH_US, THREADS};
@@ -139,10 +139,10 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
             Ok(s) => fill(
                 t.gantt_summary,
                 &[
-                    ("cores", &cores.get().to_string()),
-                    ("threads", &threads.get().to_string()),
+                    ("cores", &i18n::counted(cores.get(), &t.core_forms)),
+                    ("threads", &i18n::counted(threads.get(), &t.thread_forms)),
                     ("ms", &format::ms(ms(s.totals.makespan_us))),
-                    ("switches", &s.totals.context_switches.to_string()),
+                    ("switches", &i18n::counted(s.totals.context_switches as u64, &t.switch_forms)),
                     ("utilisation", &format::percent(s.totals.cpu_utilisation)),
                 ],
             ),

@@ -6,7 +6,7 @@ use super::task_costs::CostClaims;
 use crate::components::controls::NumberField;
 use crate::components::controls::Slider;
 use crate::components::notes::ClampNotes;
-use crate::components::results::ResultsTable;
+use crate::components::results::{ResultsTable, RowRatio};
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint, YAxis};
 use crate::engine_client::Mode;
@@ -165,6 +165,6 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
                 />
             }
         }}
-        <ResultsTable rows=log.rows.into() />
+        <ResultsTable rows=log.rows.into() ratio=RowRatio::TimeOverBaseline />
     }
 }
