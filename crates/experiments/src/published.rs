@@ -95,6 +95,8 @@ pub struct PublishedServers {
     pub source: Source,
     /// What each request did.
     pub case: &'static str,
+    /// How long each request slept, in ms (0 for the hello-world case).
+    pub sleep_ms: u32,
     pub thread_pool: &'static str,
     pub thread_pool_qps: u32,
     pub coroutines: &'static str,
@@ -121,10 +123,14 @@ pub const PARALLELISM_BY_GOROUTINES_JA: Source = Source {
     language: "ja",
 };
 
+/// Requests the load generator kept in flight in every server test (`ab -c 1000`).
+pub const QPS_IN_FLIGHT: u32 = 1_000;
+
 pub const QPS: [PublishedServers; 2] = [
     PublishedServers {
         source: HIGH_CONCURRENCY_RU,
         case: "hello world",
+        sleep_ms: 0,
         thread_pool: "Java + Netty",
         thread_pool_qps: 84_042,
         coroutines: "PHP + Swoole",
@@ -135,6 +141,7 @@ pub const QPS: [PublishedServers; 2] = [
     PublishedServers {
         source: HIGH_CONCURRENCY_RU,
         case: "10 ms blocking sleep per request",
+        sleep_ms: 10,
         thread_pool: "Java + Netty",
         thread_pool_qps: 1_563,
         coroutines: "PHP + Swoole",
@@ -143,6 +150,9 @@ pub const QPS: [PublishedServers; 2] = [
         coroutines_memory_mb: 30,
     },
 ];
+
+/// How long each document read in the published search slept, in ms.
+pub const FIND_READ_SLEEP_MS: u32 = 1;
 
 /// Searching 1,000 RSS documents, each read waiting 1 ms: `find` versus `findConcurrent` with 8
 /// goroutines (`go test -bench`, ns/op). (The Russian text's table titles say 10,000 documents.)
