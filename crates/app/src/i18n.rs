@@ -629,7 +629,7 @@ static EN: Ui = Ui {
     col_start: "Start ms",
     col_end: "End ms",
 
-    machine_line: "Measured on your machine: {cores} logical processors · {browser} · cross-origin isolated: {isolated}",
+    machine_line: "Measured on your machine: {cores} logical processors (as the browser reports them; privacy settings may lower or randomise it) · {browser} · cross-origin isolated: {isolated}",
     yes: "yes",
     no: "no",
     engine_workers_line: "Engine workers alive now: {live} (current pool: {pool}).",
