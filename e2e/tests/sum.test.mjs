@@ -188,7 +188,7 @@ test('a sweep draws speedup against 1, 2, 4, … workers with its data table', a
   // The articles' four published speedups are drawn on the reader's chart, each named by its source.
   const published = await sweep.getByTestId('published-points').locator('li').allInnerTexts();
   assert.equal(published.length, 4);
-  for (const item of published) assert.match(item, /(Go scheduling series|Concurrency \(Chinese version\)).*-cpu \d+.*\d\.\d\d×/);
+  for (const item of published) assert.match(item, /(Go scheduling series|Concurrency \(Chinese version\)).*GOMAXPROCS \d+.*\d\.\d\d×/);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

@@ -27,8 +27,12 @@ pub struct PublishedComparison {
     pub source: Source,
     /// The machine the article measured on.
     pub machine: &'static str,
-    /// Hardware threads the Go runtime was allowed to use (`-cpu N`).
-    pub cores_used: u32,
+    /// `GOMAXPROCS` during the run: how many logical CPUs may run goroutines at once. Set by
+    /// `go test -cpu N` when `cpu_flag` is true; otherwise Go's default, the logical CPU count
+    /// (the `-8` suffix of the benchmark names shows it).
+    pub gomaxprocs: u32,
+    /// Whether the run passed `-cpu` (the Intel find run with all cores did not).
+    pub cpu_flag: bool,
     /// Goroutines in the concurrent version: `runtime.NumCPU()` of the machine (the Chinese
     /// version's table titles say 8, but its code starts one per logical CPU, 10 on the M1 Max).
     pub goroutines: u32,
@@ -48,7 +52,8 @@ pub const SUM_10M: [PublishedComparison; 4] = [
     PublishedComparison {
         source: SCHEDULING_RU,
         machine: "Intel Core i7, 4 cores, 2.9 GHz",
-        cores_used: 1,
+        gomaxprocs: 1,
+        cpu_flag: true,
         goroutines: 8,
         sequential_ns: 5_720_764,
         concurrent_ns: 6_387_344,
@@ -56,7 +61,8 @@ pub const SUM_10M: [PublishedComparison; 4] = [
     PublishedComparison {
         source: SCHEDULING_RU,
         machine: "Intel Core i7, 4 cores, 2.9 GHz",
-        cores_used: 8,
+        gomaxprocs: 8,
+        cpu_flag: true,
         goroutines: 8,
         sequential_ns: 5_910_799,
         concurrent_ns: 3_362_643,
@@ -64,7 +70,8 @@ pub const SUM_10M: [PublishedComparison; 4] = [
     PublishedComparison {
         source: SCHEDULING_ZH,
         machine: "Apple M1 Max, 10 cores",
-        cores_used: 1,
+        gomaxprocs: 1,
+        cpu_flag: true,
         goroutines: 10,
         sequential_ns: 3_110_058,
         concurrent_ns: 3_909_370,
@@ -72,7 +79,8 @@ pub const SUM_10M: [PublishedComparison; 4] = [
     PublishedComparison {
         source: SCHEDULING_ZH,
         machine: "Apple M1 Max, 10 cores",
-        cores_used: 10,
+        gomaxprocs: 10,
+        cpu_flag: true,
         goroutines: 10,
         sequential_ns: 3_111_412,
         concurrent_ns: 1_001_474,
@@ -80,16 +88,23 @@ pub const SUM_10M: [PublishedComparison; 4] = [
 ];
 
 /// The Russian high-concurrency article's server benchmark (`ab -k -c 1000 -n 1000000`, 2 cores
-/// and 1 GB per container): requests per second of a thread-pool server and a coroutine server.
+/// and 1 GB per container): requests per second of a thread-pool server and a coroutine server,
+/// rounded to whole requests from the article's two decimals (87,222.98 is 87,223).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PublishedServers {
     pub source: Source,
     /// What each request did.
     pub case: &'static str,
+    /// How long each request slept, in ms (0 for the hello-world case).
+    pub sleep_ms: u32,
     pub thread_pool: &'static str,
     pub thread_pool_qps: u32,
     pub coroutines: &'static str,
     pub coroutines_qps: u32,
+    /// Memory the thread-pool server used, at least this many MB (the article writes "600+").
+    pub thread_pool_memory_mb: u32,
+    /// Memory the coroutine server used, at least this many MB.
+    pub coroutines_memory_mb: u32,
 }
 
 pub const HIGH_CONCURRENCY_RU: Source =
@@ -108,24 +123,36 @@ pub const PARALLELISM_BY_GOROUTINES_JA: Source = Source {
     language: "ja",
 };
 
+/// Requests the load generator kept in flight in every server test (`ab -c 1000`).
+pub const QPS_IN_FLIGHT: u32 = 1_000;
+
 pub const QPS: [PublishedServers; 2] = [
     PublishedServers {
         source: HIGH_CONCURRENCY_RU,
         case: "hello world",
+        sleep_ms: 0,
         thread_pool: "Java + Netty",
         thread_pool_qps: 84_042,
         coroutines: "PHP + Swoole",
-        coroutines_qps: 87_222,
+        coroutines_qps: 87_223,
+        thread_pool_memory_mb: 600,
+        coroutines_memory_mb: 30,
     },
     PublishedServers {
         source: HIGH_CONCURRENCY_RU,
         case: "10 ms blocking sleep per request",
+        sleep_ms: 10,
         thread_pool: "Java + Netty",
-        thread_pool_qps: 1_562,
+        thread_pool_qps: 1_563,
         coroutines: "PHP + Swoole",
         coroutines_qps: 9_745,
+        thread_pool_memory_mb: 100,
+        coroutines_memory_mb: 30,
     },
 ];
+
+/// How long each document read in the published search slept, in ms.
+pub const FIND_READ_SLEEP_MS: u32 = 1;
 
 /// Searching 1,000 RSS documents, each read waiting 1 ms: `find` versus `findConcurrent` with 8
 /// goroutines (`go test -bench`, ns/op). (The Russian text's table titles say 10,000 documents.)
@@ -133,7 +160,8 @@ pub const FIND_1000: [PublishedComparison; 4] = [
     PublishedComparison {
         source: SCHEDULING_RU,
         machine: "Intel Core i7, 4 cores, 2.9 GHz",
-        cores_used: 1,
+        gomaxprocs: 1,
+        cpu_flag: true,
         goroutines: 8,
         sequential_ns: 1_483_458_120,
         concurrent_ns: 188_941_855,
@@ -141,7 +169,8 @@ pub const FIND_1000: [PublishedComparison; 4] = [
     PublishedComparison {
         source: SCHEDULING_RU,
         machine: "Intel Core i7, 4 cores, 2.9 GHz",
-        cores_used: 8,
+        gomaxprocs: 8,
+        cpu_flag: false,
         goroutines: 8,
         sequential_ns: 1_490_947_198,
         concurrent_ns: 187_382_200,
@@ -149,7 +178,8 @@ pub const FIND_1000: [PublishedComparison; 4] = [
     PublishedComparison {
         source: SCHEDULING_ZH,
         machine: "Apple M1 Max, 10 cores",
-        cores_used: 1,
+        gomaxprocs: 1,
+        cpu_flag: true,
         goroutines: 10,
         sequential_ns: 1_273_483_639,
         concurrent_ns: 123_174_867,
@@ -157,7 +187,8 @@ pub const FIND_1000: [PublishedComparison; 4] = [
     PublishedComparison {
         source: SCHEDULING_ZH,
         machine: "Apple M1 Max, 10 cores",
-        cores_used: 10,
+        gomaxprocs: 10,
+        cpu_flag: true,
         goroutines: 10,
         sequential_ns: 1_302_326_097,
         concurrent_ns: 133_926_031,

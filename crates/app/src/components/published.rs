@@ -30,7 +30,7 @@ pub fn PublishedTable(
                 <tr>
                     <td><SourceCitation source=r.source /></td>
                     <td>{r.machine}</td>
-                    <td class="num">{r.cores_used}</td>
+                    <td class="num">{gomaxprocs_cell(r)}</td>
                     <td class="num">{r.goroutines}</td>
                     <td class="num">{format::ms(r.sequential_ns as f64 / 1e6)}</td>
                     <td class="num">{format::ms(r.concurrent_ns as f64 / 1e6)}</td>
@@ -63,6 +63,16 @@ pub fn PublishedTable(
     }
 }
 
+/// A run's `GOMAXPROCS`, marked as Go's default when the run passed no `-cpu` flag.
+fn gomaxprocs_cell(r: &PublishedComparison) -> String {
+    let value = format::int(r.gomaxprocs as u64);
+    if r.cpu_flag {
+        value
+    } else {
+        fill(ui().gomaxprocs_default, &[("n", &value)])
+    }
+}
+
 /// The published comparisons as symbols on the reader's speedup chart: at `x` of each row (the cores
 /// it used, or its goroutines), one symbol per source, labelled with source, machine and setting.
 pub fn published_points(rows: &[PublishedComparison], x: fn(&PublishedComparison) -> u32) -> Vec<PublishedPoint> {
@@ -75,7 +85,7 @@ pub fn published_points(rows: &[PublishedComparison], x: fn(&PublishedComparison
             }
             let setting = fill(
                 t.published_setting,
-                &[("cores", &format::int(r.cores_used as u64)), ("goroutines", &format::int(r.goroutines as u64))],
+                &[("cores", &gomaxprocs_cell(r)), ("goroutines", &format::int(r.goroutines as u64))],
             );
             let label = fill(
                 t.published_point,

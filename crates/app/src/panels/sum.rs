@@ -143,7 +143,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
         <Timeline measurement=traced what=traced_label lanes test_id="sum-timeline" />
         <SpeedupChart
             series
-            spec=ChartSpec { ideal: true, markers: vec![(cores as f64, t.your_cores.to_string())], published: published_points(&SUM_10M, |r| r.cores_used), ..ChartSpec::speedup(t.axis_workers) }
+            spec=ChartSpec { ideal: true, markers: vec![(cores as f64, t.your_cores.to_string())], published: published_points(&SUM_10M, |r| r.gomaxprocs), ..ChartSpec::speedup(t.axis_workers) }
             caption=Signal::derive(move || format!("{}. {}", t.sweep_title, fill(t.sweep_caption, &[("tasks", &i18n::tasks(sweep_tasks.get()))])))
             empty_text=t.sweep_empty
             test_id="sweep"
