@@ -12,11 +12,14 @@ use std::path::Path;
 pub const KB: u64 = 1000;
 
 /// The most the UI module that every page loads first (`dist/app-*_bg.wasm`) may weigh, gzip -9.
-/// Raised from 580 KB to 600 KB when the panels' work (axis ticks, the timeline picker, the replay
-/// strip, the export menu) landed at 597,934 B; it only comes down for real with the app split.
-pub const APP_WASM_GZIP_BUDGET: u64 = 600 * KB;
-/// The most the threaded engine (`dist/engine/engine_bg.wasm`) may weigh, gzip -9.
-pub const ENGINE_WASM_GZIP_BUDGET: u64 = 233 * KB;
+/// Raised from 580 KB to 605 KB when the panels' work (axis ticks, the timeline picker, the replay
+/// strip, the export menu) and the corrected published figures landed at 598,618 B here; the margin
+/// allows for a build machine whose paths (panic locations name them) are a little longer. It only
+/// comes down for real with the app split.
+pub const APP_WASM_GZIP_BUDGET: u64 = 605 * KB;
+/// The most the threaded engine (`dist/engine/engine_bg.wasm`) may weigh, gzip -9: 229,592 B here,
+/// with room for a build machine's longer paths.
+pub const ENGINE_WASM_GZIP_BUDGET: u64 = 236 * KB;
 
 /// Issue 15's targets: the initially loaded app wasm (gzip -9), its stretch goal, the heaviest
 /// chapter chunk, the threaded engine, the longest main-thread task while loading (ms), and the
