@@ -88,3 +88,17 @@ export function assertWorkersUsed(used, workers, tasks, { longTasks = true } = {
   assert.equal(new Set(used).size, used.length, `each worker once: ${used}`);
   if (longTasks && most >= 2) assert.ok(used.length >= 2, `only worker ${used} took any of ${tasks} long tasks`);
 }
+
+/** Every chapter's slug and its first experiment (the one its "Try it" link reaches), in reading order. */
+export const CHAPTER_FIRST_EXPERIMENTS = [
+  ['concurrency-vs-parallelism', 'demo'],
+  ['os-scheduler', 'os-scheduler'],
+  ['go-scheduler', 'go-scheduler'],
+  ['cpu-vs-io', 'cpu-vs-io'],
+  ['sum', 'sum'],
+  ['bubble-sort', 'bubble-sort'],
+  ['document-search', 'document-search'],
+  ['task-costs', 'task-granularity'],
+  ['hashing', 'hashing'],
+  ['high-concurrency', 'qps'],
+];

@@ -10,7 +10,7 @@
 mod content_check;
 
 use content_check::Part;
-use pulldown_cmark::{html, CowStr, Event, Parser};
+use pulldown_cmark::{html, CowStr, Event, Parser, Tag, TagEnd};
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
@@ -56,9 +56,14 @@ fn render(markdown: &str) -> String {
     out.replace("<table>", "<div class=\"table-scroll\"><table>").replace("</table>", "</table></div>")
 }
 
-/// `text` with the characters HTML gives a meaning escaped.
-fn escape_html(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+/// A fold's summary as inline HTML: the same Markdown rendering as the prose (smart punctuation,
+/// escaping), without the paragraph around it.
+fn render_inline(text: &str) -> String {
+    let mut out = String::new();
+    let events = Parser::new_ext(text, content_check::options())
+        .filter(|event| !matches!(event, Event::Start(Tag::Paragraph) | Event::End(TagEnd::Paragraph)));
+    html::push_html(&mut out, events);
+    out
 }
 
 /// The parts of a chapter as sections: runs of prose become one section of HTML, a fold in it a
@@ -71,8 +76,7 @@ fn sections(parts: Vec<Part>) -> Vec<Section> {
                 let html = match fold {
                     Some(summary) => format!(
                         "<details class=\"fold\"><summary>{}</summary>{}</details>",
-                        // Typographic apostrophes, as smart punctuation gives the prose.
-                        escape_html(&summary.replace('\'', "’")),
+                        render_inline(&summary),
                         render(&markdown)
                     ),
                     None => render(&markdown),

@@ -3,7 +3,7 @@
 // set as formulas (MathML the browser lays out), not as plain paragraphs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, serve } from '../lib.mjs';
+import { CHAPTER_FIRST_EXPERIMENTS, launch, newPage, serve } from '../lib.mjs';
 
 let browser;
 let server;
@@ -16,19 +16,7 @@ after(async () => {
   await server?.close();
 });
 
-/** Chapter slug and its first experiment. */
-const CHAPTERS = [
-  ['concurrency-vs-parallelism', 'demo'],
-  ['os-scheduler', 'os-scheduler'],
-  ['go-scheduler', 'go-scheduler'],
-  ['cpu-vs-io', 'cpu-vs-io'],
-  ['sum', 'sum'],
-  ['bubble-sort', 'bubble-sort'],
-  ['document-search', 'document-search'],
-  ['task-costs', 'task-granularity'],
-  ['hashing', 'hashing'],
-  ['high-concurrency', 'qps'],
-];
+const CHAPTERS = CHAPTER_FIRST_EXPERIMENTS;
 
 /** How many screens down (viewport heights) the first experiment's heading may start. */
 const SCREENS = { 1280: 2.5, 390: 3.5 };

@@ -2,7 +2,7 @@
 // (and the keyboard focus) to the experiment's heading, and its address names that heading.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, serve } from '../lib.mjs';
+import { CHAPTER_FIRST_EXPERIMENTS, launch, newPage, serve } from '../lib.mjs';
 
 let browser;
 let server;
@@ -15,19 +15,7 @@ after(async () => {
   await server?.close();
 });
 
-/** Chapter slug and the experiment its "Try it" link must reach (its first). */
-const CHAPTERS = [
-  ['concurrency-vs-parallelism', 'demo'],
-  ['os-scheduler', 'os-scheduler'],
-  ['go-scheduler', 'go-scheduler'],
-  ['cpu-vs-io', 'cpu-vs-io'],
-  ['sum', 'sum'],
-  ['bubble-sort', 'bubble-sort'],
-  ['document-search', 'document-search'],
-  ['task-costs', 'task-granularity'],
-  ['hashing', 'hashing'],
-  ['high-concurrency', 'qps'],
-];
+const CHAPTERS = CHAPTER_FIRST_EXPERIMENTS;
 
 for (const [width, height] of [[1280, 800], [390, 844]]) {
   test(`at ${width} px, "Try it" under each chapter title brings its experiment into view and focus`, async () => {
