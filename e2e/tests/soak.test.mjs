@@ -19,3 +19,38 @@ test('32 runs over every engine chapter and k = 1…16 in one page: no extra wor
   assert.equal(summary.finished, 32);
   assert.ok(summary.releasedMs !== null && summary.releasedMs <= 30_000);
 });
+
+// The quarters' comparison alone, on made-up records (no browser): a few more workers kept late in
+// the soak (a busy machine, workers that parked too late to be reused) are not a leak, while the
+// same growth with the same workers kept is.
+const MiB = 2 ** 20;
+function records({ runs, quarter, perWorker, live, leakPerRun = 0 }) {
+  // The wasm memory grows in 64 KiB pages as the heap needs them, and never shrinks.
+  let memoryBytes = 0;
+  return Array.from({ length: runs }, (_, run) => {
+    const kept = live(run);
+    const heapBytes = 0.4 * MiB + perWorker * kept + leakPerRun * run;
+    memoryBytes = Math.max(memoryBytes, Math.ceil((heapBytes + 1.5 * MiB) / 65536) * 65536);
+    return { run, step: run % quarter, live: kept, heapBytes, memoryBytes, jsHeapBytes: 5e6, appMemoryBytes: 2.4 * MiB };
+  });
+}
+const warmUp = (run) => [1, 2, 5, 16][run] ?? 16;
+
+test('the soak compares heaps per worker kept: two more workers kept late pass', async () => {
+  const { compareQuarters } = await import('../soak.mjs');
+  const runs = 32;
+  const quarter = 8;
+  const more = records({ runs, quarter, perWorker: 2.1 * MiB, live: (run) => (run >= 20 ? 18 : warmUp(run)) });
+  const result = compareQuarters(more, { runs, quarter });
+  assert.deepEqual(result.violations, []);
+  assert.ok(Math.abs(result.bytesPerKeptWorker - 2.1 * MiB) < 0.01 * MiB, `${result.bytesPerKeptWorker}`);
+});
+
+test('the soak compares heaps per worker kept: 4 MiB lost with the same workers kept fails', async () => {
+  const { compareQuarters } = await import('../soak.mjs');
+  const runs = 32;
+  const quarter = 8;
+  const leak = records({ runs, quarter, perWorker: 2.1 * MiB, live: warmUp, leakPerRun: 0.25 * MiB });
+  const result = compareQuarters(leak, { runs, quarter });
+  assert.ok(result.violations.some((v) => v.startsWith('heapBytes')), result.violations.join('\n'));
+});
