@@ -1,6 +1,7 @@
 // The browser half of `cargo xtask bench`: the kernels measured by the engine in headless Chromium
 // (Sum, hashing, task spawn and switch costs, blocking reads, a server under load), worker-pool
-// start-up, paint timings and the longest main-thread task during a run of the real UI.
+// start-up, paint timings and the longest main-thread task during a run of the real UI, and the time
+// to a working Run over an emulated slow link (cold and warm) with the longest task while navigating.
 // Prints one `browser.<key>=<value>` line per figure on stdout (everything else goes to stderr), e.g.
 //   browser.sequential_ms=2.9
 //   browser.hash_jobs=[{"workload":{"kind":"hash",…},…}]
@@ -482,19 +483,100 @@ async function measureUi(browser, server) {
   }
 }
 
+/** The emulated slow link of issue 15: 150 ms round trip, 1.6 Mb/s down (200,000 B/s). */
+const SLOW_LINK = { rttMs: 150, bytesPerSecond: 200_000 };
+/** A small Sum run, so the time measured is the download and start-up, not the work. */
+const SLOW_LINK_QUERY = 'workers=2&tasks=2&n=100000&reps=1';
+/** Chapters visited after the warm load, through the chapter menu, to time navigation. */
+const NAVIGATION = ['bubble-sort', 'hashing', 'concurrency-vs-parallelism', 'sum'];
+
+/**
+ * What a reader on a slow link feels (issue 15): the server sends every file through one shared
+ * pipe of SLOW_LINK's throughput after a round trip, gzip-compressed with an ETag, as a static host
+ * does. From the navigation's start, the Run button is clicked as soon as it can be, and the time is
+ * taken when the engine answers the run (its first progress message, or the end of the run): Run
+ * works only once the UI and the engine have both arrived and started. Cold: a new browser profile.
+ * Warm: the same profile loads the page again (files revalidated by ETag: a round trip each, no
+ * body). Then the longest main-thread task while navigating between chapters in the app.
+ */
+async function measureSlowLink(browser) {
+  const server = await serve('isolated', { link: SLOW_LINK });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(instrumentPage);
+    const url = `${server.url}/chapters/sum?${SLOW_LINK_QUERY}`;
+    const timeToWorkingRun = async () => {
+      const before = server.linkBytes();
+      const started = Date.now();
+      await page.goto(url, { waitUntil: 'commit' });
+      const panel = page.locator('section[data-experiment="sum"]');
+      const run = panel.getByRole('button', { name: 'Run', exact: true });
+      await run.waitFor({ timeout: 120_000 });
+      await run.click({ timeout: 120_000 });
+      await page.waitForFunction(
+        () => {
+          const panel = document.querySelector('section[data-experiment="sum"]');
+          const progress = panel?.querySelector('.progress-text')?.textContent ?? '';
+          const outcome = panel?.querySelector('[data-testid="outcome"]')?.dataset.outcome;
+          return (progress !== '' && !progress.startsWith('Preparing')) || outcome === 'finished' || outcome === 'failed';
+        },
+        null,
+        { timeout: 120_000, polling: 20 },
+      );
+      const ms = Date.now() - started;
+      await waitForOutcome(panel, ENGINE_TIMEOUT_MS);
+      return { ms, bytes: server.linkBytes() - before };
+    };
+    const cold = await timeToWorkingRun();
+    log(`slow link, cold: Run worked after ${cold.ms} ms (${cold.bytes} bytes over the link)`);
+    emit('slow_link_run_cold_ms', cold.ms);
+    emit('slow_link_cold_bytes', cold.bytes);
+    const warm = await timeToWorkingRun();
+    log(`slow link, warm: Run worked after ${warm.ms} ms (${warm.bytes} bytes over the link)`);
+    emit('slow_link_run_warm_ms', warm.ms);
+    emit('slow_link_warm_bytes', warm.bytes);
+    // Navigating between chapters inside the app (no reload): the longest main-thread task.
+    await page.waitForTimeout(500);
+    await takeLongTasks(page);
+    for (const slug of NAVIGATION) {
+      const menu = page.locator('details.chapter-menu');
+      if (!(await menu.evaluate((d) => d.open))) await menu.locator('summary').click();
+      await menu.locator(`a[href$="/chapters/${slug}"]`).click();
+      await page.waitForURL((u) => u.pathname.endsWith(`/chapters/${slug}`));
+      await page.locator('section.experiment').first().waitFor();
+      await page.waitForTimeout(300);
+    }
+    await page.waitForTimeout(500);
+    const navigation = await takeLongTasks(page);
+    emit('longest_task_navigate_ms', navigation.longest);
+    emit('long_tasks_navigate', navigation.count);
+    if (page.problems?.length) throw new Error(`the page reported errors: ${page.problems.join('; ')}`);
+  } finally {
+    await context.close();
+    await server.close();
+  }
+}
+
 const server = await serve('isolated', {
   overrides: { [BLANK_PAGE]: '<!doctype html><meta charset="utf-8"><title>engine bench</title>' },
 });
 const browser = await launch();
 try {
   emit('version', `Chromium ${browser.version()}`);
-  // For working on first runs alone: `BENCH_ONLY=first_runs node bench.mjs` (xtask needs everything).
-  if (process.env.BENCH_ONLY !== 'first_runs') {
-    await measureKernels(browser, server);
-    await measureUi(browser, server);
-    await measureWithoutSharedMemory(browser);
+  // For working on one part alone: `BENCH_ONLY=first_runs` or `BENCH_ONLY=slow_link node bench.mjs` (xtask needs everything).
+  const only = process.env.BENCH_ONLY;
+  if (only === 'slow_link') {
+    await measureSlowLink(browser);
+  } else {
+    if (only !== 'first_runs') {
+      await measureKernels(browser, server);
+      await measureUi(browser, server);
+      await measureWithoutSharedMemory(browser);
+      await measureSlowLink(browser);
+    }
+    emit('first_runs', JSON.stringify(await measureFirstRuns(browser, server)));
   }
-  emit('first_runs', JSON.stringify(await measureFirstRuns(browser, server)));
 } catch (error) {
   log(`cannot measure: ${error.message}`);
   process.exitCode = 1;

@@ -4,6 +4,8 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import crypto from 'node:crypto';
+import zlib from 'node:zlib';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -44,8 +46,14 @@ const ALWAYS = { 'X-Content-Type-Options': 'nosniff' };
  * use it to break one script on purpose); it can be changed while the server runs. An override is a
  * body (string), or `{ status, type, body, delayMs }`: any of these replaces what the file would
  * have had (`body` defaults to the file itself), and `delayMs` holds the answer back that long.
+ *
+ * `link` makes files arrive as over a slow link, for the bench: `{ rttMs, bytesPerSecond }` holds
+ * each answer back one round trip, then sends every body through ONE shared pipe of that
+ * throughput (parallel downloads share it, as on a real link). It also does what a static host
+ * does: files are sent gzip-compressed (to a browser that accepts it), with an ETag, and a request
+ * that brings the same ETag back gets a 304 without the body.
  */
-export function startServer({ root: given, port = 0, mode = 'isolated', extraHeaders = {}, overrides = {} }) {
+export function startServer({ root: given, port = 0, mode = 'isolated', extraHeaders = {}, overrides = {}, link = null }) {
   // Absolute, so the containment check below also holds for a relative root like ../dist.
   const root = path.resolve(given);
   const headers = { ...ALWAYS, ...MODES[mode], ...extraHeaders };
@@ -89,6 +97,10 @@ export function startServer({ root: given, port = 0, mode = 'isolated', extraHea
       res.writeHead(404, headers).end('not found');
       return;
     }
+    if (link) {
+      sendOverLink(req, res, file, headers);
+      return;
+    }
     res.writeHead(200, {
       ...headers,
       'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
@@ -97,6 +109,56 @@ export function startServer({ root: given, port = 0, mode = 'isolated', extraHea
     });
     fs.createReadStream(file).pipe(res);
   });
+  // The slow link: when the shared pipe is next free (ms, Date.now() clock), and the bytes sent.
+  let pipeFreeAt = 0;
+  let linkBytes = 0;
+  const compressed = new Map();
+  const sendOverLink = (req, res, file, headers) => {
+    const type = TYPES[path.extname(file)] || 'application/octet-stream';
+    let entry = compressed.get(file);
+    if (!entry) {
+      const raw = fs.readFileSync(file);
+      const gzip = /^(text|application\/(wasm|json|manifest))/.test(type) ? zlib.gzipSync(raw, { level: 9 }) : null;
+      entry = { raw, gzip, etag: `"${crypto.createHash('sha1').update(raw).digest('hex')}"` };
+      compressed.set(file, entry);
+    }
+    const accepts = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+    const body = accepts && entry.gzip ? entry.gzip : entry.raw;
+    const common = { ...headers, ETag: entry.etag, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding' };
+    setTimeout(() => {
+      if (res.destroyed) return;
+      if (req.headers['if-none-match'] === entry.etag) {
+        res.writeHead(304, common).end();
+        return;
+      }
+      res.writeHead(200, {
+        ...common,
+        'Content-Type': type,
+        'Content-Length': body.length,
+        ...(body === entry.gzip ? { 'Content-Encoding': 'gzip' } : {}),
+      });
+      // Through the shared pipe, 16 KiB at a time.
+      const CHUNK = 16 * 1024;
+      let offset = 0;
+      const next = () => {
+        if (res.destroyed) return;
+        if (offset >= body.length) {
+          res.end();
+          return;
+        }
+        const piece = body.subarray(offset, offset + CHUNK);
+        offset += piece.length;
+        const start = Math.max(Date.now(), pipeFreeAt);
+        pipeFreeAt = start + (piece.length / link.bytesPerSecond) * 1000;
+        linkBytes += piece.length;
+        setTimeout(() => {
+          if (!res.destroyed) res.write(piece);
+          next();
+        }, pipeFreeAt - Date.now());
+      };
+      next();
+    }, link.rttMs);
+  };
   return new Promise((resolve) => {
     server.listen(port, '127.0.0.1', () => {
       const { port: actual } = server.address();
@@ -105,6 +167,8 @@ export function startServer({ root: given, port = 0, mode = 'isolated', extraHea
         port: actual,
         requests,
         overrides,
+        /** Body bytes sent over the emulated slow link so far (after compression). */
+        linkBytes: () => linkBytes,
         /** Send every answer held back by a `delayMs` override now (the server has recovered). */
         releaseHeld: () => {
           for (const [timer, answer] of held) { clearTimeout(timer); answer(); }

@@ -115,7 +115,7 @@ const KERNEL_KEYS: [&str; 7] = [
 ];
 
 /// Page figures only the browser reports.
-const PAGE_KEYS: [&str; 9] = [
+const PAGE_KEYS: [&str; 15] = [
     "first_paint_ms",
     "first_contentful_paint_ms",
     "sum_panel_ms",
@@ -125,6 +125,12 @@ const PAGE_KEYS: [&str; 9] = [
     "longest_task_load_ms",
     "ui_sequential_ms",
     "ui_tasks2_workers2_ms",
+    "slow_link_run_cold_ms",
+    "slow_link_cold_bytes",
+    "slow_link_run_warm_ms",
+    "slow_link_warm_bytes",
+    "longest_task_navigate_ms",
+    "long_tasks_navigate",
 ];
 
 /// Figures of the engine without shared memory (message-passing workers), browser only.
