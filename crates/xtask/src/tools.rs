@@ -81,7 +81,8 @@ pub fn twiggy() -> Result<(), String> {
     run(cargo().args(["install", "twiggy", "--version", TWIGGY_VERSION, "--locked", "--force"]))
 }
 
-/// playwright-core (drives Chromium) and binaryen (wasm-opt), pinned in e2e/package-lock.json.
+/// playwright-core (drives Chromium), binaryen (wasm-opt) and axe-core (the accessibility audit),
+/// pinned in e2e/package-lock.json.
 fn npm_packages() -> Result<(), String> {
     let e2e = root().join("e2e");
     let marker = e2e.join("node_modules/.package-lock.json");
@@ -90,7 +91,9 @@ fn npm_packages() -> Result<(), String> {
         (Ok(m), Ok(l)) => m.modified().ok() >= l.modified().ok(),
         _ => false,
     };
-    if fresh && e2e.join("node_modules/playwright-core").exists() && e2e.join("node_modules/binaryen").exists() {
+    let installed =
+        ["playwright-core", "binaryen", "axe-core"].iter().all(|p| e2e.join("node_modules").join(p).exists());
+    if fresh && installed {
         return Ok(());
     }
     run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&e2e))

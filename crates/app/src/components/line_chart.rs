@@ -89,7 +89,7 @@ pub fn LineChart(
                 // Below the chart at full width, opened on demand; never clipped in height.
                 <details class="chart-data-details">
                 <summary>{t.chart_data_caption}</summary>
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table class="chart-data" aria-label=t.chart_data_caption>
                         <thead>
                             <tr>

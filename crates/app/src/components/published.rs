@@ -42,7 +42,7 @@ pub fn PublishedTable(
     view! {
         <section class="published" data-testid="published">
             <h3>{title}</h3>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0">
                 <table>
                     <caption>{caption}</caption>
                     <thead>

@@ -300,7 +300,7 @@ pub fn Replay(
                     <line class="playhead" data-testid="playhead" x1=move || percent(playhead()) x2=move || percent(playhead()) y1="0" y2="100%"></line>
                 </svg>
             </div>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0">
                 <table class="replay-state">
                     <colgroup>
                         <col class="replay-col-worker" />

@@ -144,7 +144,7 @@ pub fn ResultsTable(
         RowRatio::TimeOverBaseline => (t.results_caption_overhead, t.axis_overhead),
     };
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="results" data-testid="results">
                 <caption>{caption}</caption>
                 <thead>

@@ -418,7 +418,7 @@ pub fn SpeedupChart(
                     // Below the chart at full width, opened on demand; never clipped in height.
                     <details class="chart-data-details">
                     <summary>{t.chart_data_caption}</summary>
-                    <div class="table-scroll">
+                    <div class="table-scroll" tabindex="0">
                         <table class="chart-data" aria-label=t.chart_data_caption>
                             <thead>
                                 <tr>
@@ -449,7 +449,7 @@ pub fn SpeedupChart(
                     </details>
                 </div>
                 <Show when=move || fit_amdahl>
-                    <div class="table-scroll">
+                    <div class="table-scroll" tabindex="0">
                         <table class="amdahl-fit" data-testid="amdahl-fit">
                             <caption>{t.amdahl_caption}</caption>
                             <thead>

@@ -238,7 +238,7 @@ pub fn Timeline(
                     let note = fill(t.timeline_truncated, &[("until", &format::ms(until)), ("wall", &format::ms(m.trace.wall_ms))]);
                     view! { <p class="timeline-note" data-testid="timeline-truncated">{note}</p> }
                 })))}
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table class="timeline-workers">
                         <caption>{move || if sliced() { t.timeline_workers_caption_slices } else { t.timeline_workers_caption }}</caption>
                         <thead>
@@ -278,7 +278,7 @@ pub fn Timeline(
                 </div>
                 <details>
                     <summary>{t.timeline_tasks_detail}</summary>
-                    <div class="table-scroll">
+                    <div class="table-scroll" tabindex="0">
                         <table class="timeline-tasks">
                             <thead>
                                 <tr>

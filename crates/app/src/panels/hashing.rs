@@ -217,7 +217,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
         })}
         <ResultsTable rows=log.rows.into() />
         <Show when=move || throughputs.with(|r| !r.is_empty())>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0">
                 <table class="throughput" data-testid="throughput">
                     <caption>{t.hash_throughput_caption}</caption>
                     <thead><tr>

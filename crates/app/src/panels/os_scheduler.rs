@@ -190,7 +190,7 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
                 <LaneChart lanes=states x_label=t.axis_time_sim summary=Signal::derive(move || t.states_caption.to_string()) test_id="os-states" />
             </figure>
             {move || schedule.get().ok().map(|s| view! {
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table class="os-totals" data-testid="os-totals">
                         <caption>{t.totals_caption}</caption>
                         <tbody>
@@ -203,7 +203,7 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
                         </tbody>
                     </table>
                 </div>
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table class="os-threads" data-testid="os-threads">
                         <caption>{t.threads_caption}</caption>
                         <thead>

@@ -64,7 +64,7 @@ pub fn QpsExperiment() -> impl IntoView {
         >
             <section class="published" data-testid="published">
                 <h3>{t.published_title}</h3>
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table>
                         <caption>{t.published_qps_caption}</caption>
                         <thead>
@@ -159,7 +159,7 @@ fn QpsControls(machine: Machine) -> impl IntoView {
         <ShareBar experiment="qps" />
         <RunStatus runner describe=move |index| if index == 0 { i18n::ui().qps_threads.to_string() } else { i18n::ui().qps_workers.to_string() } />
         <Show when=move || results.with(|r| !r.is_empty())>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0">
                 <table class="qps-results" data-testid="qps-results">
                     <caption>{t.qps_caption}</caption>
                     <thead>

@@ -85,7 +85,7 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
             if threads_first && index == 0 { t.switch_threads } else { t.switch_goroutines }.to_string()
         } />
         <Show when=move || results.with(|r| !r.is_empty())>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0">
                 <table class="switch-costs" data-testid="switch-costs">
                     <caption>{t.switch_caption}</caption>
                     <thead>

@@ -1,0 +1,110 @@
+// The accessibility audit of issue 18: axe-core (npm, pinned in package-lock.json) on the landing
+// page, every chapter and every experiment's embed, in the light and the dark colour scheme, after
+// a run where the page has one (so results tables, charts' data tables and timelines are there).
+// The bar: no violation axe rates serious or critical. Each violation is reported with the rule, the
+// elements and axe's own explanation, so a failure says what to fix.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let browser;
+let server;
+before(async () => {
+  server = await serve('isolated');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// Small settings that finish quickly; `experiment` is the panel whose run is awaited.
+const RUNS = {
+  demo: '?workers=4&tasks=8&autorun=1',
+  'go-scheduler': '?scenario=io-mix&workers=2&tasks=6&autorun=1',
+  sum: '?workers=2&tasks=4&n=100000&reps=1&autorun=1',
+  'bubble-sort': '?workers=2&tasks=4&n=3000&reps=1&autorun=1',
+  'cpu-vs-io': '?workers=2&reps=1&autorun=1',
+  'document-search': '?workers=1&tasks=8&docs=100&latency=1&reps=1&autorun=1',
+  'task-granularity': '?tasks=1000&workers=2&reps=1&autorun=1',
+  hashing: '?mb=2&hashes=4&workers=2&autorun=1',
+  qps: '?requests=200&c=20&wait=10&work=50&threads=2&workers=2&autorun=1',
+};
+const CHAPTERS = [
+  ['concurrency-vs-parallelism', 'demo'],
+  ['os-scheduler', null, '?threads=4&cores=1&quantum=1&mix=cpu&seed=3'],
+  ['go-scheduler', 'go-scheduler'],
+  ['sum', 'sum'],
+  ['bubble-sort', 'bubble-sort'],
+  ['cpu-vs-io', 'cpu-vs-io'],
+  ['document-search', 'document-search'],
+  ['task-costs', 'task-granularity'],
+  ['hashing', 'hashing'],
+  ['high-concurrency', 'qps'],
+];
+const EMBEDS = ['demo', 'os-scheduler', 'go-scheduler', 'sum', 'bubble-sort', 'cpu-vs-io', 'document-search', 'task-granularity', 'task-memory', 'task-switch', 'hashing', 'qps'];
+
+/** axe's serious and critical violations on the page as it is now, in words. */
+async function audit(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id} (${v.help}): ${v.nodes.join(' | ')}`);
+}
+
+/** Open `path`, wait for `experiment`'s run (if any) to end, then audit light and dark. */
+async function auditPage(path, experiment) {
+  const page = await newPage(browser);
+  try {
+    await page.goto(`${server.url}${path}`);
+    await page.locator('main, .embed').first().waitFor();
+    if (experiment) {
+      const outcome = await waitForOutcome(page.locator(`section[data-experiment="${experiment}"]`), 120_000);
+      assert.equal(outcome, 'finished', `${path}: the run ended ${outcome}`);
+    } else {
+      await page.locator('section.experiment, main h1').first().waitFor();
+    }
+    const problems = [];
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      problems.push(...(await audit(page)).map((p) => `${scheme}: ${p}`));
+    }
+    assert.deepEqual(page.problems, [], `${path}: page errors`);
+    return problems;
+  } finally {
+    await page.context().close();
+  }
+}
+
+test('the landing page and every chapter, after a run, light and dark: no serious or critical axe violation', { timeout: 600_000 }, async () => {
+  const problems = [];
+  for (const path of ['/']) problems.push(...(await auditPage(path, null)).map((p) => `${path} ${p}`));
+  for (const [slug, experiment, query] of CHAPTERS) {
+    const path = `/chapters/${slug}${query ?? RUNS[experiment] ?? ''}`;
+    problems.push(...(await auditPage(path, experiment)).map((p) => `/chapters/${slug} ${p}`));
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('every experiment embed, after a run where it has one, light and dark: no serious or critical axe violation', { timeout: 600_000 }, async () => {
+  const problems = [];
+  for (const name of EMBEDS) {
+    const query = RUNS[name] ?? (name === 'os-scheduler' ? '?threads=4&cores=1&quantum=1&mix=cpu&seed=3' : '');
+    const path = `/embed/experiments/${name}${query}`;
+    problems.push(...(await auditPage(path, RUNS[name] ? name : null)).map((p) => `${path} ${p}`));
+  }
+  assert.deepEqual(problems, []);
+});
