@@ -6,6 +6,7 @@
 
 mod bench;
 mod budget;
+mod cartridge;
 mod dist;
 mod shell;
 mod site;
@@ -27,6 +28,8 @@ cargo xtask <command>
   build         install what is missing and build the site into dist/
   budget        check the built dist/ against its download budgets (gzip -9 of the wasm modules)
   dist          build, then make it deployable in target/site ([--out DIR] [--public-url /REPO/])
+  cartridge     an IMS Common Cartridge (.imscc) of the chapters for Canvas, Moodle, … (--site URL
+                [--lang en] [--chapters sum,hashing] [--out FILE])
   setup         only install what is missing
   build-engine  build the threaded engine module (Trunk runs this as a pre-build hook)
 ";
@@ -41,6 +44,7 @@ fn main() -> ExitCode {
         Some("build") => tools::setup().and_then(|_| site::build()),
         Some("budget") => budget::check_dist(&shell::root().join("dist")),
         Some("dist") => dist::command(&args[1..]),
+        Some("cartridge") => cartridge::command(&args[1..]),
         Some("setup") => tools::setup(),
         Some("build-engine") => site::build_engine(args.get(1).map(String::as_str)),
         Some("help" | "--help" | "-h") | None => {

@@ -1,0 +1,317 @@
+//! `cargo xtask cartridge`: the lab as an IMS Common Cartridge 1.3 a course site imports as a module.
+//!
+//! `cargo xtask cartridge --site https://example.org/lab/ [--lang en] [--chapters sum,hashing]
+//! [--out FILE]` writes a `.imscc` (a zip): `imsmanifest.xml` with one organization whose module
+//! holds one item per chapter, in chapter order, and one web-content page per chapter under
+//! `wiki_content/` (the folder Canvas turns into Pages; Moodle and others import the same files as
+//! pages or files). Each page has the chapter's title and summary, the chapter's embed (an iframe with
+//! a title, full width and a starting height, like the Embed dialog's snippet) and a link that opens
+//! the chapter in its own tab. The manifest and the pages are written with quick-xml, so every text
+//! is escaped by the writer. Chapters come from `content/<lang>/` (front matter: title, summary,
+//! order); the embed routes are the ones `cargo xtask dist` writes (`dist::routes`).
+
+use crate::dist;
+use crate::shell::root;
+use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
+use quick_xml::Writer;
+use std::io::{Cursor, Write};
+use std::path::Path;
+
+const HELP: &str =
+    "usage: cargo xtask cartridge --site https://HOST/PATH/ [--lang en] [--chapters sum,hashing] [--out FILE]";
+
+/// The height an embedded chapter starts at (it then posts its real height to the course page).
+const CHAPTER_HEIGHT: u32 = 1600;
+
+/// What to put in a cartridge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// The deployed site's address, ending in `/`.
+    pub site: String,
+    pub lang: String,
+    /// Chapter slugs to include (all when empty), kept in chapter order.
+    pub chapters: Vec<String>,
+}
+
+/// One chapter as the cartridge shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chapter {
+    pub slug: String,
+    pub title: String,
+    pub summary: String,
+    pub order: i64,
+}
+
+/// `cargo xtask cartridge …`.
+pub fn command(args: &[String]) -> Result<(), String> {
+    let mut site = None;
+    let mut lang = "en".to_string();
+    let mut chapters = Vec::new();
+    let mut out = None;
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let (name, inline) = match arg.split_once('=') {
+            Some((name, value)) => (name, Some(value.to_string())),
+            None => (arg.as_str(), None),
+        };
+        let mut value =
+            || inline.clone().or_else(|| args.next().cloned()).ok_or(format!("{name} needs a value\n{HELP}"));
+        match name {
+            "--site" => site = Some(value()?),
+            "--lang" => lang = value()?,
+            "--chapters" => {
+                chapters = value()?.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+            }
+            "--out" => out = Some(std::env::current_dir().map_err(|e| e.to_string())?.join(value()?)),
+            "--help" | "-h" => {
+                println!("{HELP}");
+                return Ok(());
+            }
+            _ => return Err(format!("unknown argument `{arg}`\n{HELP}")),
+        }
+    }
+    let site = normalise_site(&site.ok_or(format!("--site is required\n{HELP}"))?)?;
+    let options = Options { site, lang, chapters };
+    let out = out.unwrap_or_else(|| root().join(format!("target/concurrency-lab-{}.imscc", options.lang)));
+    let bytes = build(&root().join("content"), &options)?;
+    if let Some(folder) = out.parent() {
+        std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    }
+    std::fs::write(&out, bytes).map_err(|e| format!("{}: {e}", out.display()))?;
+    eprintln!("xtask: cartridge written to {}", out.display());
+    Ok(())
+}
+
+/// An absolute http(s) address ending in `/`.
+pub fn normalise_site(site: &str) -> Result<String, String> {
+    let ok = (site.starts_with("https://") || site.starts_with("http://"))
+        && site.len() > "https://".len()
+        && !site.contains(['"', '<', '>', ' ', '?', '#']);
+    if !ok {
+        return Err(format!(
+            "--site must be the deployed site's http(s) address, like https://example.org/lab/, not `{site}`"
+        ));
+    }
+    Ok(if site.ends_with('/') { site.to_string() } else { format!("{site}/") })
+}
+
+/// The chapters of `content/<lang>` in chapter order (every `.md` file but `index.md`).
+pub fn chapters(content_lang: &Path) -> Result<Vec<Chapter>, String> {
+    let mut chapters = Vec::new();
+    let entries = std::fs::read_dir(content_lang).map_err(|e| format!("{}: {e}", content_lang.display()))?;
+    for entry in entries {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        let slug = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        if path.extension().is_none_or(|e| e != "md") || slug == "index" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let field =
+            |key: &str| front_matter(&text, key).ok_or(format!("{}: no `{key}:` in its front matter", path.display()));
+        let Ok(order) = field("order")?.parse() else {
+            return Err(format!("{}: its `order:` is not a number", path.display()));
+        };
+        chapters.push(Chapter { slug, title: field("title")?, summary: field("summary")?, order });
+    }
+    chapters.sort_by_key(|c| c.order);
+    Ok(chapters)
+}
+
+/// `key: value` from the front matter between the first two `---` lines.
+fn front_matter(text: &str, key: &str) -> Option<String> {
+    let mut lines = text.lines();
+    if lines.next()?.trim() != "---" {
+        return None;
+    }
+    lines
+        .take_while(|l| l.trim() != "---")
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(':').map(|v| v.trim().to_string()))
+}
+
+/// The cartridge's bytes for the chapters in `content` (a folder holding `<lang>/`).
+pub fn build(content: &Path, options: &Options) -> Result<Vec<u8>, String> {
+    let folder = content.join(&options.lang);
+    if !folder.is_dir() {
+        return Err(format!(
+            "no chapters in the language `{}`: {} does not exist (languages here: {})",
+            options.lang,
+            folder.display(),
+            languages(content).join(", ")
+        ));
+    }
+    let all = chapters(&folder)?;
+    let unknown: Vec<&String> = options.chapters.iter().filter(|s| !all.iter().any(|c| &c.slug == *s)).collect();
+    if !unknown.is_empty() {
+        let known: Vec<&str> = all.iter().map(|c| c.slug.as_str()).collect();
+        return Err(format!("no chapter {unknown:?} in {}; the chapters are {}", folder.display(), known.join(", ")));
+    }
+    let chosen: Vec<&Chapter> =
+        all.iter().filter(|c| options.chapters.is_empty() || options.chapters.contains(&c.slug)).collect();
+    let routes = dist::routes(&folder)?;
+    let lang_prefix = if options.lang == "en" { String::new() } else { format!("{}/", options.lang) };
+
+    let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    let file_options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    let mut pages = Vec::new();
+    for (index, chapter) in chosen.iter().enumerate() {
+        let embed_route = format!("embed/chapters/{}", chapter.slug);
+        if !routes.contains(&embed_route) {
+            return Err(format!("`cargo xtask dist` writes no {embed_route}"));
+        }
+        let href = format!("wiki_content/{:02}-{}.html", index + 1, chapter.slug);
+        let embed = format!("{}{lang_prefix}{embed_route}", options.site);
+        let page = format!("{}{lang_prefix}chapters/{}", options.site, chapter.slug);
+        let html = chapter_page(chapter, &options.lang, &embed, &page)?;
+        zip.start_file(&href, file_options).map_err(|e| e.to_string())?;
+        zip.write_all(&html).map_err(|e| e.to_string())?;
+        pages.push((*chapter, href));
+    }
+    zip.start_file("imsmanifest.xml", file_options).map_err(|e| e.to_string())?;
+    zip.write_all(&manifest(&options.lang, &pages)?).map_err(|e| e.to_string())?;
+    Ok(zip.finish().map_err(|e| e.to_string())?.into_inner())
+}
+
+fn languages(content: &Path) -> Vec<String> {
+    let mut found: Vec<String> = std::fs::read_dir(content)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    found.sort();
+    found
+}
+
+type Xml = Writer<Cursor<Vec<u8>>>;
+
+fn xml_error(error: impl std::fmt::Display) -> String {
+    format!("writing XML: {error}")
+}
+
+/// `<name attributes…>` … `</name>` around what `inside` writes.
+fn element(
+    xml: &mut Xml,
+    name: &str,
+    attributes: &[(&str, &str)],
+    inside: impl FnOnce(&mut Xml) -> Result<(), String>,
+) -> Result<(), String> {
+    let mut start = BytesStart::new(name);
+    for &(key, value) in attributes {
+        start.push_attribute((key, value));
+    }
+    xml.write_event(Event::Start(start)).map_err(xml_error)?;
+    inside(xml)?;
+    xml.write_event(Event::End(BytesEnd::new(name))).map_err(xml_error)
+}
+
+fn text_element(xml: &mut Xml, name: &str, attributes: &[(&str, &str)], text: &str) -> Result<(), String> {
+    element(xml, name, attributes, |xml| xml.write_event(Event::Text(BytesText::new(text))).map_err(xml_error))
+}
+
+fn empty_element(xml: &mut Xml, name: &str, attributes: &[(&str, &str)]) -> Result<(), String> {
+    let mut tag = BytesStart::new(name);
+    for &(key, value) in attributes {
+        tag.push_attribute((key, value));
+    }
+    xml.write_event(Event::Empty(tag)).map_err(xml_error)
+}
+
+const CC_NAMESPACE: &str = "http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1";
+const LOM_MANIFEST: &str = "http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest";
+const SCHEMA_LOCATION: &str = "http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1 \
+     http://www.imsglobal.org/profile/cc/ccv1p3/ccv1p3_imscp_v1p2_v1p0.xsd \
+     http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest \
+     http://www.imsglobal.org/profile/cc/ccv1p3/LOM/ccv1p3_lommanifest_v1p0.xsd";
+const MODULE_TITLE: &str = "Concurrency Lab";
+
+/// `imsmanifest.xml`: the metadata, one organization (a module with an item per page, in order),
+/// and a web-content resource per page.
+fn manifest(lang: &str, pages: &[(&Chapter, String)]) -> Result<Vec<u8>, String> {
+    let mut xml = Writer::new_with_indent(Cursor::new(Vec::new()), b' ', 2);
+    xml.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None))).map_err(xml_error)?;
+    let identifier = format!("concurrency-lab-{lang}");
+    let attributes = [
+        ("identifier", identifier.as_str()),
+        ("xmlns", CC_NAMESPACE),
+        ("xmlns:lomimscc", LOM_MANIFEST),
+        ("xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance"),
+        ("xsi:schemaLocation", SCHEMA_LOCATION),
+    ];
+    element(&mut xml, "manifest", &attributes, |xml| {
+        element(xml, "metadata", &[], |xml| {
+            text_element(xml, "schema", &[], "IMS Common Cartridge")?;
+            text_element(xml, "schemaversion", &[], "1.3.0")?;
+            element(xml, "lomimscc:lom", &[], |xml| {
+                element(xml, "lomimscc:general", &[], |xml| {
+                    element(xml, "lomimscc:title", &[], |xml| {
+                        text_element(xml, "lomimscc:string", &[("language", lang)], MODULE_TITLE)
+                    })?;
+                    text_element(xml, "lomimscc:language", &[], lang)
+                })
+            })
+        })?;
+        element(xml, "organizations", &[], |xml| {
+            element(xml, "organization", &[("identifier", "organization"), ("structure", "rooted-hierarchy")], |xml| {
+                element(xml, "item", &[("identifier", "root")], |xml| {
+                    element(xml, "item", &[("identifier", "module")], |xml| {
+                        text_element(xml, "title", &[], MODULE_TITLE)?;
+                        for (chapter, _) in pages {
+                            let item = format!("item-{}", chapter.slug);
+                            let resource = format!("resource-{}", chapter.slug);
+                            element(xml, "item", &[("identifier", &item), ("identifierref", &resource)], |xml| {
+                                text_element(xml, "title", &[], &chapter.title)
+                            })?;
+                        }
+                        Ok(())
+                    })
+                })
+            })
+        })?;
+        element(xml, "resources", &[], |xml| {
+            for (chapter, href) in pages {
+                let resource = format!("resource-{}", chapter.slug);
+                let attributes = [("identifier", resource.as_str()), ("type", "webcontent"), ("href", href.as_str())];
+                element(xml, "resource", &attributes, |xml| empty_element(xml, "file", &[("href", href)]))?;
+            }
+            Ok(())
+        })
+    })?;
+    Ok(xml.into_inner().into_inner())
+}
+
+/// One chapter's page: title, summary, the embed and a link to the chapter in its own tab.
+fn chapter_page(chapter: &Chapter, lang: &str, embed: &str, page: &str) -> Result<Vec<u8>, String> {
+    let mut xml = Writer::new_with_indent(Cursor::new(Vec::new()), b' ', 2);
+    xml.write_event(Event::DocType(BytesText::from_escaped("html"))).map_err(xml_error)?;
+    let frame_title = format!("{MODULE_TITLE}: {}", chapter.title);
+    let height = CHAPTER_HEIGHT.to_string();
+    element(&mut xml, "html", &[("lang", lang)], |xml| {
+        element(xml, "head", &[], |xml| {
+            empty_element(xml, "meta", &[("charset", "utf-8")])?;
+            text_element(xml, "title", &[], &chapter.title)
+        })?;
+        element(xml, "body", &[], |xml| {
+            text_element(xml, "h1", &[], &chapter.title)?;
+            text_element(xml, "p", &[], &chapter.summary)?;
+            let attributes = [
+                ("src", embed),
+                ("title", frame_title.as_str()),
+                ("loading", "lazy"),
+                ("width", "100%"),
+                ("height", height.as_str()),
+                ("style", "border:0;max-width:100%"),
+                ("allow", "cross-origin-isolated"),
+            ];
+            text_element(xml, "iframe", &attributes, "")?;
+            element(xml, "p", &[], |xml| {
+                let attributes = [("href", page), ("target", "_blank"), ("rel", "noopener")];
+                text_element(xml, "a", &attributes, "Open this chapter in its own tab")
+            })
+        })
+    })?;
+    Ok(xml.into_inner().into_inner())
+}
+
+#[cfg(test)]
+mod tests;
