@@ -429,3 +429,48 @@ test('a site built with --public-url /lab/ keeps every link, file and worker und
   assert.deepEqual(outside, [], 'every request was for a file under /lab/, and found');
   assert.deepEqual(page.problems, []);
 });
+
+// oEmbed (issue 18): the project-page site is built for https://lab.example/lab/ (`cargo xtask
+// test`); served here as a static host would, each route page's discovery link resolves (address
+// mapped to this server) to a `rich` answer whose iframe embeds the right route, and that route loads.
+const PROJECT_SITE_ADDRESS = 'https://lab.example/lab/';
+
+test('every route page of the deployed site links an oEmbed answer that embeds the right route', async (t) => {
+  const root = path.join(PROJECT_SITE_DIR, 'lab');
+  if (!fs.existsSync(path.join(root, 'oembed'))) {
+    throw new Error(`no oEmbed answers in ${root}: \`cargo xtask test\` builds the project site with them`);
+  }
+  const server = await startPlainServer(fs.realpathSync(PROJECT_SITE_DIR));
+  t.after(() => server.close());
+  const local = (address) => {
+    assert.ok(address.startsWith(PROJECT_SITE_ADDRESS), `${address} is on the site`);
+    return `${server.url}/lab/${address.slice(PROJECT_SITE_ADDRESS.length)}`;
+  };
+  // Every route folder that holds a page: chapters/<slug> and embed/{chapters,experiments}/<name>.
+  const routes = [];
+  for (const top of ['chapters', 'embed/chapters', 'embed/experiments']) {
+    for (const name of fs.readdirSync(path.join(root, top))) {
+      if (fs.existsSync(path.join(root, top, name, 'index.html'))) routes.push(`${top}/${name}`);
+    }
+  }
+  assert.ok(routes.filter((r) => r.startsWith('chapters/')).length >= 10, `chapter routes: ${routes}`);
+  assert.ok(routes.filter((r) => r.startsWith('embed/experiments/')).length >= 12, `experiment routes: ${routes}`);
+  for (const route of routes) {
+    const html = await (await fetch(`${server.url}/lab/${route}/`)).text();
+    const links = [...html.matchAll(/<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/g)].map((m) => m[1].replaceAll('&amp;', '&'));
+    assert.equal(links.length, 1, `${route}: one oEmbed discovery link`);
+    const response = await fetch(local(links[0]));
+    assert.equal(response.status, 200, `${route}: ${links[0]} resolves`);
+    const answer = await response.json();
+    assert.equal(answer.version, '1.0');
+    assert.equal(answer.type, 'rich');
+    assert.equal(answer.provider_url, PROJECT_SITE_ADDRESS);
+    assert.ok(answer.title.length > 0 && answer.height >= 600 && answer.width > 0, JSON.stringify(answer));
+    const src = answer.html.match(/^<iframe src="([^"]+)" title="[^"]+"/)?.[1];
+    assert.ok(src, `${route}: the answer's HTML is an iframe with a title: ${answer.html}`);
+    const expected = route.startsWith('chapters/') ? `embed/${route}` : route;
+    assert.equal(src, `${PROJECT_SITE_ADDRESS}${expected}`, `${route}: the iframe embeds ${expected}`);
+    const embedded = await fetch(`${local(src)}/`);
+    assert.equal(embedded.status, 200, `${route}: ${src} is a page of the site`);
+  }
+});

@@ -127,6 +127,10 @@ pub fn serve() -> Result<(), String> {
     run(trunk().args(["serve", "--release", "--offline"]))
 }
 
+/// The public address the project-page site of `cargo xtask test` is built for (its oEmbed answers
+/// name it); `e2e/tests/deploy.test.mjs` serves that site locally and maps this address to it.
+const PROJECT_SITE_ADDRESS: &str = "https://lab.example/lab/";
+
 /// `cargo xtask test`: everything CI checks.
 pub fn test() -> Result<(), String> {
     setup()?;
@@ -167,8 +171,9 @@ pub fn test() -> Result<(), String> {
     crate::budget::check_dist(&root().join("dist"))?;
     // The deployable copy (per-route pages, service worker) that the deploy tests serve.
     crate::dist::package(&root().join("dist"), &root().join("target/site"))?;
-    // And one for a project page under a path (GitHub Pages' https://you.github.io/lab/).
-    crate::dist::build_site(&root().join(PROJECT_SITE).join("lab"), "/lab/")?;
+    // And one for a project page under a path (GitHub Pages' https://you.github.io/lab/), with the
+    // oEmbed answers of a site at PROJECT_SITE_ADDRESS (the deploy test maps it to its own server).
+    crate::dist::build_site(&root().join(PROJECT_SITE).join("lab"), "/lab/", Some(PROJECT_SITE_ADDRESS))?;
     end_to_end()
 }
 

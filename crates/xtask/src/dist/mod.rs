@@ -7,6 +7,8 @@
 //! worker that isolates pages on hosts that cannot send headers (GitHub Pages) and keeps the whole
 //! site working offline, with its precache list and version written in.
 
+pub mod oembed;
+
 use crate::shell::{cargo, root, run, tool_path};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -33,12 +35,13 @@ pub const EVERY_RESPONSE: [(&str, &str); 4] = [
 /// Written into the output folder; only a folder holding it is ever emptied by this command.
 const MARKER: &str = ".xtask-dist";
 
-const HELP: &str = "usage: cargo xtask dist [--out DIR] [--public-url /REPO/]";
+const HELP: &str = "usage: cargo xtask dist [--out DIR] [--public-url /REPO/] [--site https://HOST/REPO/]";
 
 /// `cargo xtask dist [--out DIR] [--public-url URL]`: set up, build, package.
 pub fn command(args: &[String]) -> Result<(), String> {
     let mut out = root().join("target/site");
-    let mut public_url = "/".to_string();
+    let mut public_url = None;
+    let mut site = None;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let (name, inline) = match arg.split_once('=') {
@@ -49,14 +52,34 @@ pub fn command(args: &[String]) -> Result<(), String> {
             || inline.clone().or_else(|| args.next().cloned()).ok_or(format!("{name} needs a value\n{HELP}"));
         match name {
             "--out" => out = std::env::current_dir().map_err(|e| e.to_string())?.join(value()?),
-            "--public-url" => public_url = normalise_public_url(&value()?)?,
+            "--public-url" => public_url = Some(normalise_public_url(&value()?)?),
+            "--site" => site = Some(crate::cartridge::normalise_site(&value()?)?),
             _ => return Err(format!("unknown argument `{arg}`\n{HELP}")),
         }
     }
+    let public_url = site_public_url(public_url, site.as_deref())?;
     crate::tools::setup()?;
-    build_site(&out, &public_url)?;
+    build_site(&out, &public_url, site.as_deref())?;
     eprintln!("xtask: deployable site in {} (public URL {public_url})", out.display());
     Ok(())
+}
+
+/// The public URL: `--public-url`, else the path of `--site`, else `/`; the two must agree.
+pub fn site_public_url(public_url: Option<String>, site: Option<&str>) -> Result<String, String> {
+    let from_site = site
+        .map(|s| {
+            let path = s.split_once("://").map_or("/", |(_, rest)| rest.find('/').map_or("/", |i| &rest[i..]));
+            normalise_public_url(path)
+        })
+        .transpose()?;
+    match (public_url, from_site) {
+        (Some(given), Some(path)) if given != path => {
+            Err(format!("--public-url {given} and the path of --site ({path}) disagree"))
+        }
+        (Some(given), _) => Ok(given),
+        (None, Some(path)) => Ok(path),
+        (None, None) => Ok("/".into()),
+    }
 }
 
 /// `/repo`, `repo/` and `/repo/` all mean `/repo/`: Trunk's `<base href>` and the service worker's
@@ -70,7 +93,7 @@ fn normalise_public_url(url: &str) -> Result<String, String> {
 }
 
 /// Build the site for `public_url` and package it into `out`.
-pub fn build_site(out: &Path, public_url: &str) -> Result<(), String> {
+pub fn build_site(out: &Path, public_url: &str, site: Option<&str>) -> Result<(), String> {
     let built = if public_url == "/" {
         crate::site::build()?;
         root().join("dist")
@@ -85,12 +108,18 @@ pub fn build_site(out: &Path, public_url: &str) -> Result<(), String> {
             .arg(&staging))?;
         staging
     };
-    package(&built, out)
+    package_for(&built, out, site)
 }
 
 /// Make the Trunk output in `built` deployable in `out` (replaced if it holds an earlier output).
 /// Needs no tools: `cargo xtask test` can call it right after its own build.
 pub fn package(built: &Path, out: &Path) -> Result<(), String> {
+    package_for(built, out, None)
+}
+
+/// [`package`], and with the site's public address (`site`, ending in `/`) also the oEmbed answers
+/// and their discovery links ([`oembed`]).
+pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), String> {
     let template = read(&built.join("index.html"))?;
     let base = base_href(&template).ok_or("dist/index.html has no <base href>; is it Trunk's output?")?;
     prepare_output(built, out)?;
@@ -105,10 +134,15 @@ pub fn package(built: &Path, out: &Path) -> Result<(), String> {
     add_csp(out)?;
     let page = read(&index)?;
     check_strict_page(&page).map_err(|e| format!("{}: {e}", index.display()))?;
-    for route in routes(&root().join("content/en"))? {
-        let file = out.join(&route).join("index.html");
+    let content = root().join("content/en");
+    let routes = routes(&content)?;
+    for route in &routes {
+        let file = out.join(route).join("index.html");
         std::fs::create_dir_all(file.parent().expect("a route has a folder")).map_err(|e| e.to_string())?;
         write(&file, &page)?;
+    }
+    if let Some(site) = site {
+        oembed::write(out, site, &content, &routes)?;
     }
     // Static hosts answer unknown paths with 404.html: the app then shows its own not-found page.
     write(&out.join("404.html"), &page)?;

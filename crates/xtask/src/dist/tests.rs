@@ -162,3 +162,52 @@ fn public_urls_are_paths_with_slashes() {
     assert_eq!(normalise_public_url("/").unwrap(), "/");
     assert!(normalise_public_url("https://example.com/").is_err());
 }
+
+#[test]
+fn the_site_address_gives_the_public_url_and_must_agree_with_it() {
+    assert_eq!(site_public_url(None, None).unwrap(), "/");
+    assert_eq!(site_public_url(None, Some("https://you.github.io/lab/")).unwrap(), "/lab/");
+    assert_eq!(site_public_url(None, Some("https://lab.example/")).unwrap(), "/");
+    assert_eq!(site_public_url(Some("/lab/".into()), Some("https://you.github.io/lab/")).unwrap(), "/lab/");
+    assert!(site_public_url(Some("/other/".into()), Some("https://you.github.io/lab/")).is_err());
+}
+
+#[test]
+fn every_route_page_links_its_oembed_answer_which_embeds_the_right_route() {
+    let dir = temp_dir("oembed");
+    let content = root().join("content/en");
+    let routes = routes(&content).unwrap();
+    for route in &routes {
+        std::fs::create_dir_all(dir.join(route)).unwrap();
+        std::fs::write(dir.join(route).join("index.html"), TRUNK_PAGE).unwrap();
+    }
+    // As `package_for` does: the strict page first, then the links.
+    externalise_inline_scripts(&dir).unwrap();
+    add_csp(&dir).unwrap();
+    let site = "https://lab.example/lab/";
+    oembed::write(&dir, site, &content, &routes).unwrap();
+    for route in &routes {
+        let page = std::fs::read_to_string(dir.join(route).join("index.html")).unwrap();
+        let links: Vec<Tag> = tags(&page)
+            .into_iter()
+            .filter(|t| t.name == "link" && t.attr("type") == Some("application/json+oembed"))
+            .collect();
+        assert_eq!(links.len(), 1, "{route}: one discovery link");
+        let href = links[0].attr("href").unwrap();
+        let file = href.strip_prefix(site).unwrap_or_else(|| panic!("{route}: {href} is not on the site"));
+        let answer: oembed::Answer = serde_json::from_str(&std::fs::read_to_string(dir.join(file)).unwrap()).unwrap();
+        assert_eq!((answer.version.as_str(), answer.kind.as_str()), ("1.0", "rich"));
+        assert_eq!(answer.provider_url, site);
+        let embedded = oembed::embedded_route(route);
+        assert!(routes.contains(&embedded), "{route}: {embedded} is a route the site has");
+        assert!(route.starts_with("embed/") == (embedded == *route), "{route} → {embedded}");
+        assert!(
+            answer.html.starts_with(&format!("<iframe src=\"{site}{embedded}\" title=\"")),
+            "{route}: {}",
+            answer.html
+        );
+        assert!(!answer.title.is_empty() && answer.html.contains(&answer.title.replace('"', "&quot;")));
+        check_strict_page(&page).unwrap_or_else(|e| panic!("{route}: {e}"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
