@@ -65,7 +65,7 @@ fn Chapter(chapter: &'static ChapterText) -> impl IntoView {
         .iter()
         .map(|section| match section {
             Section::Prose(html) => view! { <div class="prose" inner_html=*html></div> }.into_any(),
-            Section::Experiment(name) => panels::panel(name),
+            Section::Experiment(name) => view! { <PanelAfterProse name=*name /> }.into_any(),
         })
         .collect_view();
     view! {
@@ -89,4 +89,14 @@ fn Chapter(chapter: &'static ChapterText) -> impl IntoView {
             }}
         </article>
     }
+}
+
+/// An experiment panel built in a main-thread task of its own, right after the chapter's prose and
+/// heading are in the page: building every panel in the same task as the prose made one task of
+/// 80 ms or more on a 2-core machine, and a page should keep each task under 50 ms (issue 15).
+#[component]
+fn PanelAfterProse(name: &'static str) -> impl IntoView {
+    let ready = RwSignal::new(false);
+    set_timeout(move || ready.set(true), std::time::Duration::ZERO);
+    move || ready.get().then(|| panels::panel(name))
 }
