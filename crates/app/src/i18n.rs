@@ -500,6 +500,20 @@ pub struct Ui {
     pub sum_series: &'static str,
     pub sum_sequential_long: &'static str,
     pub sum_tasks_long: &'static str,
+
+    // --- The code beside the result ---
+    pub code_summary: &'static str,
+    pub code_rust_heading: &'static str,
+    pub code_go_heading: &'static str,
+    pub code_role_sequential: &'static str,
+    pub code_role_pool: &'static str,
+    pub code_role_goroutines: &'static str,
+    pub code_role_shared: &'static str,
+    pub code_role_both: &'static str,
+    /// One part's line count: "{role}: {lines}".
+    pub code_count: &'static str,
+    pub code_line_forms: Forms,
+    pub code_weigh: &'static str,
 }
 
 static EN: Ui = Ui {
@@ -942,4 +956,17 @@ static EN: Ui = Ui {
     sum_series: "Concurrent, {tasks}",
     sum_sequential_long: "Sequential: one loop on one worker",
     sum_tasks_long: "Concurrent: {tasks} on {workers}",
+
+    // --- The code beside the result ---
+    code_summary: "The code it runs, and the same idea in Go",
+    code_rust_heading: "Rust: what this page runs, taken from the engine's source when the site is built",
+    code_go_heading: "Go: the same idea, written for this site",
+    code_role_sequential: "Sequential",
+    code_role_pool: "A pool of workers",
+    code_role_goroutines: "Goroutines",
+    code_role_shared: "The work itself",
+    code_role_both: "Both versions, in one function",
+    code_count: "{role}: {lines}",
+    code_line_forms: Forms { one: "{n} line", other: "{n} lines" },
+    code_weigh: "Lines counted without blanks and comments. Set them beside the table above: is what the concurrent version gained worth the lines it added?",
 };

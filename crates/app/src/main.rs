@@ -4,6 +4,7 @@
 //! engine's coordinator Web Worker ([`engine_client`]) and draws what comes back. That is what keeps
 //! the page responsive while every worker of the machine is busy.
 
+mod code_listings;
 mod components;
 mod content;
 mod engine_client;

@@ -34,6 +34,7 @@ impl Hashing {
     }
 
     /// Advance every hash with `slice`. Call on a worker of the pool the job asked for.
+    // lesson-code: hashing/advance
     pub fn advance(&mut self, slice: &[u8]) {
         let first_task = self.slices * self.states.len() as u32;
         let (states, recorder) = (&self.states, &self.recorder);
@@ -59,6 +60,7 @@ impl Hashing {
         }
         self.slices += 1;
     }
+    // lesson-code-end
 
     /// Every digest, in hash order, and the trace of the run.
     pub fn finish(self) -> (Vec<[u8; 32]>, Trace) {

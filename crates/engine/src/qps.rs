@@ -123,6 +123,7 @@ pub async fn load_test(server: Server, load: Load, cancel: Cancel) -> Result<Vec
 /// One request: the server computes `work_units` spin units, then waits; the answer says when it
 /// started, finished computing and finished waiting. Once the run is stopped, requests still queued
 /// are dropped unanswered and waits end early, so Stop never waits for a queue of blocked requests.
+// lesson-code: qps/send
 async fn send(
     server: &Server,
     index: u32,
@@ -159,6 +160,7 @@ async fn send(
     }
     answered.await
 }
+// lesson-code-end
 
 /// The longest a blocked server thread goes without looking whether the run was stopped.
 const BLOCK_SLICE: Duration = Duration::from_millis(20);

@@ -4,6 +4,7 @@
 /// Compute `n` square roots for task `task` and return a value that depends on every one of them.
 /// The result depends on `task` only through `task % 7`, so the total over many tasks is cheap to
 /// predict exactly (see [`expected_total`]).
+// lesson-code: granularity/work
 pub fn sqrt_task(n: u32, task: u32) -> u64 {
     let mut total = 0.0f64;
     for j in 0..n {
@@ -12,6 +13,7 @@ pub fn sqrt_task(n: u32, task: u32) -> u64 {
     // Integer millis of the sum: adding these in any order gives the same total.
     (total * 1000.0) as u64
 }
+// lesson-code-end
 
 /// The sum of [`sqrt_task`] over tasks `0..tasks`, computed from 7 calls instead of `tasks`.
 pub fn expected_total(n: u32, tasks: u32) -> u64 {

@@ -40,6 +40,7 @@ pub fn random_values(len: usize, seed: u64) -> Vec<i32> {
 /// `keep_going` is asked once before every pass; when it answers `false` the sort stops and returns
 /// `false`, leaving `values` a partially sorted permutation of the input. Returns `true` once sorted.
 /// Slices of fewer than two values are sorted without asking.
+// lesson-code: sort/bubble
 pub fn bubble_sort(values: &mut [i32], mut keep_going: impl FnMut() -> bool) -> bool {
     let mut unsorted_len = values.len();
     while unsorted_len > 1 {
@@ -67,6 +68,7 @@ fn bubble_pass(values: &mut [i32]) -> usize {
     }
     last_swap
 }
+// lesson-code-end
 
 // ---------------------------------------------------------------------------------------------------------
 // "Concurrent" bubble sort: sort chunks, then the whole list

@@ -10,6 +10,7 @@ pub const ITERATIONS_PER_UNIT: u32 = 1000;
 /// Do `units` units of work seeded by `seed` and return a value that depends on all of it,
 /// so the optimiser cannot remove the loop. Never inlined: each call is a chance for a WebAssembly
 /// engine to swap in its optimised code, which it does only between calls.
+// lesson-code: spin/work
 #[inline(never)]
 pub fn spin(units: u32, seed: u64) -> u64 {
     // Spread the seed over all bits (neighbouring seeds must differ) and never start at zero.
@@ -24,6 +25,7 @@ pub fn spin(units: u32, seed: u64) -> u64 {
     }
     x
 }
+// lesson-code-end
 
 #[cfg(test)]
 mod tests {

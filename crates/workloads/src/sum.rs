@@ -7,6 +7,7 @@ pub const SUM_BLOCK: usize = 1 << 20;
 ///
 /// Never inlined, so that a long sum is many calls (one per block of [`sum_cancellable`]): a
 /// WebAssembly engine swaps in its optimised code only between calls.
+// lesson-code: sum/sequential
 #[inline(never)]
 pub fn sum(numbers: &[i32]) -> i64 {
     numbers.iter().map(|&x| x as i64).sum()
@@ -23,6 +24,7 @@ pub fn sum_cancellable(numbers: &[i32], mut keep_going: impl FnMut() -> bool) ->
     }
     Some(total)
 }
+// lesson-code-end
 
 #[cfg(test)]
 mod tests {

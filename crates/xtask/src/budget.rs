@@ -15,8 +15,9 @@ pub const KB: u64 = 1000;
 /// Raised from 580 KB to 605 KB when the panels' work (axis ticks, the timeline picker, the replay
 /// strip, the export menu) and the corrected published figures landed at 598,618 B here; the margin
 /// allows for a build machine whose paths (panic locations name them) are a little longer. It only
-/// comes down for real with the app split.
-pub const APP_WASM_GZIP_BUDGET: u64 = 605 * KB;
+/// comes down for real with the app split. Raised by 11 KB to 616 KB by the code beside each result
+/// (the Rust and Go listings' text, about 25 KB raw, and their component): 609,685 B here, up 11,067 B.
+pub const APP_WASM_GZIP_BUDGET: u64 = 616 * KB;
 /// The most the threaded engine (`dist/engine/engine_bg.wasm`) may weigh, gzip -9: 229,592 B here,
 /// with room for a build machine's longer paths.
 pub const ENGINE_WASM_GZIP_BUDGET: u64 = 236 * KB;

@@ -2,6 +2,7 @@
 
 pub mod axis;
 pub mod canvas;
+pub mod code_view;
 pub mod controls;
 pub mod lane_chart;
 pub mod layout;

@@ -1,6 +1,7 @@
 //! Pieces every experiment panel shares: the frame (heading, the engine check, the machine line),
 //! the action buttons, the progress line, the results log.
 
+use crate::components::code_view::CodeView;
 use crate::components::machine::MachineLine;
 use crate::components::results::ResultRow;
 use crate::components::unavailable::{ModeBanner, UnavailableNotice};
@@ -56,6 +57,7 @@ pub fn ExperimentFrame(
             <h2 id=title_id>{title}</h2>
             {body}
             {children.map(|children| children())}
+            <CodeView experiment />
             {(!on_page).then(|| view! { <MachineLine machine=environment /> })}
         </section>
     }

@@ -25,6 +25,7 @@ pub struct Corpus {
     expected: u64,
 }
 
+// lesson-code: docsearch/read-and-search
 fn search(document: &str) -> u64 {
     // A malformed document counts as an error and is skipped; generated corpora have none.
     count_matching_items(document, DEFAULT_TOPIC).map_or(0, u64::from)
@@ -36,6 +37,7 @@ fn blocking_read(latency_us: u32) {
         crate::threads::block_for(Duration::from_micros(latency_us as u64));
     }
 }
+// lesson-code-end
 
 impl Kernel for DocSearch {
     type Input = Corpus;
@@ -60,6 +62,7 @@ impl Kernel for DocSearch {
     fn on_pool(&self, input: &Corpus, job: &Job, cancel: &Cancel) -> Result<Rep, Stopped> {
         let keep_going = || !cancel.is_stopped();
         let (documents, latency) = (&input.documents, self.latency_us);
+        // lesson-code: docsearch/sequential
         if job.variant == Variant::Sequential {
             return traced_sequential(|| {
                 documents.iter().try_fold(0u64, |found, doc| {
@@ -70,6 +73,8 @@ impl Kernel for DocSearch {
                 })
             });
         }
+        // lesson-code-end
+        // lesson-code: docsearch/pool
         // Like the articles' version: the tasks take documents from one shared queue.
         let next = AtomicUsize::new(0);
         traced_tasks(job.tasks as usize, |_| {
@@ -84,6 +89,7 @@ impl Kernel for DocSearch {
                 found += search(doc);
             }
         })
+        // lesson-code-end
     }
 
     async fn on_runtime(
@@ -94,6 +100,7 @@ impl Kernel for DocSearch {
         traced: bool,
         cancel: &Cancel,
     ) -> Result<Rep, Stopped> {
+        // lesson-code: docsearch/goroutines
         let latency_us = self.latency_us;
         let run = async {
             let next_document = Arc::new(AtomicUsize::new(0));
@@ -119,5 +126,6 @@ impl Kernel for DocSearch {
             .await
         };
         traced_on_runtime(handle, traced, run).await
+        // lesson-code-end
     }
 }

@@ -36,6 +36,7 @@ impl Kernel for Granularity {
     fn on_pool(&self, _input: &u64, job: &Job, cancel: &Cancel) -> Result<Rep, Stopped> {
         let (sqrt, tasks) = (self.sqrt, job.tasks);
         untraced(|| {
+            // lesson-code: granularity/sequential
             if job.variant == Variant::Sequential {
                 let mut total = 0u64;
                 for task in 0..tasks {
@@ -46,6 +47,8 @@ impl Kernel for Granularity {
                 }
                 return total;
             }
+            // lesson-code-end
+            // lesson-code: granularity/pool
             let total = AtomicU64::new(0);
             rayon::scope(|scope| {
                 for task in 0..tasks {
@@ -56,6 +59,7 @@ impl Kernel for Granularity {
                 }
             });
             total.into_inner()
+            // lesson-code-end
         })
     }
 
@@ -67,8 +71,10 @@ impl Kernel for Granularity {
         traced: bool,
         cancel: &Cancel,
     ) -> Result<Rep, Stopped> {
+        // lesson-code: granularity/goroutines
         let sqrt = self.sqrt;
         let run = spawn_tasks(job.tasks.max(1), cancel, |task| async move { Some(sqrt_task(sqrt, task)) });
         traced_on_runtime(handle, traced, run).await
+        // lesson-code-end
     }
 }

@@ -32,6 +32,7 @@ impl Kernel for PingPong {
     }
 
     /// Two threads of the pool, each blocking until the other wakes it.
+    // lesson-code: ping-pong/threads
     fn on_pool(&self, _input: &u64, _job: &Job, cancel: &Cancel) -> Result<Rep, Stopped> {
         let round_trips = self.round_trips;
         let turn = Mutex::new(0u32);
@@ -60,6 +61,7 @@ impl Kernel for PingPong {
             round_trips as u64
         })
     }
+    // lesson-code-end
 
     /// Two tasks (whatever t is), each yielding its worker until its turn comes.
     async fn on_runtime(
@@ -88,6 +90,7 @@ impl Kernel for PingPong {
 
 /// Player `me` (0 or 1) of a ping-pong between two tasks on the runtime: wait for its turn by
 /// yielding the worker, then hand the turn over. Every yield is a task switch.
+// lesson-code: ping-pong/goroutines
 async fn play_task(me: u32, round_trips: u32, turn: &AtomicU32, cancel: &Cancel) {
     for round in 0..round_trips {
         if round % 1024 == 0 && cancel.is_stopped() {
@@ -102,3 +105,4 @@ async fn play_task(me: u32, round_trips: u32, turn: &AtomicU32, cancel: &Cancel)
         turn.store(1 - me, Ordering::Release);
     }
 }
+// lesson-code-end

@@ -43,6 +43,7 @@ impl Kernel for Scenario {
         traced: bool,
         cancel: &Cancel,
     ) -> Result<Rep, Stopped> {
+        // lesson-code: scenario/goroutines
         let kind = self.kind;
         let run = spawn_tasks(job.tasks.max(1), cancel, |task| {
             let cancel = cancel.clone();
@@ -52,10 +53,12 @@ impl Kernel for Scenario {
             }
         });
         traced_on_runtime(handle, traced, run).await
+        // lesson-code-end
     }
 }
 
 /// The body of task `task` of a scheduler scenario.
+// lesson-code: scenario/task
 async fn scenario_task(kind: ScenarioKind, task: u32, cancel: &Cancel) {
     let compute = |ms_tenths: u32| {
         if !cancel.is_stopped() {
@@ -75,3 +78,4 @@ async fn scenario_task(kind: ScenarioKind, task: u32, cancel: &Cancel) {
         }
     }
 }
+// lesson-code-end

@@ -118,6 +118,7 @@ fn sort_parallel(algorithm: SortAlgorithm, values: &mut [i32], tasks: u32, cance
 }
 
 /// The articles' version: each chunk is a task, then the whole list is bubble-sorted again (task t).
+// lesson-code: sort/chunked
 fn chunked(values: &mut [i32], tasks: usize, cancel: &Cancel, recorder: &Recorder) -> bool {
     let ranges = chunk_ranges(values.len(), tasks);
     let all_done = AtomicBool::new(true);
@@ -133,6 +134,7 @@ fn chunked(values: &mut [i32], tasks: usize, cancel: &Cancel, recorder: &Recorde
     });
     all_done.into_inner() && recorder.task(ranges.len() as u32, || bubble_sort(values, || !cancel.is_stopped()))
 }
+// lesson-code-end
 
 /// Odd-even transposition: every phase is split among the tasks; the scope's end is the barrier.
 fn odd_even(values: &mut [i32], tasks: usize, cancel: &Cancel, recorder: &Recorder) -> bool {

@@ -47,7 +47,9 @@ impl Kernel for Spin {
                     .try_fold(0u64, |sum, task| keep_going().then(|| sum.wrapping_add(spin(units, spin_seed(task)))))
             });
         }
+        // lesson-code: spin/pool
         traced_tasks(job.tasks as usize, |task| keep_going().then(|| spin(units, spin_seed(task as u32))))
+        // lesson-code-end
     }
 
     async fn on_runtime(

@@ -54,8 +54,10 @@ impl Kernel for Sum {
         if job.variant == Variant::Sequential {
             return traced_sequential(|| sum_cancellable(numbers, keep_going).map(|s| s as u64));
         }
+        // lesson-code: sum/pool
         let ranges = even_ranges(numbers.len(), job.tasks as usize);
         traced_tasks(ranges.len(), |task| sum_cancellable(&numbers[ranges[task].clone()], keep_going).map(|s| s as u64))
+        // lesson-code-end
     }
 
     async fn on_runtime(
@@ -66,6 +68,7 @@ impl Kernel for Sum {
         traced: bool,
         cancel: &Cancel,
     ) -> Result<Rep, Stopped> {
+        // lesson-code: sum/goroutines
         let tasks = job.tasks.max(1);
         let run = async {
             let ranges = Arc::new(even_ranges(input.numbers.len(), tasks as usize));
@@ -80,5 +83,6 @@ impl Kernel for Sum {
             .await
         };
         traced_on_runtime(handle, traced, run).await
+        // lesson-code-end
     }
 }

@@ -42,6 +42,7 @@ impl Kernel for TaskMemory {
         _traced: bool,
         cancel: &Cancel,
     ) -> Result<Rep, Stopped> {
+        // lesson-code: task-memory/goroutines
         cancel.check()?;
         let tasks = job.tasks.max(1);
         let gate = runtime::Gate::new();
@@ -68,5 +69,6 @@ impl Kernel for TaskMemory {
         let mut rep = Rep::new(tasks as u64, Trace { wall_ms: spawn_ms, ..Trace::default() });
         rep.held_per_task = Some(held as f64 / tasks as f64);
         Ok(rep)
+        // lesson-code-end
     }
 }
