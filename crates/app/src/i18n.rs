@@ -75,6 +75,8 @@ pub struct Ui {
     pub tagline: &'static str,
     pub skip_to_content: &'static str,
     pub nav_label: &'static str,
+    /// The previous/next links under a chapter (a landmark named apart from the header's).
+    pub chapter_nav_label: &'static str,
     pub nav_chapters: &'static str,
     pub chapter_number: &'static str,
     pub try_it: &'static str,
@@ -528,6 +530,7 @@ static EN: Ui = Ui {
     tagline: "Concurrency versus parallelism, measured on your own machine",
     skip_to_content: "Skip to content",
     nav_label: "Chapters",
+    chapter_nav_label: "Previous and next chapter",
     nav_chapters: "Chapters",
     chapter_number: "Chapter {n}",
     try_it: "Try it: go to the experiment",

@@ -80,7 +80,7 @@ fn Chapter(chapter: &'static ChapterText) -> impl IntoView {
                 view! { <super::embed::FromLesson title=chapter.title /> }.into_any()
             } else {
                 view! {
-                    <nav class="chapter-nav" aria-label=t.nav_label>
+                    <nav class="chapter-nav" aria-label=t.chapter_nav_label>
                         <div>{previous}</div>
                         <div>{next}</div>
                     </nav>
