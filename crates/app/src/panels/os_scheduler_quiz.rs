@@ -56,14 +56,19 @@ fn ms(us: u64) -> String {
     format::ms(us as f64 / 1000.0)
 }
 
+/// A burst or arrival in ms to a tenth: the generator draws multiples of 0.1 ms.
+fn tenths(us: u64) -> String {
+    format::fixed(us as f64 / 1000.0, 1)
+}
+
 /// "CPU 4.2 · IO 1.0 · CPU 6.3" (ms).
 fn bursts_text(spec: &ThreadSpec) -> String {
     let t = ui();
     spec.bursts
         .iter()
         .map(|b| match *b {
-            Burst::Cpu(us) => fill(t.quiz_burst_cpu, &[("ms", &ms(us))]),
-            Burst::Io(us) => fill(t.quiz_burst_io, &[("ms", &ms(us))]),
+            Burst::Cpu(us) => fill(t.quiz_burst_cpu, &[("ms", &tenths(us))]),
+            Burst::Io(us) => fill(t.quiz_burst_io, &[("ms", &tenths(us))]),
         })
         .collect::<Vec<_>>()
         .join(" · ")
@@ -201,7 +206,7 @@ pub fn SolveThenReveal(
                             {move || specs.with(|specs| specs.iter().enumerate().map(|(i, spec)| view! {
                                 <tr>
                                     <th scope="row">{thread_name(i)}</th>
-                                    <td class="num">{ms(spec.arrival_us)}</td>
+                                    <td class="num">{tenths(spec.arrival_us)}</td>
                                     <td>{bursts_text(spec)}</td>
                                 </tr>
                             }).collect_view())}
