@@ -93,12 +93,12 @@ export function assertWorkersUsed(used, workers, tasks, { longTasks = true } = {
 export const CHAPTER_FIRST_EXPERIMENTS = [
   ['concurrency-vs-parallelism', 'demo'],
   ['os-scheduler', 'os-scheduler'],
-  ['go-scheduler', 'go-scheduler'],
-  ['cpu-vs-io', 'cpu-vs-io'],
   ['sum', 'sum'],
   ['bubble-sort', 'bubble-sort'],
-  ['document-search', 'document-search'],
-  ['task-costs', 'task-granularity'],
   ['hashing', 'hashing'],
+  ['cpu-vs-io', 'cpu-vs-io'],
+  ['document-search', 'document-search'],
+  ['go-scheduler', 'go-scheduler'],
+  ['task-costs', 'task-granularity'],
   ['high-concurrency', 'qps'],
 ];

@@ -48,10 +48,28 @@ fn front_matter(text: &str, file: &Path) -> (Vec<(String, String)>, String) {
     (fields, body.to_string())
 }
 
+/// A link to a path on this site (`/glossary#park`) made relative (`glossary#park`), so it resolves
+/// against the page's `<base href>` and works when the site is served under a path (`/repo/`), as
+/// the app's own links do (`links.rs`). Other links are left as they are.
+fn site_relative(event: Event<'_>) -> Event<'_> {
+    match event {
+        Event::Start(Tag::Link { link_type, dest_url, title, id })
+            if dest_url.starts_with('/') && !dest_url.starts_with("//") =>
+        {
+            let relative = match &dest_url[1..] {
+                "" => "./".to_string(),
+                rest => rest.to_string(),
+            };
+            Event::Start(Tag::Link { link_type, dest_url: CowStr::from(relative), title, id })
+        }
+        other => other,
+    }
+}
+
 fn render(markdown: &str) -> String {
     let mut out = String::new();
     // Formulas become MathML (the content check has refused any that cannot).
-    let events = Parser::new_ext(markdown, content_check::options()).map(|event| match event {
+    let events = Parser::new_ext(markdown, content_check::options()).map(site_relative).map(|event| match event {
         Event::InlineMath(latex) => Event::InlineHtml(CowStr::from(content_check::mathml(&latex, false).unwrap())),
         Event::DisplayMath(latex) => Event::InlineHtml(CowStr::from(content_check::mathml(&latex, true).unwrap())),
         other => other,
@@ -66,6 +84,7 @@ fn render(markdown: &str) -> String {
 fn render_inline(text: &str) -> String {
     let mut out = String::new();
     let events = Parser::new_ext(text, content_check::options())
+        .map(site_relative)
         .filter(|event| !matches!(event, Event::Start(Tag::Paragraph) | Event::End(TagEnd::Paragraph)));
     html::push_html(&mut out, events);
     out

@@ -175,6 +175,8 @@ test('deep links load on a static server that never falls back to index.html', a
   const addresses = [
     ...slugs.flatMap((slug) => [`/chapters/${slug}`, `/chapters/${slug}/`, `/embed/chapters/${slug}`]),
     ...experiments.map((name) => `/embed/experiments/${name}`),
+    '/glossary',
+    '/glossary/',
   ];
   for (const address of addresses) {
     const response = await page.goto(server.url + address);

@@ -38,6 +38,7 @@ fn App() -> impl IntoView {
                 <Routes fallback=pages::not_found::NotFound>
                     <Route path=path!("/") view=pages::landing::Landing />
                     <Route path=path!("/chapters/:slug") view=pages::chapter::ChapterPage />
+                    <Route path=path!("/glossary") view=pages::glossary::GlossaryPage />
                     <Route path=path!("/embed/chapters/:slug") view=pages::chapter::ChapterPage />
                     <Route path=path!("/embed/experiments/:name") view=pages::embed::ExperimentEmbed />
                 </Routes>

@@ -77,6 +77,32 @@ fn every_experiment_is_marked_once_in_every_language() {
     }
 }
 
+/// The `order:` of a chapter's front matter.
+fn order(markdown: &str) -> Option<i64> {
+    markdown.lines().take_while(|l| !l.is_empty()).find_map(|l| l.strip_prefix("order:")?.trim().parse().ok())
+}
+
+#[test]
+fn the_catalog_lists_experiments_in_reading_order() {
+    // Every experiment marked in content/en/, by chapter order, then by place in its chapter.
+    let mut marked = Vec::new();
+    for file in std::fs::read_dir(content().join("en")).unwrap() {
+        let file = file.unwrap().path();
+        if file.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let order = order(&text).unwrap_or_else(|| panic!("{} has no `order:`", file.display()));
+        for (place, name) in markers(&text).into_iter().enumerate() {
+            marked.push((order, place, name));
+        }
+    }
+    marked.sort();
+    let reading: Vec<&str> = marked.iter().map(|(_, _, name)| name.as_str()).collect();
+    let catalog: Vec<&str> = CATALOG.iter().map(|e| e.name).collect();
+    assert_eq!(catalog, reading, "CATALOG must follow the chapters' `order:` and their markers");
+}
+
 #[test]
 fn the_marker_reader_reads_markers_only() {
     let text =

@@ -31,6 +31,7 @@ pub fn Layout(children: Children) -> impl IntoView {
                     <summary>{t.nav_chapters}</summary>
                     <ol>{chapters}</ol>
                 </details>
+                <A href=crate::links::site_path("/glossary") attr:class="glossary-link">{t.glossary}</A>
             </nav>
         </header>
         <main id="main" tabindex="-1">{children()}</main>

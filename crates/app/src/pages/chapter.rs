@@ -13,7 +13,7 @@ pub fn ChapterPage() -> impl IntoView {
     let params = use_params_map();
     move || {
         let slug = params.read().get("slug").unwrap_or_default();
-        match content::chapter(lang().tag(), &slug).filter(|c| c.slug != content::LANDING) {
+        match content::chapter(lang().tag(), &slug).filter(|c| content::is_chapter(c.slug)) {
             Some(chapter) => view! { <Chapter chapter /> }.into_any(),
             None => view! { <super::not_found::NotFound /> }.into_any(),
         }

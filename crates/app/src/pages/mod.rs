@@ -1,7 +1,8 @@
-//! Routed pages: the landing page, a chapter, and "not found".
+//! Routed pages: the landing page, a chapter, the glossary, and "not found".
 
 pub mod chapter;
 pub mod embed;
+pub mod glossary;
 pub mod landing;
 pub mod not_found;
 

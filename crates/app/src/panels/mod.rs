@@ -7,6 +7,7 @@ mod document_search;
 mod go_scheduler;
 mod hashing;
 mod os_scheduler;
+mod os_scheduler_quiz;
 mod panel;
 mod qps;
 mod sum;

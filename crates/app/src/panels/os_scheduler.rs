@@ -4,6 +4,7 @@
 //! It is a model, not a measurement: it runs in the page itself (bounded, a few milliseconds at the
 //! largest settings) and needs no engine, so it works on pages without threads too.
 
+use super::os_scheduler_quiz::{QuizPhase, SolveThenReveal};
 use super::panel::ExperimentFrame;
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::lane_chart::{Bar, Fill, Lane, LaneChart};
@@ -112,10 +113,15 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
     let mix = RwSignal::new(read.mix);
     let notes = preset.notes;
 
+    let specs = Memo::new(move |_| generate_threads(threads.get() as usize, seed.get(), mix_of(mix.get())));
     let schedule = Memo::new(move |_| {
-        let specs = generate_threads(threads.get() as usize, seed.get(), mix_of(mix.get()));
-        simulate(&specs, cores.get() as u32, quantum.get() * 1000, switch_cost.get()).map_err(|e| e.to_string())
+        specs
+            .with(|specs| simulate(specs, cores.get() as u32, quantum.get() * 1000, switch_cost.get()))
+            .map_err(|e| e.to_string())
     });
+    // Solve, then reveal: while the reader predicts, the schedule stays hidden.
+    let quiz = RwSignal::new(QuizPhase::Off);
+    let shown = move || quiz.get() != QuizPhase::Predicting;
     // The URL always holds the settings shown, so the page can be shared as it is.
     Effect::new(move |_| {
         write_to_url(
@@ -180,6 +186,8 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
             {move || schedule.with(|s| s.as_ref().err().map(|message| view! {
                 <p class="notice notice-warning" role="alert">{fill(t.simulation_refused, &[("message", message)])}</p>
             }))}
+            <SolveThenReveal phase=quiz seed specs schedule />
+            <Show when=shown>
             <figure class="timeline">
                 <figcaption>{t.gantt_caption}</figcaption>
                 <LaneChart lanes=gantt x_label=t.axis_time_sim summary test_id="os-gantt" />
@@ -220,7 +228,7 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
                         </thead>
                         <tbody>
                             {s.threads.iter().enumerate().map(|(i, r)| view! {
-                                <tr>
+                                <tr data-finish-us=r.finish_us>
                                     <th scope="row">{fill(t.thread_lane, &[("n", &i.to_string())])}</th>
                                     <td class="num">{format::ms(ms(r.arrival_us))}</td>
                                     <td class="num">{format::ms(ms(r.cpu_us))}</td>
@@ -235,5 +243,6 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
                     </table>
                 </div>
             })}
+            </Show>
     }
 }

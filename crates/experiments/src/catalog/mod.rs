@@ -98,15 +98,15 @@ impl Experiment {
 pub const CATALOG: [Experiment; 12] = [
     demo::EXPERIMENT,
     os_scheduler::EXPERIMENT,
-    go_scheduler::EXPERIMENT,
-    cpu_vs_io::EXPERIMENT,
     sum::EXPERIMENT,
     bubble_sort::EXPERIMENT,
+    hashing::EXPERIMENT,
+    cpu_vs_io::EXPERIMENT,
     document_search::EXPERIMENT,
+    go_scheduler::EXPERIMENT,
     task_granularity::EXPERIMENT,
     task_memory::EXPERIMENT,
     task_switch::EXPERIMENT,
-    hashing::EXPERIMENT,
     qps::EXPERIMENT,
 ];
 

@@ -151,11 +151,13 @@ pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), S
 }
 
 /// The routes that get their own copy of `index.html`: `chapters/<slug>` and `embed/chapters/<slug>`
-/// for every chapter in `content` (but `index.md`), and `embed/experiments/<name>` for every
+/// for every chapter in `content` (but `index.md` and `glossary.md`, which is `glossary`), and `embed/experiments/<name>` for every
 /// `<!-- experiment: NAME -->` in them.
 pub fn routes(content: &Path) -> Result<Vec<String>, String> {
     let mut chapters = Vec::new();
     let mut experiments = Vec::new();
+    // Pages of their own at the top level: the glossary (`/glossary`).
+    let mut pages = Vec::new();
     for entry in std::fs::read_dir(content).map_err(|e| format!("{}: {e}", content.display()))? {
         let path = entry.map_err(|e| e.to_string())?.path();
         if path.extension().is_none_or(|e| e != "md") {
@@ -168,14 +170,17 @@ pub fn routes(content: &Path) -> Result<Vec<String>, String> {
             }
         }
         let slug = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        if slug != "index" {
-            chapters.push(url_segment(&slug)?);
+        match slug.as_str() {
+            "index" => {}
+            "glossary" => pages.push(slug),
+            _ => chapters.push(url_segment(&slug)?),
         }
     }
     chapters.sort();
     experiments.sort();
     experiments.dedup();
     let mut routes: Vec<String> = chapters.iter().map(|s| format!("chapters/{s}")).collect();
+    routes.extend(pages);
     routes.extend(chapters.iter().map(|s| format!("embed/chapters/{s}")));
     routes.extend(experiments.iter().map(|e| format!("embed/experiments/{e}")));
     Ok(routes)

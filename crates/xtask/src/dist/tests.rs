@@ -84,9 +84,10 @@ fn routes_cover_chapters_embeds_and_experiments() {
     std::fs::write(dir.join("index.md"), "# Lab\n<!-- experiment: demo -->\n").unwrap();
     std::fs::write(dir.join("sum.md"), "# Sum\n\n<!-- experiment: sum -->\n").unwrap();
     std::fs::write(dir.join("notes.txt"), "not a chapter").unwrap();
+    std::fs::write(dir.join("glossary.md"), "# Glossary\n").unwrap();
     assert_eq!(
         routes(&dir).unwrap(),
-        ["chapters/sum", "embed/chapters/sum", "embed/experiments/demo", "embed/experiments/sum"]
+        ["chapters/sum", "glossary", "embed/chapters/sum", "embed/experiments/demo", "embed/experiments/sum"]
     );
     std::fs::write(dir.join("bad name.md"), "").unwrap();
     assert!(routes(&dir).is_err());

@@ -1,0 +1,44 @@
+//! The glossary (`/glossary`): the words the chapters use, rendered from `content/<lang>/glossary.md`.
+//! Every term is a heading with an id, so a chapter can link `/glossary#park`.
+
+use crate::content::{self, Section, GLOSSARY};
+use crate::i18n::{lang, ui};
+use leptos::prelude::*;
+
+#[component]
+pub fn GlossaryPage() -> impl IntoView {
+    let Some(text) = content::chapter(lang().tag(), GLOSSARY) else {
+        return view! { <super::not_found::NotFound /> }.into_any();
+    };
+    super::set_title(text.title);
+    let prose = text
+        .sections
+        .iter()
+        .filter_map(|s| match s {
+            Section::Prose(html) => Some(view! { <div class="prose" inner_html=*html></div> }),
+            Section::Experiment(_) => None,
+        })
+        .collect_view();
+    // A deep link (`/glossary#park`) loads before the terms exist: show the term once they do.
+    request_animation_frame(scroll_to_hash);
+    view! {
+        <article class="chapter glossary" data-testid="glossary" aria-label=ui().glossary>
+            <header>
+                <h1>{text.title}</h1>
+            </header>
+            {prose}
+        </article>
+    }
+    .into_any()
+}
+
+/// Bring the element the address's `#fragment` names into view, if there is one.
+fn scroll_to_hash() {
+    let Some(window) = web_sys::window() else { return };
+    let hash = window.location().hash().unwrap_or_default();
+    let Some(id) = hash.strip_prefix('#').filter(|id| !id.is_empty()) else { return };
+    let id = js_sys::decode_uri_component(id).ok().and_then(|s| s.as_string()).unwrap_or_else(|| id.to_string());
+    if let Some(term) = window.document().and_then(|d| d.get_element_by_id(&id)) {
+        term.scroll_into_view();
+    }
+}
