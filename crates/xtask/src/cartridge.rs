@@ -95,14 +95,15 @@ pub fn normalise_site(site: &str) -> Result<String, String> {
     Ok(if site.ends_with('/') { site.to_string() } else { format!("{site}/") })
 }
 
-/// The chapters of `content/<lang>` in chapter order (every `.md` file but `index.md`).
+/// The chapters of `content/<lang>` in chapter order (every `.md` file but `index.md` and `glossary.md`).
 pub fn chapters(content_lang: &Path) -> Result<Vec<Chapter>, String> {
     let mut chapters = Vec::new();
     let entries = std::fs::read_dir(content_lang).map_err(|e| format!("{}: {e}", content_lang.display()))?;
     for entry in entries {
         let path = entry.map_err(|e| e.to_string())?.path();
         let slug = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        if path.extension().is_none_or(|e| e != "md") || slug == "index" {
+        // The landing page and the glossary are pages of the site, not chapters.
+        if path.extension().is_none_or(|e| e != "md") || slug == "index" || slug == "glossary" {
             continue;
         }
         let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;

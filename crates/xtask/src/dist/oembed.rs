@@ -100,7 +100,8 @@ pub fn discovery_link(site: &str, route: &str, title: &str) -> String {
 pub fn write(out: &Path, site: &str, content_lang: &Path, routes: &[String]) -> Result<(), String> {
     let chapters = chapters(content_lang)?;
     std::fs::create_dir_all(out.join("oembed")).map_err(|e| e.to_string())?;
-    for route in routes {
+    // Chapters and embeds only: the glossary is a page to read, not one to embed.
+    for route in routes.iter().filter(|r| r.starts_with("chapters/") || r.starts_with("embed/")) {
         let answer = answer(site, route, &chapters)?;
         let json = serde_json::to_string_pretty(&answer).map_err(|e| e.to_string())?;
         std::fs::write(out.join(answer_path(route)), json + "\n").map_err(|e| e.to_string())?;
