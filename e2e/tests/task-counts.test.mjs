@@ -30,7 +30,7 @@ test('the task-count sweep draws one line per task size with a point per count',
 
   const chart = panel.getByTestId('count-chart');
   const legend = (await chart.locator('ul.legend li').allTextContents()).map((t) => t.trim());
-  assert.deepEqual(legend, SIZES.map((n) => `${n.toLocaleString('en')} square roots per task`));
+  assert.deepEqual(legend, SIZES.map((n) => `${n.toLocaleString('en')} sqrt per task`));
   const points = await chart.locator('table.chart-data tbody tr')
     .evaluateAll((trs) => trs.map((tr) => ({ series: tr.dataset.series, x: Number(tr.dataset.x) })));
   const counts = [1000, 2000];
@@ -55,7 +55,7 @@ test('the task-count sweep draws one line per task size with a point per count',
   const caption = await chart.locator('figcaption').innerText();
   assert.match(caption, /Published \(Go: goroutine performance \(Hindi translation\)\)/);
   assert.match(caption, /about 20 % and 2 %/);
-  assert.match(caption, /Your loss at 2,000 tasks: 10 square roots per task: .+; 100 square roots per task: .+\./);
+  assert.match(caption, /Your loss at 2,000 tasks: 10 sqrt per task: .+; 100 sqrt per task: .+\./);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

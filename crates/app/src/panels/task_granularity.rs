@@ -259,7 +259,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
         }}
         <SpeedupChart
             series=count_series
-            spec=ChartSpec { y_axis: YAxis::Overhead, ..ChartSpec::speedup(t.count_axis) }
+            spec=ChartSpec { y_axis: YAxis::Overhead, x_from_data: true, ..ChartSpec::speedup(t.count_axis) }
             caption=count_caption
             empty_text=t.count_empty
             test_id="count-chart"
