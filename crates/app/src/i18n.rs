@@ -860,7 +860,7 @@ static EN: Ui = Ui {
     granularity_empty: "Press “Measure every task size”.",
     count_sweep: "Sweep task counts",
     count_sweep_up_to: "Largest task count (sweep)",
-    count_sweep_up_to_help: "“Sweep task counts” measures 1,000, 10,000 and 100,000 tasks as far as this number, then this many (at most 700,000, the Hindi article's largest count). All of them are alive at once, about 65 MB at 700,000; the largest counts take a while.",
+    count_sweep_up_to_help: "“Sweep task counts” measures 1,000, 10,000 and 100,000 tasks as far as this number, then this many (at most 700,000, the Hindi article's largest count). All of a run's goroutines are alive at once (the next panel measures what each one holds); the largest counts take minutes.",
     count_series: "{sqrt} sqrt per task",
     count_axis: "tasks (goroutines) in one run",
     count_caption: "Goroutines on one worker (like GOMAXPROCS=1) ÷ the same work as one loop, against how many goroutines one run starts: one line per task size. 1× means the goroutines cost nothing extra; flat lines mean the cost per goroutine does not grow with their number. A point is left out where the loop ran too quickly for the browser's clock to time it.",
