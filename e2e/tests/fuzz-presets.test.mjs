@@ -50,7 +50,7 @@ const KEYS = {
   demo: { numbers: ['workers', 'tasks', 'units'], words: {} },
   sum: { numbers: ['workers', 'tasks', 'n', 'reps'], words: {} },
   'bubble-sort': { numbers: ['workers', 'tasks', 'n', 'reps'], words: {} },
-  'task-granularity': { numbers: ['workers', 'tasks', 'reps'], words: {} },
+  'task-granularity': { numbers: ['workers', 'tasks', 'reps', 'upto'], words: {} },
   'task-memory': { numbers: ['parked'], words: {} },
   'task-switch': { numbers: ['trips', 'reps'], words: {} },
   hashing: { numbers: ['mb', 'hashes', 'workers', 'reps'], words: { source: ['generated', 'file'] } },

@@ -216,7 +216,8 @@ pub mod limits {
     pub const MAX_SCENARIO_WORKERS: u32 = go_scheduler::MAX_WORKERS as u32;
     pub const MAX_SCENARIO_TASKS: u32 = go_scheduler::TASKS.max as u32;
 
-    pub const MAX_GRANULARITY_TASKS: u32 = task_cost::TASKS.max as u32;
+    /// The tasks control and the task-count sweep.
+    pub const MAX_GRANULARITY_TASKS: u32 = largest(&[task_cost::TASKS, task_cost::COUNT_SWEEP_UP_TO]) as u32;
     /// The largest task size the granularity chart measures.
     pub const MAX_SQRT: u32 = {
         let (mut largest, mut i) = (0, 0);

@@ -13,6 +13,7 @@ pub mod replay;
 
 pub mod results;
 pub mod stats;
+pub mod trace_export;
 pub mod trust;
 
 pub use job::{HashSource, Job, ScenarioKind, SortAlgorithm, Variant, Workload, DEFAULT_SEED};

@@ -155,6 +155,9 @@ pub mod task_cost {
     pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 20, 3);
     /// Square roots per task, as in the article.
     pub const SQRT_COUNTS: [u32; 5] = [1, 10, 100, 1_000, 5_000];
+    /// The largest task count of the task-count sweep (the Hindi article's x-axis reaches 700,000
+    /// goroutines). All of them are alive at once on the task runtime: about 65 MB at ~93 B each.
+    pub const COUNT_SWEEP_UP_TO: ParamRange = ParamRange::new("upto", 1_000, 700_000, 100_000);
     pub const PARKED: ParamRange = ParamRange::new("parked", 1_000, 200_000, 10_000);
     pub const ROUND_TRIPS: ParamRange = ParamRange::new("trips", 1_000, 1_000_000, 100_000);
     pub const SWITCH_REPETITIONS: ParamRange = ParamRange::new("reps", 1, 20, 5);

@@ -117,6 +117,22 @@ pub const GOROUTINE_PERFORMANCE_HI: Source =
         label: "Go: goroutine performance (Hindi translation)", title: "जाओ: गोरोइन प्रदर्शन", language: "hi"
     };
 
+/// One point of the Hindi article's batching advice, measured on one thread (`GOMAXPROCS=1`): work
+/// of `sqrt_per_task` square roots per goroutine loses about `loss_percent` % against a loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BatchingLoss {
+    pub sqrt_per_task: u32,
+    pub loss_percent: u32,
+}
+
+/// The Hindi article's advice: bundle 10 or 100 small pieces into one goroutine and lose about
+/// 20 % or 2 %.
+pub const BATCHING_LOSS_HI: [BatchingLoss; 2] =
+    [BatchingLoss { sqrt_per_task: 10, loss_percent: 20 }, BatchingLoss { sqrt_per_task: 100, loss_percent: 2 }];
+
+/// The most goroutines at once on the Hindi article's task-count axis.
+pub const MOST_GOROUTINES_HI: u32 = 700_000;
+
 pub const PARALLELISM_BY_GOROUTINES_JA: Source = Source {
     label: "Parallelism through goroutine concurrency (Japanese)",
     title: "Goroutine の並行処理によって並列処理を実現する",

@@ -240,7 +240,7 @@ fn limits() -> Vec<Limit> {
         ("spin", task_cap()),
         ("docsearch", docsearch::TASKS.max.max(cpu_vs_io::TASKS.max).max(SWEEP_MAX_TASKS.into())),
         ("sort", sort::TASKS.max),
-        ("granularity", task_cost::TASKS.max),
+        ("granularity", task_cost::TASKS.max.max(task_cost::COUNT_SWEEP_UP_TO.max)),
         ("qps", task_cap()),
         ("ping_pong", task_cap()),
     ] {

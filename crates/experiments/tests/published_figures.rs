@@ -255,7 +255,7 @@ fn check_tables(rows: &[Vec<String>], quoted: &Quoted) -> Vec<String> {
             }
         }
         Quoted::Servers(published) => {
-            // One row per server, one QPS column per published case, then the first case's memory.
+            // One row per server: for each published case, its QPS and its memory.
             let servers = [
                 (
                     published[0].thread_pool,
@@ -275,6 +275,7 @@ fn check_tables(rows: &[Vec<String>], quoted: &Quoted) -> Vec<String> {
                     thousands(cases[0].0 as u64),
                     format!("{}+ MB", cases[0].1),
                     thousands(cases[1].0 as u64),
+                    format!("{}+ MB", cases[1].1),
                 ];
                 if cells[..] != expected {
                     problems.push(format!("row {:?} should read {:?}", cells, expected));

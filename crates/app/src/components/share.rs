@@ -60,7 +60,7 @@ fn copy_text(text: String, done: RwSignal<Option<&'static str>>) {
 }
 
 /// Offer `text` as a file download called `name`.
-fn download(name: &str, mime: &str, text: &str) {
+pub fn download(name: &str, mime: &str, text: &str) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
     let parts = js_sys::Array::of1(&text.into());
     let options = web_sys::BlobPropertyBag::new();

@@ -70,6 +70,8 @@ pub struct ChartSpec {
     pub markers: Vec<(f64, String)>,
     /// The articles' figures, drawn as symbols on a speedup chart.
     pub published: Vec<PublishedPoint>,
+    /// Start the x axis at the smallest x measured rather than at 1 (for counts in the thousands).
+    pub x_from_data: bool,
 }
 
 impl ChartSpec {
@@ -82,6 +84,7 @@ impl ChartSpec {
             fit_amdahl: false,
             markers: Vec::new(),
             published: Vec::new(),
+            x_from_data: false,
         }
     }
 }
@@ -154,7 +157,8 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, series: &[Series], spec: &ChartSpec
     let speedups = spec.y_axis == YAxis::Speedup;
     let published: Vec<&PublishedPoint> = if speedups { spec.published.iter().collect() } else { Vec::new() };
     let xs = || all().map(|p| p.x as f64).chain(published.iter().map(|p| p.x)).filter(|x| *x > 0.0);
-    let min_x = xs().fold(f64::INFINITY, f64::min).clamp(1e-3, 1.0);
+    let smallest_x = xs().fold(f64::INFINITY, f64::min);
+    let min_x = if spec.x_from_data { smallest_x.max(1e-3) } else { smallest_x.clamp(1e-3, 1.0) };
     let max_x = xs().fold(0.0, f64::max).max(min_x * 2.0);
     // Powers of two (workers, tasks; a sweep may end on the machine's own count) on a log2 axis;
     // anything else (task sizes) on a log10 axis.

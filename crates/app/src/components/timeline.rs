@@ -3,10 +3,13 @@
 
 use super::axis::Scale;
 use super::canvas::{chart_with_axes, err, paint, text_on, watch_width, AxisSpec, TASK_COLOURS};
+use super::controls::unique_id;
+use super::share::download;
 use crate::format;
 use crate::i18n::{self, fill, ui};
+use experiments::trace_export::chrome_trace_json;
 use experiments::{Measurement, Span, Trace};
-use leptos::html::Canvas;
+use leptos::html::{Canvas, Figure};
 use leptos::prelude::*;
 use plotters::prelude::*;
 
@@ -223,9 +226,26 @@ pub fn Timeline(
     let spans = move || {
         measurement.with(|m| m.as_ref().map(|m| m.trace.spans.iter().take(MAX_TASK_ROWS).cloned().collect::<Vec<_>>()))
     };
+    // The experiment is the panel the timeline sits in; its name titles the trace file.
+    let figure = NodeRef::<Figure>::new();
+    let download_trace = move |_| {
+        let experiment = figure
+            .get_untracked()
+            .and_then(|f| f.closest("[data-experiment]").ok().flatten())
+            .and_then(|panel| panel.get_attribute("data-experiment"))
+            .unwrap_or_else(|| "experiment".into());
+        let title = fill(t.trace_process_name, &[("experiment", &experiment), ("run", &what.get_untracked())]);
+        let json = measurement
+            .with_untracked(|m| m.as_ref().map(|m| chrome_trace_json(&title, lanes.get_untracked(), &m.trace)));
+        if let Some(json) = json {
+            download(&format!("{experiment}-trace.json"), "application/json", &json);
+        }
+    };
+    let help_id = unique_id("trace-download-help");
     view! {
         <Show when=move || measurement.with(Option::is_some)>
             <figure
+                node_ref=figure
                 class="timeline"
                 data-testid=test_id
                 data-axis-max-ms=move || axis_end.get().to_string()
@@ -234,6 +254,13 @@ pub fn Timeline(
                 <figcaption data-testid="timeline-heading">{caption}</figcaption>
                 <canvas node_ref=canvas role="img" aria-label=summary></canvas>
                 <p class="timeline-summary">{summary}</p>
+                <p class="trace-download">
+                    <button type="button" data-testid="download-trace" aria-describedby=help_id.clone() on:click=download_trace>
+                        {t.download_trace}
+                    </button>
+                    " "
+                    <span id=help_id.clone() class="help">{t.download_trace_help}</span>
+                </p>
                 {move || measurement.with(|m| m.as_ref().and_then(|m| m.trace.shown_until_ms.map(|until| {
                     let note = fill(t.timeline_truncated, &[("until", &format::ms(until)), ("wall", &format::ms(m.trace.wall_ms))]);
                     view! { <p class="timeline-note" data-testid="timeline-truncated">{note}</p> }

@@ -1,5 +1,6 @@
 //! What a task costs, part one: tasks of each size as a loop, on a thread pool and as goroutines;
-//! where the overhead of a task stops mattering.
+//! where the overhead of a task stops mattering; and, as the Hindi article charted it, the overhead
+//! of goroutines on one worker against how many of them a run starts.
 
 use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use super::task_costs::CostClaims;
@@ -15,8 +16,8 @@ use crate::i18n::{self, fill, ui};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::{self, Machine};
-use experiments::params::task_cost::{workers as workers_range, REPETITIONS, TASKS};
-use experiments::published::GOROUTINE_PERFORMANCE_HI;
+use experiments::params::task_cost::{workers as workers_range, COUNT_SWEEP_UP_TO, REPETITIONS, SQRT_COUNTS, TASKS};
+use experiments::published::{BATCHING_LOSS_HI, GOROUTINE_PERFORMANCE_HI};
 use experiments::stats::speedup;
 use experiments::{Job, Summary, Variant, Workload};
 use leptos::prelude::*;
@@ -45,6 +46,28 @@ fn describe_granularity(job: &Job) -> String {
     )
 }
 
+/// "Your loss at 100,000 tasks: …": for the published advice's task sizes, how much longer than the
+/// loop the goroutines took, at the largest task count measured for all of those sizes.
+fn own_loss(lines: &[(u32, Vec<SweepPoint>)]) -> Option<String> {
+    let t = ui();
+    let claimed: Vec<&Vec<SweepPoint>> = BATCHING_LOSS_HI
+        .iter()
+        .map(|claim| lines.iter().find(|(sqrt, _)| *sqrt == claim.sqrt_per_task).map(|(_, points)| points))
+        .collect::<Option<_>>()?;
+    let common = claimed.iter().map(|points| points.iter().map(|p| p.x).max()).collect::<Option<Vec<u32>>>()?;
+    let count = common.into_iter().min()?;
+    let losses: Vec<String> = BATCHING_LOSS_HI
+        .iter()
+        .zip(&claimed)
+        .filter_map(|(claim, points)| {
+            let point = points.iter().find(|p| p.x == count)?;
+            let size = fill(t.count_series, &[("sqrt", &format::int(claim.sqrt_per_task as u64))]);
+            Some(format!("{size}: {}", format::percent(1.0 / point.speedup - 1.0)))
+        })
+        .collect();
+    Some(fill(t.count_your_loss, &[("tasks", &i18n::tasks(count)), ("losses", &losses.join("; "))]))
+}
+
 #[component]
 pub fn GranularityExperiment() -> impl IntoView {
     let t = ui();
@@ -66,6 +89,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
     let workers = RwSignal::new(read.workers as u64);
     let tasks = RwSignal::new(read.tasks as u64);
     let repetitions = RwSignal::new(read.repetitions as u64);
+    let up_to = RwSignal::new(preset.value(&COUNT_SWEEP_UP_TO));
     let autorun = preset.autorun("task-granularity");
     let notes = preset.notes;
     let runner = Runner::new();
@@ -75,15 +99,24 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
     let lines = RwSignal::new(Vec::<((Variant, u32), Vec<SweepPoint>)>::new());
     let loop_ms = RwSignal::new(Vec::<(u32, f64)>::new());
     let measured_tasks = RwSignal::new(tasks.get_untracked() as u32);
+    // The task-count sweep: per task size, goroutines ÷ loop at each task count.
+    let count_lines = RwSignal::new(Vec::<(u32, Vec<SweepPoint>)>::new());
+
+    let settings = move || catalog::task_granularity::Settings {
+        workers: workers.get_untracked() as u32,
+        tasks: tasks.get_untracked() as u32,
+        repetitions: repetitions.get_untracked() as u32,
+    };
+    let remember_settings = move |s: &catalog::task_granularity::Settings| {
+        let mut query = s.query();
+        query.push((COUNT_SWEEP_UP_TO.key, up_to.get_untracked().to_string()));
+        write_to_url(&query);
+    };
 
     let run = move || {
-        let s = catalog::task_granularity::Settings {
-            workers: workers.get_untracked() as u32,
-            tasks: tasks.get_untracked() as u32,
-            repetitions: repetitions.get_untracked() as u32,
-        };
+        let s = settings();
         let x = s.tasks;
-        write_to_url(&s.query());
+        remember_settings(&s);
         let kinds = catalog::task_granularity::kinds(&s, mode);
         let jobs = catalog::task_granularity::run_jobs(&s, mode);
         jobs_of_run.set(jobs.clone());
@@ -110,9 +143,67 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
             });
         });
     };
+    let sweep_counts = move || {
+        let s = settings();
+        remember_settings(&s);
+        let jobs = catalog::task_granularity::count_sweep_jobs(&s, up_to.get_untracked() as u32);
+        jobs_of_run.set(jobs.clone());
+        count_lines.set(SQRT_COUNTS.iter().map(|&sqrt| (sqrt, Vec::new())).collect());
+        let run_log = log.start_sweep();
+        let baseline = StoredValue::new(None::<Summary>);
+        runner.run(jobs, move |_, m| {
+            let sequential = m.job.variant == Variant::Sequential;
+            run_log.add(&m, variant_id(m.job.variant), describe_granularity(&m.job), sequential);
+            if sequential {
+                baseline.set_value(Some(m.summary));
+                return;
+            }
+            let Some(base) = baseline.get_value() else { return };
+            let point = SweepPoint { x: m.job.tasks, summary: m.summary, speedup: speedup(&base, &m.summary) };
+            count_lines.update(|lines| {
+                if let Some((_, points)) = lines.iter_mut().find(|(sqrt, _)| *sqrt == sqrt_of(&m.job)) {
+                    points.push(point);
+                }
+            });
+        });
+    };
     if autorun {
         crate::runner::run_on_mount(run, false);
     }
+    let count_series = Signal::derive(move || {
+        count_lines.with(|lines| {
+            lines
+                .iter()
+                .map(|(sqrt, points)| Series {
+                    name: fill(t.count_series, &[("sqrt", &format::int(*sqrt as u64))]),
+                    points: points.clone(),
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    // The published advice, then the reader's own loss at those sizes for the largest count measured.
+    let count_caption = Signal::derive(move || {
+        let [small, large] = BATCHING_LOSS_HI;
+        let mut caption = format!(
+            "{} {}",
+            t.count_caption,
+            fill(
+                t.count_batching_claim,
+                &[
+                    ("source", GOROUTINE_PERFORMANCE_HI.label),
+                    ("small", &small.sqrt_per_task.to_string()),
+                    ("large", &large.sqrt_per_task.to_string()),
+                    ("small_loss", &small.loss_percent.to_string()),
+                    ("large_loss", &large.loss_percent.to_string()),
+                ],
+            )
+        );
+        if let Some(loss) = own_loss(&count_lines.get()) {
+            caption.push(' ');
+            caption.push_str(&loss);
+        }
+        caption
+    });
     let series = Signal::derive(move || {
         lines.with(|lines| {
             lines
@@ -149,7 +240,8 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
             <NumberField label=t.tasks help=t.granularity_tasks_help.to_string() value=tasks range=TASKS disabled=running />
             <Slider label=t.workers help=t.granularity_workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=Signal::derive(move || running.get() || !parallel) />
             <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
-            <RunButtons runner run_label=t.granularity_run />
+            <NumberField label=t.count_sweep_up_to help=t.count_sweep_up_to_help.to_string() value=up_to range=COUNT_SWEEP_UP_TO disabled=running />
+            <RunButtons runner run_label=t.granularity_run second=(t.count_sweep, Callback::new(move |_| sweep_counts())) />
         </form>
         <ShareBar experiment="task-granularity" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
@@ -165,6 +257,13 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
                 />
             }
         }}
+        <SpeedupChart
+            series=count_series
+            spec=ChartSpec { y_axis: YAxis::Overhead, x_from_data: true, ..ChartSpec::speedup(t.count_axis) }
+            caption=count_caption
+            empty_text=t.count_empty
+            test_id="count-chart"
+        />
         <ResultsTable rows=log.rows.into() ratio=RowRatio::TimeOverBaseline />
     }
 }

@@ -1,9 +1,9 @@
 //! What a task costs, part one: x tiny tasks of each size as a loop, on a thread pool and as
-//! goroutines, on one worker and on k.
+//! goroutines, on one worker and on k; and a sweep of the task count, as the Hindi article's chart.
 
 use super::{Experiment, KnobReader, Machine, Mode, Query, Runs, EVERY_MODE};
 use crate::job::{Job, Variant, Workload};
-use crate::params::task_cost::{workers, REPETITIONS, SQRT_COUNTS, TASKS};
+use crate::params::task_cost::{workers, COUNT_SWEEP_UP_TO, REPETITIONS, SQRT_COUNTS, TASKS};
 
 pub const EXPERIMENT: Experiment = Experiment {
     name: "task-granularity",
@@ -65,6 +65,58 @@ pub fn run_jobs(s: &Settings, mode: Mode) -> Vec<Job> {
     jobs
 }
 
+/// The task counts the count sweep measures: 1,000, 10,000, 100,000 as far as `up_to`, then `up_to`.
+pub fn sweep_task_counts(up_to: u32) -> Vec<u32> {
+    let up_to = up_to.clamp(COUNT_SWEEP_UP_TO.min as u32, COUNT_SWEEP_UP_TO.max as u32);
+    let mut counts: Vec<u32> = [1_000, 10_000, 100_000].into_iter().filter(|&c| c < up_to).collect();
+    counts.push(up_to);
+    counts
+}
+
+/// Sweep task counts: for every count (smallest first) and task size, the loop and then goroutines,
+/// both on one worker (the article's GOMAXPROCS=1), so only the cost of the tasks differs.
+pub fn count_sweep_jobs(s: &Settings, up_to: u32) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    for tasks in sweep_task_counts(up_to) {
+        let at = Settings { tasks, ..*s };
+        for &sqrt in &SQRT_COUNTS {
+            jobs.push(job(&at, Variant::Sequential, 1, sqrt));
+            jobs.push(job(&at, Variant::Goroutines, 1, sqrt));
+        }
+    }
+    jobs
+}
+
 fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<Vec<Job>> {
-    vec![run_jobs(&read(r, machine), machine.mode)]
+    let s = read(r, machine);
+    let up_to = r.value(&COUNT_SWEEP_UP_TO) as u32;
+    vec![run_jobs(&s, machine.mode), count_sweep_jobs(&s, up_to)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_count_sweep_goes_by_decades_to_its_end() {
+        assert_eq!(sweep_task_counts(700_000), vec![1_000, 10_000, 100_000, 700_000]);
+        assert_eq!(sweep_task_counts(100_000), vec![1_000, 10_000, 100_000]);
+        assert_eq!(sweep_task_counts(2_000), vec![1_000, 2_000]);
+        assert_eq!(sweep_task_counts(1_000), vec![1_000]);
+        assert_eq!(sweep_task_counts(u32::MAX).last(), Some(&700_000));
+    }
+
+    #[test]
+    fn the_count_sweep_pairs_each_goroutine_job_with_its_loop_on_one_worker() {
+        let s = Settings { workers: 4, tasks: 10_000, repetitions: 2 };
+        let jobs = count_sweep_jobs(&s, 700_000);
+        assert_eq!(jobs.len(), 4 * SQRT_COUNTS.len() * 2);
+        assert!(jobs.len() <= crate::job::limits::MAX_JOBS_PER_RUN);
+        assert!(jobs.iter().all(|j| j.workers == 1 && j.repetitions == 2));
+        for pair in jobs.chunks(2) {
+            assert_eq!((pair[0].variant, pair[1].variant), (Variant::Sequential, Variant::Goroutines));
+            assert_eq!((&pair[0].workload, pair[0].tasks), (&pair[1].workload, pair[1].tasks));
+        }
+        assert!(crate::job::validate_run(&jobs).is_ok());
+    }
 }
