@@ -8,6 +8,7 @@ pub mod layout;
 pub mod line_chart;
 pub mod machine;
 pub mod notes;
+pub mod predict;
 pub mod published;
 pub mod replay;
 

@@ -6,6 +6,7 @@ use super::task_costs::CostClaims;
 use crate::components::controls::NumberField;
 use crate::components::controls::Slider;
 use crate::components::notes::ClampNotes;
+use crate::components::predict;
 use crate::components::results::{ResultsTable, RowRatio};
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint, YAxis};
@@ -151,6 +152,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
             <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.granularity_run />
         </form>
+        {predict::task_granularity(log.rows.into())}
         <ShareBar experiment="task-granularity" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         {move || {
