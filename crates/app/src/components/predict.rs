@@ -153,6 +153,15 @@ fn speedup_of(rows: &[ResultRow], kind: &str) -> Option<(f64, u32)> {
     rows.iter().find(|r| r.kind == kind).and_then(|r| r.speedup.map(|s| (s, r.workers)))
 }
 
+/// The speedup of the row of `kind` with `workers` workers, else of the first row of `kind` (a run
+/// of several worker counts answers the question asked about the slider's count).
+fn speedup_with(rows: &[ResultRow], kind: &str, workers: u32) -> Option<(f64, u32)> {
+    rows.iter()
+        .find(|r| r.kind == kind && r.workers == workers)
+        .and_then(|r| r.speedup.map(|s| (s, r.workers)))
+        .or_else(|| speedup_of(rows, kind))
+}
+
 // ---------------------------------------------------------------------------------------------
 // The component.
 // ---------------------------------------------------------------------------------------------
@@ -271,9 +280,10 @@ fn speedup_question(
     question: Signal<String>,
     rows: Signal<Vec<ResultRow>>,
     kind: &'static str,
+    workers: RwSignal<u64>,
 ) -> AnyView {
     let measured = Signal::derive(move || {
-        rows.with(|rows| speedup_of(latest_plain_run(rows), kind))
+        rows.with(|rows| speedup_with(latest_plain_run(rows), kind, workers.get() as u32))
             .and_then(|(s, _)| speedup_band(s).map(|option| Measured { option, value: speedup_value(s) }))
     });
     let options = Signal::stored(strings(&ui().predict_speedup_options));
@@ -318,14 +328,14 @@ pub fn demo(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
 pub fn sum(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
     let question =
         Signal::derive(move || fill(ui().predict_sum_question, &[("workers", &i18n::workers(workers.get() as u32))]));
-    speedup_question("sum", question, rows, "tasks")
+    speedup_question("sum", question, rows, "tasks", workers)
 }
 
 /// Bubble sort: the chunked sort's speedup over one bubble sort.
 pub fn bubble_sort(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
     let question =
         Signal::derive(move || fill(ui().predict_sort_question, &[("workers", &i18n::workers(workers.get() as u32))]));
-    speedup_question("bubble-sort", question, rows, "chunked")
+    speedup_question("bubble-sort", question, rows, "chunked", workers)
 }
 
 /// Hashing: the hashes on k workers against one after another.
@@ -336,7 +346,7 @@ pub fn hashing(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>, hashes: RwS
             &[("workers", &i18n::workers(workers.get() as u32)), ("hashes", &format::int(hashes.get()))],
         )
     });
-    speedup_question("hashing", question, rows, "tasks")
+    speedup_question("hashing", question, rows, "tasks", workers)
 }
 
 /// Document search: goroutines waiting on reads, against the loop.
@@ -603,6 +613,9 @@ mod tests {
         let rows = vec![row(1, false, "sequential"), row(1, false, "tasks"), row(2, true, "tasks")];
         assert_eq!(latest_plain_run(&rows).len(), 2);
         assert_eq!(speedup_of(latest_plain_run(&rows), "tasks"), Some((1.0, 2)));
+        assert_eq!(speedup_with(&rows, "tasks", 2), Some((1.0, 2)));
+        assert_eq!(speedup_with(&rows, "tasks", 5), Some((1.0, 2)), "no row of 5 workers: the first");
+        assert_eq!(speedup_with(&rows, "chunked", 2), None);
         assert_eq!(latest_run(&rows).len(), 1);
         assert!(latest_plain_run(&[]).is_empty());
     }
