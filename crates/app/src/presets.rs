@@ -74,7 +74,11 @@ pub fn write_to_url(pairs: &[(&str, String)]) {
         return;
     };
     let path = window.location().pathname().unwrap_or_default();
-    let query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let mut query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    // A course author's `predict=…` is the page's, not the experiment's: it stays.
+    let search = window.location().search().unwrap_or_default();
+    let kept = search.trim_start_matches('?').split('&').find(|p| p.starts_with("predict="));
+    query.extend(kept.map(str::to_string));
     let url = format!("{path}?{}", query.join("&"));
     if let Ok(history) = window.history() {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));

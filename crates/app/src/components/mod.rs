@@ -9,6 +9,7 @@ pub mod layout;
 pub mod line_chart;
 pub mod machine;
 pub mod notes;
+pub mod predict;
 pub mod published;
 pub mod replay;
 

@@ -5,6 +5,7 @@
 use super::panel::{ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::notes::ClampNotes;
+use crate::components::predict;
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint, YAxis};
@@ -206,6 +207,7 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
             </Show>
             <RunButtons runner run_label=t.run second=(t.sweep, Callback::new(move |_| run_sweep())) second_disabled=mode == Mode::SingleWorker log />
         </form>
+        {predict::bubble_sort(log.rows.into(), workers)}
         <ShareBar experiment="bubble-sort" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />

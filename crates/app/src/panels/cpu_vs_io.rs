@@ -5,6 +5,7 @@
 use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use crate::components::controls::{unique_id, Slider};
 use crate::components::notes::ClampNotes;
+use crate::components::predict;
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
@@ -165,6 +166,7 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
             <Slider label=t.repetitions help=repetitions_help value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.run second=(t.sweep_tasks, Callback::new(move |_| sweep())) log />
         </form>
+        {predict::cpu_vs_io(log.rows.into(), kind, workers, tasks)}
         <ShareBar experiment="cpu-vs-io" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />

@@ -4,6 +4,7 @@
 use super::panel::{ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use crate::components::controls::Slider;
 use crate::components::notes::ClampNotes;
+use crate::components::predict;
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::timeline::{shared_axis_ms, Timeline};
@@ -90,6 +91,7 @@ fn DemoControls(machine: Machine) -> impl IntoView {
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <RunButtons runner run_label=t.demo_run />
         </form>
+        {predict::demo(log.rows.into(), workers)}
         <ShareBar experiment="demo" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />

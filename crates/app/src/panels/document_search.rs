@@ -4,6 +4,7 @@
 use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::notes::ClampNotes;
+use crate::components::predict;
 use crate::components::published::{published_points, PublishedTable};
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
@@ -174,6 +175,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
             <Slider label=t.repetitions help=repetitions_help value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.run second=(t.sweep_tasks, Callback::new(move |_| sweep())) log />
         </form>
+        {predict::document_search(log.rows.into(), workers, tasks)}
         <ShareBar experiment="document-search" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />

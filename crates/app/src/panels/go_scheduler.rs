@@ -4,6 +4,7 @@
 use super::panel::{ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use crate::components::controls::Slider;
 use crate::components::notes::ClampNotes;
+use crate::components::predict;
 use crate::components::replay::Replay;
 use crate::components::share::ShareBar;
 use crate::components::timeline::Timeline;
@@ -140,6 +141,7 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
             <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(limits::TASKS) disabled=running />
             <RunButtons runner run_label=t.record_run />
         </form>
+        {predict::go_scheduler(Signal::derive(move || recorded.with(|m| m.as_ref().map(|m| predict::stolen_tasks(&m.trace.events, m.job.tasks)))))}
         <ShareBar experiment="go-scheduler" rows=log.rows.into() />
         <RunStatus runner describe=move |_| name(scenario.get_untracked()).to_string() />
         {move || replay_error.get().map(|message| view! {

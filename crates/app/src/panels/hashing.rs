@@ -4,6 +4,7 @@
 use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::notes::ClampNotes;
+use crate::components::predict;
 use crate::components::published::SourceCitation;
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
@@ -202,6 +203,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
             <Slider label=t.repetitions help=t.repetitions_help_hash.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.run second=(t.hash_run_presets, Callback::new(move |_| run_presets())) />
         </form>
+        {predict::hashing(log.rows.into(), workers, hashes)}
         {move || problem.get().map(|p| view! { <p class="notice notice-warning" role="alert">{p}</p> })}
         <ShareBar experiment="hashing" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />

@@ -9,6 +9,7 @@ use super::panel::ExperimentFrame;
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::lane_chart::{Bar, Fill, Lane, LaneChart};
 use crate::components::notes::ClampNotes;
+use crate::components::predict;
 use crate::components::share::ShareBar;
 use crate::format;
 use crate::i18n::{self, fill, ui};
@@ -183,6 +184,7 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
                 <Slider label=t.switch_cost help=t.switch_cost_help.to_string() value=switch_cost range=Signal::stored(SWITCH_US) disabled=never />
                 <NumberField label=t.seed help=t.seed_help.to_string() value=seed range=SEED disabled=never />
             </form>
+            {predict::os_scheduler(Signal::derive(move || schedule.with(|s| s.as_ref().ok().map(|s| s.totals.cpu_utilisation))), threads, cores)}
             {move || schedule.with(|s| s.as_ref().err().map(|message| view! {
                 <p class="notice notice-warning" role="alert">{fill(t.simulation_refused, &[("message", message)])}</p>
             }))}

@@ -7,6 +7,7 @@ use crate::components::axis::Scale;
 use crate::components::controls::{NumberField, Slider};
 use crate::components::line_chart::{Line, LineChart};
 use crate::components::notes::ClampNotes;
+use crate::components::predict;
 use crate::components::published::SourceCitation;
 use crate::components::share::ShareBar;
 use crate::format;
@@ -156,6 +157,7 @@ fn QpsControls(machine: Machine) -> impl IntoView {
             <Slider label=t.repetitions help=t.repetitions_help_load_test.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.run />
         </form>
+        {predict::qps(Signal::derive(ratio))}
         <ShareBar experiment="qps" />
         <RunStatus runner describe=move |index| if index == 0 { i18n::ui().qps_threads.to_string() } else { i18n::ui().qps_workers.to_string() } />
         <Show when=move || results.with(|r| !r.is_empty())>

@@ -3,6 +3,7 @@
 use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::notes::ClampNotes;
+use crate::components::predict;
 use crate::components::published::{published_points, PublishedTable};
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
@@ -136,6 +137,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
             <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.run second=(t.sweep, Callback::new(move |_| sweep())) log />
         </form>
+        {predict::sum(log.rows.into(), workers)}
         <ShareBar experiment="sum" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />

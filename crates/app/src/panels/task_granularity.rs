@@ -7,6 +7,7 @@ use super::task_costs::CostClaims;
 use crate::components::controls::NumberField;
 use crate::components::controls::Slider;
 use crate::components::notes::ClampNotes;
+use crate::components::predict;
 use crate::components::results::{ResultsTable, RowRatio};
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint, YAxis};
@@ -243,6 +244,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
             <NumberField label=t.count_sweep_up_to help=t.count_sweep_up_to_help.to_string() value=up_to range=COUNT_SWEEP_UP_TO disabled=running />
             <RunButtons runner run_label=t.granularity_run second=(t.count_sweep, Callback::new(move |_| sweep_counts())) />
         </form>
+        {predict::task_granularity(log.rows.into())}
         <ShareBar experiment="task-granularity" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         {move || {

@@ -4,6 +4,7 @@ use super::panel::{ExperimentFrame, RunButtons, RunStatus};
 use super::task_costs::CostClaims;
 use crate::components::controls::NumberField;
 use crate::components::notes::ClampNotes;
+use crate::components::predict;
 use crate::components::share::ShareBar;
 use crate::engine_client::{self, Mode};
 use crate::format;
@@ -268,6 +269,9 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
             <NumberField label=t.parked_tasks_label help=t.parked_tasks_help.to_string() value=parked range=PARKED disabled=running />
             <RunButtons runner run_label=t.measure_memory stoppable=false />
         </form>
+        {predict::task_memory(Signal::derive(move || {
+            task_report.with(|m| m.as_ref().and_then(|m| m.memory).and_then(|r| r.bytes_per_task)).map(|b| (b, bytes(b)))
+        }))}
         <ShareBar experiment="task-memory" />
         // While the browser is asked (before the engine starts), its wait is the progress shown.
         <div hidden=move || weighing.get()>

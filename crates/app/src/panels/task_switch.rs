@@ -5,6 +5,7 @@ use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus
 use crate::components::controls::NumberField;
 use crate::components::controls::Slider;
 use crate::components::notes::ClampNotes;
+use crate::components::predict;
 use crate::components::share::ShareBar;
 use crate::engine_client::Mode;
 use crate::format;
@@ -78,6 +79,7 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
             <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(SWITCH_REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.measure_switches />
         </form>
+        {(mode == Mode::Threads).then(|| predict::task_switch(Signal::derive(ratio)))}
         {(mode == Mode::SingleWorker).then(|| view! { <p class="help">{t.switch_single_worker}</p> })}
         <ShareBar experiment="task-switch" rows=log.rows.into() />
         <RunStatus runner describe=move |index| {
