@@ -108,7 +108,8 @@ pub struct Ui {
     pub sweep: &'static str,
     pub stop: &'static str,
     pub clear: &'static str,
-    pub controls_label: &'static str,
+    /// A panel's settings form, named after its experiment so that two panels of a chapter differ.
+    pub controls_of: &'static str,
 
     pub status_idle: &'static str,
     pub status_measuring: &'static str,
@@ -632,7 +633,7 @@ static EN: Ui = Ui {
     sweep: "Sweep workers",
     stop: "Stop",
     clear: "Clear results",
-    controls_label: "Experiment settings",
+    controls_of: "Settings: {experiment}",
 
     status_idle: "Ready.",
     status_measuring: "Measuring {what}: {done} of {total} done.",

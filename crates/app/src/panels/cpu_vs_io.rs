@@ -141,7 +141,7 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
 
     view! {
         <ClampNotes notes />
-        <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); run(); }>
+        <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.cpu_io_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
             <fieldset class="control choice">
                 <legend>{t.workload}</legend>
                 {KINDS.iter().map(|&option| {

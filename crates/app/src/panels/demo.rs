@@ -86,7 +86,7 @@ fn DemoControls(machine: Machine) -> impl IntoView {
 
     view! {
         <ClampNotes notes />
-        <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); run(); }>
+        <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.demo_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
             <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(TASKS) disabled=running />
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <RunButtons runner run_label=t.demo_run />

@@ -108,7 +108,7 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
 
     view! {
         <ClampNotes notes />
-        <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); record(); }>
+        <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.go_title)]) on:submit=move |ev| { ev.prevent_default(); record(); }>
             <fieldset class="control choice scenario-choice">
                 <legend>{t.scenario}</legend>
                 {ScenarioKind::ALL.into_iter().map(|kind| view! {

@@ -168,7 +168,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
 
     view! {
         <ClampNotes notes />
-        <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); run(); }>
+        <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.hash_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
             <fieldset class="control choice">
                 <legend>{t.hash_source}</legend>
                 {[("generated", t.hash_generated), ("file", t.hash_file)].into_iter().map(|(option, label)| view! {

@@ -162,7 +162,7 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
             <p class="help">{t.os_simulation_note}</p>
             <ShareBar experiment="os-scheduler" />
             <ClampNotes notes />
-            <form class="controls" aria-label=t.controls_label on:submit=|ev| ev.prevent_default()>
+            <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.os_title)]) on:submit=|ev| ev.prevent_default()>
                 <fieldset class="control choice">
                     <legend>{t.mix}</legend>
                     {MIXES.iter().map(|&option| view! {

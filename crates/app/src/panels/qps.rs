@@ -147,7 +147,7 @@ fn QpsControls(machine: Machine) -> impl IntoView {
     let ms = |v: f64| format::ms(v);
     view! {
         <ClampNotes notes />
-        <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); run(); }>
+        <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.qps_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
             <NumberField label=t.qps_requests help=t.qps_requests_help.to_string() value=requests range=REQUESTS disabled=running />
             <NumberField label=t.qps_concurrency help=t.qps_concurrency_help.to_string() value=concurrency range=CONCURRENCY disabled=running />
             <Slider label=t.qps_wait help=t.qps_wait_help.to_string() value=wait range=Signal::stored(WAIT_MS) disabled=running />

@@ -237,7 +237,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
     };
     view! {
         <ClampNotes notes />
-        <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); run(); }>
+        <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.granularity_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
             <NumberField label=t.tasks help=t.granularity_tasks_help.to_string() value=tasks range=TASKS disabled=running />
             <Slider label=t.workers help=t.granularity_workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=Signal::derive(move || running.get() || !parallel) />
             <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />

@@ -265,7 +265,7 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
     let bytes = |b: f64| format!("{} B", format::int(b.round().max(0.0) as u64));
     view! {
         <ClampNotes notes />
-        <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); measure(); }>
+        <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.memory_title)]) on:submit=move |ev| { ev.prevent_default(); measure(); }>
             <NumberField label=t.parked_tasks_label help=t.parked_tasks_help.to_string() value=parked range=PARKED disabled=running />
             <RunButtons runner run_label=t.measure_memory stoppable=false />
         </form>

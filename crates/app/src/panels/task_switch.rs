@@ -74,7 +74,7 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
     };
     view! {
         <ClampNotes notes />
-        <form class="controls" aria-label=t.controls_label on:submit=move |ev| { ev.prevent_default(); measure(); }>
+        <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.switch_title)]) on:submit=move |ev| { ev.prevent_default(); measure(); }>
             <NumberField label=t.round_trips help=t.round_trips_help.to_string() value=trips range=ROUND_TRIPS disabled=running />
             <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(SWITCH_REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.measure_switches />
