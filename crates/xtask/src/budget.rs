@@ -17,7 +17,11 @@ pub const KB: u64 = 1000;
 /// allows for a build machine whose paths (panic locations name them) are a little longer. It only
 /// comes down for real with the app split. Raised by 11 KB to 616 KB by the code beside each result
 /// (the Rust and Go listings' text, about 25 KB raw, and their component): 609,685 B here, up 11,067 B.
-pub const APP_WASM_GZIP_BUDGET: u64 = 616 * KB;
+/// Raised to 668 KB by the rest of issue 16 (662,567 B here, up 52,882 B): predict-then-run on every
+/// panel, the trace download, the task-count sweep and its chart, the OS scheduler's quiz, and the
+/// prose the module carries (every chapter's exercises and the glossary). The next cut is to fetch
+/// each chapter's prose when it is opened instead of compiling all of it in.
+pub const APP_WASM_GZIP_BUDGET: u64 = 668 * KB;
 /// The most the threaded engine (`dist/engine/engine_bg.wasm`) may weigh, gzip -9: 229,592 B here,
 /// with room for a build machine's longer paths.
 pub const ENGINE_WASM_GZIP_BUDGET: u64 = 236 * KB;
