@@ -97,6 +97,7 @@ fn Chapter(chapter: &'static ChapterText) -> impl IntoView {
 #[component]
 fn PanelAfterProse(name: &'static str) -> impl IntoView {
     let ready = RwSignal::new(false);
-    set_timeout(move || ready.set(true), std::time::Duration::ZERO);
+    // `try_set`: the reader may have left the chapter before the timer fires.
+    set_timeout(move || _ = ready.try_set(true), std::time::Duration::ZERO);
     move || ready.get().then(|| panels::panel(name))
 }
