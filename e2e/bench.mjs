@@ -28,7 +28,7 @@
 // measures how much two warm runs differ: the noise of the comparison). The speedups come from the
 // engine's own measurements (the messages the page receives) and xtask prints the median cold speedup
 // beside the median warm one.
-import { launch, newPage, serve, waitForOutcome } from './lib.mjs';
+import { launch, newPage, openFromChapterMenu, serve, waitForOutcome } from './lib.mjs';
 
 /**
  * What to measure, from `cargo xtask bench` (the BENCH_PLAN environment variable, JSON): the Sum
@@ -540,9 +540,7 @@ async function measureSlowLink(browser) {
     await page.waitForTimeout(500);
     await takeLongTasks(page);
     for (const slug of NAVIGATION) {
-      const menu = page.locator('details.chapter-menu');
-      if (!(await menu.evaluate((d) => d.open))) await menu.locator('summary').click();
-      await menu.locator(`a[href$="/chapters/${slug}"]`).click();
+      await openFromChapterMenu(page, slug);
       await page.waitForURL((u) => u.pathname.endsWith(`/chapters/${slug}`));
       await page.locator('section.experiment').first().waitFor();
       await page.waitForTimeout(300);

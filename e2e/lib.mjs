@@ -102,3 +102,10 @@ export const CHAPTER_FIRST_EXPERIMENTS = [
   ['task-costs', 'task-granularity'],
   ['high-concurrency', 'qps'],
 ];
+
+/** Open chapter `slug` from the header's chapter menu (a link inside the app: no reload). */
+export async function openFromChapterMenu(page, slug) {
+  const menu = page.locator('details.chapter-menu');
+  if (!(await menu.evaluate((d) => d.open))) await menu.locator('summary').click();
+  await menu.locator(`a[href$="/chapters/${slug}"]`).click();
+}

@@ -59,7 +59,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { launch, newPage, serve, runsEnded } from './lib.mjs';
+import { launch, newPage, openFromChapterMenu, serve, runsEnded } from './lib.mjs';
 
 const MiB = 2 ** 20;
 const MB = 1e6;
@@ -477,9 +477,7 @@ async function goToChapter(page, chapter, visit) {
     await page.waitForURL((url) => !url.pathname.includes('/chapters/'));
     await page.locator(`main ${link}`).first().click();
   } else {
-    const menu = page.locator('details.chapter-menu');
-    if (!(await menu.evaluate((d) => d.open))) await menu.locator('summary').click();
-    await menu.locator(link).click();
+    await openFromChapterMenu(page, chapter.slug);
   }
   await page.waitForURL((url) => url.pathname.endsWith(`/chapters/${chapter.slug}`));
   const panel = page.locator(`section[data-experiment="${chapter.experiment}"]`);

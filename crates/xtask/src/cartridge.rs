@@ -10,8 +10,10 @@
 //! is escaped by the writer. Chapters come from `content/<lang>/` (front matter: title, summary,
 //! order); the embed routes are the ones `cargo xtask dist` writes (`dist::routes`).
 
+use crate::content::{chapters, Chapter};
 use crate::dist;
-use crate::shell::root;
+use crate::dist::oembed::{iframe_attributes, CHAPTER_HEIGHT};
+use crate::shell::{options, root};
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::Writer;
 use std::io::{Cursor, Write};
@@ -19,9 +21,6 @@ use std::path::Path;
 
 const HELP: &str =
     "usage: cargo xtask cartridge --site https://HOST/PATH/ [--lang en] [--chapters sum,hashing] [--out FILE]";
-
-/// The height an embedded chapter starts at (it then posts its real height to the course page).
-const CHAPTER_HEIGHT: u32 = 1600;
 
 /// What to put in a cartridge.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,44 +32,28 @@ pub struct Options {
     pub chapters: Vec<String>,
 }
 
-/// One chapter as the cartridge shows it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Chapter {
-    pub slug: String,
-    pub title: String,
-    pub summary: String,
-    pub order: i64,
-}
-
 /// `cargo xtask cartridge …`.
 pub fn command(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{HELP}");
+        return Ok(());
+    }
     let mut site = None;
     let mut lang = "en".to_string();
     let mut chapters = Vec::new();
     let mut out = None;
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let (name, inline) = match arg.split_once('=') {
-            Some((name, value)) => (name, Some(value.to_string())),
-            None => (arg.as_str(), None),
-        };
-        let mut value =
-            || inline.clone().or_else(|| args.next().cloned()).ok_or(format!("{name} needs a value\n{HELP}"));
-        match name {
-            "--site" => site = Some(value()?),
-            "--lang" => lang = value()?,
+    for (name, value) in options(args, HELP)? {
+        match name.as_str() {
+            "--site" => site = Some(value),
+            "--lang" => lang = value,
             "--chapters" => {
-                chapters = value()?.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+                chapters = value.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
             }
-            "--out" => out = Some(std::env::current_dir().map_err(|e| e.to_string())?.join(value()?)),
-            "--help" | "-h" => {
-                println!("{HELP}");
-                return Ok(());
-            }
-            _ => return Err(format!("unknown argument `{arg}`\n{HELP}")),
+            "--out" => out = Some(std::env::current_dir().map_err(|e| e.to_string())?.join(value)),
+            _ => return Err(format!("unknown argument `{name}`\n{HELP}")),
         }
     }
-    let site = normalise_site(&site.ok_or(format!("--site is required\n{HELP}"))?)?;
+    let site = dist::normalise_site(&site.ok_or(format!("--site is required\n{HELP}"))?)?;
     let options = Options { site, lang, chapters };
     let out = out.unwrap_or_else(|| root().join(format!("target/concurrency-lab-{}.imscc", options.lang)));
     let bytes = build(&root().join("content"), &options)?;
@@ -80,53 +63,6 @@ pub fn command(args: &[String]) -> Result<(), String> {
     std::fs::write(&out, bytes).map_err(|e| format!("{}: {e}", out.display()))?;
     eprintln!("xtask: cartridge written to {}", out.display());
     Ok(())
-}
-
-/// An absolute http(s) address ending in `/`.
-pub fn normalise_site(site: &str) -> Result<String, String> {
-    let ok = (site.starts_with("https://") || site.starts_with("http://"))
-        && site.len() > "https://".len()
-        && !site.contains(['"', '<', '>', ' ', '?', '#']);
-    if !ok {
-        return Err(format!(
-            "--site must be the deployed site's http(s) address, like https://example.org/lab/, not `{site}`"
-        ));
-    }
-    Ok(if site.ends_with('/') { site.to_string() } else { format!("{site}/") })
-}
-
-/// The chapters of `content/<lang>` in chapter order (every `.md` file but `index.md` and `glossary.md`).
-pub fn chapters(content_lang: &Path) -> Result<Vec<Chapter>, String> {
-    let mut chapters = Vec::new();
-    let entries = std::fs::read_dir(content_lang).map_err(|e| format!("{}: {e}", content_lang.display()))?;
-    for entry in entries {
-        let path = entry.map_err(|e| e.to_string())?.path();
-        let slug = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        // The landing page and the glossary are pages of the site, not chapters.
-        if path.extension().is_none_or(|e| e != "md") || slug == "index" || slug == "glossary" {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let field =
-            |key: &str| front_matter(&text, key).ok_or(format!("{}: no `{key}:` in its front matter", path.display()));
-        let Ok(order) = field("order")?.parse() else {
-            return Err(format!("{}: its `order:` is not a number", path.display()));
-        };
-        chapters.push(Chapter { slug, title: field("title")?, summary: field("summary")?, order });
-    }
-    chapters.sort_by_key(|c| c.order);
-    Ok(chapters)
-}
-
-/// `key: value` from the front matter between the first two `---` lines.
-fn front_matter(text: &str, key: &str) -> Option<String> {
-    let mut lines = text.lines();
-    if lines.next()?.trim() != "---" {
-        return None;
-    }
-    lines
-        .take_while(|l| l.trim() != "---")
-        .find_map(|l| l.strip_prefix(key)?.strip_prefix(':').map(|v| v.trim().to_string()))
 }
 
 /// The cartridge's bytes for the chapters in `content` (a folder holding `<lang>/`).
@@ -285,8 +221,7 @@ fn manifest(lang: &str, pages: &[(&Chapter, String)]) -> Result<Vec<u8>, String>
 fn chapter_page(chapter: &Chapter, lang: &str, embed: &str, page: &str) -> Result<Vec<u8>, String> {
     let mut xml = Writer::new_with_indent(Cursor::new(Vec::new()), b' ', 2);
     xml.write_event(Event::DocType(BytesText::from_escaped("html"))).map_err(xml_error)?;
-    let frame_title = format!("{MODULE_TITLE}: {}", chapter.title);
-    let height = CHAPTER_HEIGHT.to_string();
+    let frame = iframe_attributes(embed, &format!("{MODULE_TITLE}: {}", chapter.title), CHAPTER_HEIGHT);
     element(&mut xml, "html", &[("lang", lang)], |xml| {
         element(xml, "head", &[], |xml| {
             empty_element(xml, "meta", &[("charset", "utf-8")])?;
@@ -295,15 +230,7 @@ fn chapter_page(chapter: &Chapter, lang: &str, embed: &str, page: &str) -> Resul
         element(xml, "body", &[], |xml| {
             text_element(xml, "h1", &[], &chapter.title)?;
             text_element(xml, "p", &[], &chapter.summary)?;
-            let attributes = [
-                ("src", embed),
-                ("title", frame_title.as_str()),
-                ("loading", "lazy"),
-                ("width", "100%"),
-                ("height", height.as_str()),
-                ("style", "border:0;max-width:100%"),
-                ("allow", "cross-origin-isolated"),
-            ];
+            let attributes: Vec<(&str, &str)> = frame.iter().map(|(k, v)| (*k, v.as_str())).collect();
             text_element(xml, "iframe", &attributes, "")?;
             element(xml, "p", &[], |xml| {
                 let attributes = [("href", page), ("target", "_blank"), ("rel", "noopener")];

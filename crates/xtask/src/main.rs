@@ -7,6 +7,7 @@
 mod bench;
 mod budget;
 mod cartridge;
+mod content;
 mod dist;
 mod shell;
 mod site;

@@ -1,4 +1,4 @@
-//! Running commands with a readable echo, and finding the workspace root.
+//! Running commands with a readable echo, finding the workspace root, and reading a command's options.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -50,4 +50,22 @@ pub fn tool_path() -> String {
     let mut parts: Vec<String> = extra.iter().map(|p| p.display().to_string()).collect();
     parts.push(std::env::var("PATH").unwrap_or_default());
     parts.join(":")
+}
+
+/// A command's `--name value` and `--name=value` options, in order; `Err` (with `help`) for an
+/// argument that is not an option or an option without its value.
+pub fn options(args: &[String], help: &str) -> Result<Vec<(String, String)>, String> {
+    let mut found = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        if !arg.starts_with("--") {
+            return Err(format!("unknown argument `{arg}`\n{help}"));
+        }
+        let (name, value) = match arg.split_once('=') {
+            Some((name, value)) => (name.to_string(), value.to_string()),
+            None => (arg.clone(), args.next().cloned().ok_or(format!("{arg} needs a value\n{help}"))?),
+        };
+        found.push((name, value));
+    }
+    Ok(found)
 }

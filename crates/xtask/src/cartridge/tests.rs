@@ -220,9 +220,9 @@ fn another_language_puts_its_prefix_in_every_address_and_its_tag_in_the_manifest
 
 #[test]
 fn the_site_must_be_an_absolute_http_address() {
-    assert_eq!(normalise_site("https://example.org/lab").unwrap(), "https://example.org/lab/");
-    assert_eq!(normalise_site("http://127.0.0.1:8080/").unwrap(), "http://127.0.0.1:8080/");
+    assert_eq!(dist::normalise_site("https://example.org/lab").unwrap(), "https://example.org/lab/");
+    assert_eq!(dist::normalise_site("http://127.0.0.1:8080/").unwrap(), "http://127.0.0.1:8080/");
     for bad in ["/lab/", "example.org", "https://", "javascript:alert(1)", "https://a/\"onload=x"] {
-        assert!(normalise_site(bad).is_err(), "{bad}");
+        assert!(dist::normalise_site(bad).is_err(), "{bad}");
     }
 }

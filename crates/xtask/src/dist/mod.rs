@@ -9,7 +9,7 @@
 
 pub mod oembed;
 
-use crate::shell::{cargo, root, run, tool_path};
+use crate::shell::{cargo, options, root, run, tool_path};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -37,24 +37,17 @@ const MARKER: &str = ".xtask-dist";
 
 const HELP: &str = "usage: cargo xtask dist [--out DIR] [--public-url /REPO/] [--site https://HOST/REPO/]";
 
-/// `cargo xtask dist [--out DIR] [--public-url URL]`: set up, build, package.
+/// `cargo xtask dist [--out DIR] [--public-url URL] [--site URL]`: set up, build, package.
 pub fn command(args: &[String]) -> Result<(), String> {
     let mut out = root().join("target/site");
     let mut public_url = None;
     let mut site = None;
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let (name, inline) = match arg.split_once('=') {
-            Some((name, value)) => (name, Some(value.to_string())),
-            None => (arg.as_str(), None),
-        };
-        let mut value =
-            || inline.clone().or_else(|| args.next().cloned()).ok_or(format!("{name} needs a value\n{HELP}"));
-        match name {
-            "--out" => out = std::env::current_dir().map_err(|e| e.to_string())?.join(value()?),
-            "--public-url" => public_url = Some(normalise_public_url(&value()?)?),
-            "--site" => site = Some(crate::cartridge::normalise_site(&value()?)?),
-            _ => return Err(format!("unknown argument `{arg}`\n{HELP}")),
+    for (name, value) in options(args, HELP)? {
+        match name.as_str() {
+            "--out" => out = std::env::current_dir().map_err(|e| e.to_string())?.join(value),
+            "--public-url" => public_url = Some(normalise_public_url(&value)?),
+            "--site" => site = Some(normalise_site(&value)?),
+            _ => return Err(format!("unknown argument `{name}`\n{HELP}")),
         }
     }
     let public_url = site_public_url(public_url, site.as_deref())?;
@@ -84,6 +77,19 @@ pub fn site_public_url(public_url: Option<String>, site: Option<&str>) -> Result
 
 /// `/repo`, `repo/` and `/repo/` all mean `/repo/`: Trunk's `<base href>` and the service worker's
 /// scope must end in a slash.
+/// The deployed site's address (`--site`): absolute http(s), ending in `/`.
+pub fn normalise_site(site: &str) -> Result<String, String> {
+    let ok = (site.starts_with("https://") || site.starts_with("http://"))
+        && site.len() > "https://".len()
+        && !site.contains(['"', '<', '>', ' ', '?', '#']);
+    if !ok {
+        return Err(format!(
+            "--site must be the deployed site's http(s) address, like https://example.org/lab/, not `{site}`"
+        ));
+    }
+    Ok(if site.ends_with('/') { site.to_string() } else { format!("{site}/") })
+}
+
 fn normalise_public_url(url: &str) -> Result<String, String> {
     let trimmed = url.trim_matches('/');
     if trimmed.contains(['"', '<', '>', ' ', '?', '#']) || trimmed.contains("://") {

@@ -7,14 +7,14 @@
 //! `oembed/<route with / as ->.json`; a chapter page's answer embeds `embed/chapters/<slug>`, an
 //! embed page's answer embeds itself.
 
-use crate::cartridge::{chapters, Chapter};
+use crate::content::{chapters, Chapter};
 use serde::Serialize;
 use std::path::Path;
 
 /// The provider's name in every answer.
 const PROVIDER: &str = "Concurrency Lab";
 /// Starting heights of an embedded chapter and experiment (the iframe then posts its real height).
-const CHAPTER_HEIGHT: u32 = 1600;
+pub const CHAPTER_HEIGHT: u32 = 1600;
 const EXPERIMENT_HEIGHT: u32 = 900;
 /// The width an oEmbed consumer is told (the iframe itself is 100% wide).
 const WIDTH: u32 = 960;
@@ -46,13 +46,25 @@ pub fn embedded_route(route: &str) -> String {
     }
 }
 
-/// The same iframe the Embed dialog writes (`crates/app/src/components/share.rs`).
+/// The attributes of the iframe the Embed dialog writes (`crates/app/src/components/share.rs`), in
+/// its order: the oEmbed answers and the cartridge's pages embed with the same.
+pub fn iframe_attributes(src: &str, title: &str, height: u32) -> [(&'static str, String); 7] {
+    [
+        ("src", src.to_string()),
+        ("title", title.to_string()),
+        ("loading", "lazy".into()),
+        ("width", "100%".into()),
+        ("height", height.to_string()),
+        ("style", "border:0;max-width:100%".into()),
+        ("allow", "cross-origin-isolated".into()),
+    ]
+}
+
+/// The iframe as HTML.
 fn iframe(src: &str, title: &str, height: u32) -> String {
-    format!(
-        "<iframe src=\"{}\" title=\"{}\" loading=\"lazy\" width=\"100%\" height=\"{height}\" style=\"border:0;max-width:100%\" allow=\"cross-origin-isolated\"></iframe>",
-        escape(src),
-        escape(title)
-    )
+    let attributes: Vec<String> =
+        iframe_attributes(src, title, height).iter().map(|(k, v)| format!("{k}=\"{}\"", escape(v))).collect();
+    format!("<iframe {}></iframe>", attributes.join(" "))
 }
 
 /// Text for an HTML attribute.
