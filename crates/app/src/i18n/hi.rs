@@ -1,0 +1,3 @@
+//! The Hindi strings (until translated, the English table stands in).
+
+pub use super::en::EN as HI;
