@@ -14,7 +14,6 @@ mod zh;
 pub use message::Arg;
 
 /// Languages the interface is available in.
-#[allow(dead_code, reason = "the routes under /ru/, /zh/, /ja/ and /hi/ land next")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lang {
     En,
@@ -26,7 +25,6 @@ pub enum Lang {
 
 impl Lang {
     /// Every language, English first.
-    #[allow(dead_code, reason = "the language switcher lands next")]
     pub const ALL: [Lang; 5] = [Lang::En, Lang::Ru, Lang::Zh, Lang::Ja, Lang::Hi];
 
     /// BCP 47 tag, used for `Intl` number formatting and the `content/` folder.
@@ -37,6 +35,17 @@ impl Lang {
             Lang::Zh => "zh",
             Lang::Ja => "ja",
             Lang::Hi => "hi",
+        }
+    }
+
+    /// The language's name in itself, as the switcher lists it.
+    pub fn native_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Ru => "Русский",
+            Lang::Zh => "中文",
+            Lang::Ja => "日本語",
+            Lang::Hi => "हिन्दी",
         }
     }
 
@@ -52,9 +61,10 @@ impl Lang {
     }
 }
 
-/// The language of this page. English only for now; Russian, Chinese, Japanese and Hindi will follow.
+/// The language of this page, read once from its address (`/ru/…` is Russian; no prefix, English).
 pub fn lang() -> Lang {
-    Lang::En
+    static LANG: std::sync::OnceLock<Lang> = std::sync::OnceLock::new();
+    *LANG.get_or_init(crate::links::language_in_address)
 }
 
 /// The strings of the current language.
@@ -157,6 +167,8 @@ ui_table! {
     pub chapter_nav_label: &'static str,
     pub nav_chapters: &'static str,
     pub glossary: &'static str,
+    /// The language switcher's name ("Language").
+    pub language: &'static str,
     pub chapter_number: &'static str,
     pub try_it: &'static str,
     pub previous: &'static str,

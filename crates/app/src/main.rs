@@ -27,6 +27,10 @@ fn main() {
     if let Some(boot) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("boot")) {
         boot.remove();
     }
+    // The page's language, from its address: screen readers, fonts and hyphenation follow it.
+    if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("lang", i18n::lang().tag());
+    }
     leptos::mount::mount_to_body(App);
 }
 

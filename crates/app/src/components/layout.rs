@@ -2,7 +2,7 @@
 //! the main area, and report their height to the page that frames them.
 
 use crate::content;
-use crate::i18n::{lang, ui};
+use crate::i18n::{lang, ui, Lang};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use send_wrapper::SendWrapper;
@@ -32,6 +32,7 @@ pub fn Layout(children: Children) -> impl IntoView {
                     <ol>{chapters}</ol>
                 </details>
                 <A href=crate::links::site_path("/glossary") attr:class="glossary-link">{t.glossary}</A>
+                <LanguageMenu />
             </nav>
         </header>
         <main id="main" tabindex="-1">{children()}</main>
@@ -40,6 +41,42 @@ pub fn Layout(children: Children) -> impl IntoView {
         </footer>
     }
     .into_any()
+}
+
+/// The language switcher: this page (its chapter, settings and place) in each other language.
+/// Each link loads the page anew (`rel=external` keeps the router out), since the language is
+/// read once from the address.
+#[component]
+fn LanguageMenu() -> impl IntoView {
+    let t = ui();
+    // Bumped when the menu opens, so the links follow the settings a panel wrote into the address.
+    let opened = RwSignal::new(0u32);
+    let links = Lang::ALL
+        .into_iter()
+        .map(|l| {
+            let href = move || {
+                opened.get();
+                crate::links::this_page_in(l)
+            };
+            let current = (l == lang()).then_some("true");
+            view! {
+                <li>
+                    <a href=href rel="external" hreflang=l.tag() lang=l.tag() aria-current=current>
+                        {l.native_name()}
+                    </a>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <details class="language-menu" on:toggle=move |_| opened.update(|n| *n += 1)>
+            <summary>
+                <span class="visually-hidden">{t.language}": "</span>
+                <abbr title=lang().native_name()>{lang().tag().to_uppercase()}</abbr>
+            </summary>
+            <ul>{links}</ul>
+        </details>
+    }
 }
 
 /// Tell the framing page our height whenever it changes, in two forms: `{type: "resize", height}`

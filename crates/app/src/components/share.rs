@@ -12,11 +12,6 @@ use leptos::prelude::*;
 use serde_json::json;
 use wasm_bindgen::JsCast;
 
-/// The site's root URL (origin plus any sub-path the site is served under), with a trailing slash.
-fn site_root() -> String {
-    web_sys::window().and_then(|w| w.document()).and_then(|d| d.base_uri().ok().flatten()).unwrap_or_else(|| "/".into())
-}
-
 /// The current query string (the settings of the last run), with its leading `?`, or "".
 fn current_query() -> String {
     web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
@@ -30,7 +25,7 @@ pub fn chapter_of(experiment: &str) -> Option<&'static content::ChapterText> {
 
 /// Links for an experiment: the chapter, the embeddable experiment, the embeddable chapter.
 fn links(experiment: &str) -> (String, String, String) {
-    let root = site_root();
+    let root = crate::links::language_root_url();
     let query = current_query();
     let slug = chapter_of(experiment).map_or("", |c| c.slug);
     (

@@ -17,6 +17,7 @@ pub static EN: Ui = Ui {
     chapter_nav_label: "Previous and next chapter",
     nav_chapters: "Chapters",
     glossary: "Glossary",
+    language: "Language",
     chapter_number: "Chapter {n}",
     try_it: "Try it: go to the experiment",
     previous: "Previous",

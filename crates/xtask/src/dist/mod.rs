@@ -142,10 +142,19 @@ pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), S
     check_strict_page(&page).map_err(|e| format!("{}: {e}", index.display()))?;
     let content = root().join("content/en");
     let routes = routes(&content)?;
-    for route in &routes {
-        let file = out.join(route).join("index.html");
-        std::fs::create_dir_all(file.parent().expect("a route has a folder")).map_err(|e| e.to_string())?;
-        write(&file, &page)?;
+    let languages = languages(&root().join("content"))?;
+    // Every route in every language: English at the root, the others under their tag. Each page
+    // names its language and its alternates in the others (hreflang).
+    let mut all_routes = vec![String::new()];
+    all_routes.extend(routes.iter().cloned());
+    for lang in &languages {
+        for route in &all_routes {
+            let path = language_route(lang, route);
+            let html = page_in_language(&page, lang, &alternates(&base, site, &languages, route));
+            let file = if path.is_empty() { out.join("index.html") } else { out.join(&path).join("index.html") };
+            std::fs::create_dir_all(file.parent().expect("a route has a folder")).map_err(|e| e.to_string())?;
+            write(&file, &html)?;
+        }
     }
     if let Some(site) = site {
         oembed::write(out, site, &content, &routes)?;
@@ -154,6 +163,57 @@ pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), S
     write(&out.join("404.html"), &page)?;
     extend_headers(&out.join("_headers"), &base)?;
     write_service_worker(out)
+}
+
+/// The languages the site is written in: every folder of `content` with a `index.md`, English first.
+pub fn languages(content: &Path) -> Result<Vec<String>, String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(content).map_err(|e| format!("{}: {e}", content.display()))? {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        if path.join("index.md").is_file() {
+            found.push(path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
+        }
+    }
+    found.sort_by_key(|tag| (tag != "en", tag.clone()));
+    Ok(found)
+}
+
+/// A route (`chapters/sum`, or "" for the landing page) in a language: English at the root, the
+/// others under their tag (`ru/chapters/sum`).
+pub fn language_route(lang: &str, route: &str) -> String {
+    match (lang, route) {
+        ("en", _) => route.to_string(),
+        (_, "") => lang.to_string(),
+        _ => format!("{lang}/{route}"),
+    }
+}
+
+/// The `<link rel="alternate" hreflang>` lines for a route: its page in every language, absolute
+/// when the site's address is known, else under the `<base href>`.
+pub fn alternates(base: &str, site: Option<&str>, languages: &[String], route: &str) -> String {
+    let start = site.unwrap_or(base);
+    let mut links: Vec<String> = languages
+        .iter()
+        .map(|lang| {
+            let path = language_route(lang, route);
+            let href = if path.is_empty() { start.to_string() } else { format!("{start}{path}/") };
+            format!("<link rel=\"alternate\" hreflang=\"{lang}\" href=\"{href}\">")
+        })
+        .collect();
+    links.push(format!(
+        "<link rel=\"alternate\" hreflang=\"x-default\" href=\"{start}{}\">",
+        if route.is_empty() { String::new() } else { format!("{route}/") }
+    ));
+    links.join("\n")
+}
+
+/// The app's page for a language: `<html lang>` set, the alternates before `</head>`.
+pub fn page_in_language(page: &str, lang: &str, alternates: &str) -> String {
+    let page = page.replacen("<html lang=\"en\">", &format!("<html lang=\"{lang}\">"), 1);
+    match page.find("</head>") {
+        Some(end) => format!("{}{alternates}\n{}", &page[..end], &page[end..]),
+        None => page,
+    }
 }
 
 /// The routes that get their own copy of `index.html`: `chapters/<slug>` and `embed/chapters/<slug>`
@@ -410,6 +470,8 @@ pub fn precache_list(out: &Path) -> Result<Vec<String>, String> {
         .map(|f| f.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"))
         .filter(|f| !f.split('/').any(|part| part.starts_with('.')))
         .filter(|f| !["sw.js", "_headers", "404.html"].contains(&f.as_str()))
+        // Route pages are copies of index.html (the service worker answers a route with it offline).
+        .filter(|f| f == "index.html" || !f.ends_with("/index.html"))
         .collect();
     list.sort();
     Ok(list)

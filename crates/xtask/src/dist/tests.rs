@@ -214,3 +214,26 @@ fn every_route_page_links_its_oembed_answer_which_embeds_the_right_route() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn every_language_has_its_routes_and_names_the_others() {
+    assert_eq!(super::language_route("en", ""), "");
+    assert_eq!(super::language_route("en", "chapters/sum"), "chapters/sum");
+    assert_eq!(super::language_route("ru", ""), "ru");
+    assert_eq!(super::language_route("ru", "embed/experiments/sum"), "ru/embed/experiments/sum");
+    let languages = vec!["en".to_string(), "ru".to_string()];
+    let links = super::alternates("/lab/", Some("https://lab.example/lab/"), &languages, "chapters/sum");
+    assert!(links.contains(r#"hreflang="en" href="https://lab.example/lab/chapters/sum/""#), "{links}");
+    assert!(links.contains(r#"hreflang="ru" href="https://lab.example/lab/ru/chapters/sum/""#), "{links}");
+    assert!(links.contains(r#"hreflang="x-default""#), "{links}");
+    let page = super::page_in_language("<html lang=\"en\"><head><title>x</title></head></html>", "ru", &links);
+    assert!(page.starts_with("<html lang=\"ru\">"), "{page}");
+    assert!(page.find("hreflang").unwrap() < page.find("</head>").unwrap());
+}
+
+#[test]
+fn the_languages_are_the_content_folders_with_a_landing_text() {
+    let languages = super::languages(&super::root().join("content")).unwrap();
+    assert_eq!(languages.first().map(String::as_str), Some("en"));
+    assert!(!languages.iter().any(|l| l == "code"), "content/code holds listings, not a language");
+}
