@@ -169,6 +169,11 @@ ui_table! {
     pub glossary: &'static str,
     /// The language switcher's name ("Language").
     pub language: &'static str,
+    /// Offered on a first visit to the English landing page, written in the language offered.
+    pub suggest_label: &'static str,
+    pub suggest_text: &'static str,
+    pub suggest_switch: &'static str,
+    pub suggest_dismiss: &'static str,
     pub chapter_number: &'static str,
     pub try_it: &'static str,
     pub previous: &'static str,

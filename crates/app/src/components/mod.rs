@@ -5,6 +5,7 @@ pub mod canvas;
 pub mod code_view;
 pub mod controls;
 pub mod lane_chart;
+pub mod language_suggestion;
 pub mod layout;
 pub mod line_chart;
 pub mod machine;

@@ -314,9 +314,7 @@ fn workers_question(
 /// Chapter 1: which of the two runs finishes first.
 pub fn demo(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
     let t = ui();
-    let question = Signal::derive(move || {
-        message(t.predict_demo_question, &[("workers", Arg::Count(workers.get() as u32 as u64))])
-    });
+    let question = Signal::derive(move || message(t.predict_demo_question, &[("workers", Arg::Count(workers.get()))]));
     let options = Signal::derive(move || with_workers(&t.predict_demo_options, workers.get() as u32));
     let measured = Signal::derive(move || {
         rows.with(|rows| speedup_of(latest_plain_run(rows), "many-workers"))
@@ -327,17 +325,15 @@ pub fn demo(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
 
 /// The sum: the speedup of the tasks over the loop.
 pub fn sum(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
-    let question = Signal::derive(move || {
-        message(ui().predict_sum_question, &[("workers", Arg::Count(workers.get() as u32 as u64))])
-    });
+    let question =
+        Signal::derive(move || message(ui().predict_sum_question, &[("workers", Arg::Count(workers.get()))]));
     speedup_question("sum", question, rows, "tasks", workers)
 }
 
 /// Bubble sort: the chunked sort's speedup over one bubble sort.
 pub fn bubble_sort(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
-    let question = Signal::derive(move || {
-        message(ui().predict_sort_question, &[("workers", Arg::Count(workers.get() as u32 as u64))])
-    });
+    let question =
+        Signal::derive(move || message(ui().predict_sort_question, &[("workers", Arg::Count(workers.get()))]));
     speedup_question("bubble-sort", question, rows, "chunked", workers)
 }
 
@@ -346,7 +342,7 @@ pub fn hashing(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>, hashes: RwS
     let question = Signal::derive(move || {
         message(
             ui().predict_hash_question,
-            &[("workers", Arg::Count(workers.get() as u32 as u64)), ("hashes", Arg::Text(&format::int(hashes.get())))],
+            &[("workers", Arg::Count(workers.get())), ("hashes", Arg::Count(hashes.get()))],
         )
     });
     speedup_question("hashing", question, rows, "tasks", workers)
@@ -357,7 +353,7 @@ pub fn document_search(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>, tas
     let question = Signal::derive(move || {
         message(
             ui().predict_docs_question,
-            &[("workers", Arg::Count(workers.get() as u32 as u64)), ("tasks", Arg::Count(tasks.get() as u32 as u64))],
+            &[("workers", Arg::Count(workers.get())), ("tasks", Arg::Count(tasks.get()))],
         )
     });
     workers_question("document-search", question, rows, workers)
@@ -373,10 +369,7 @@ pub fn cpu_vs_io(
     let t = ui();
     let question = Signal::derive(move || {
         let template = if kind.get() == "io" { t.predict_cpu_io_question_io } else { t.predict_cpu_io_question_cpu };
-        message(
-            template,
-            &[("workers", Arg::Count(workers.get() as u32 as u64)), ("tasks", Arg::Count(tasks.get() as u32 as u64))],
-        )
+        message(template, &[("workers", Arg::Count(workers.get())), ("tasks", Arg::Count(tasks.get()))])
     });
     workers_question("cpu-vs-io", question, rows, workers)
 }
@@ -469,7 +462,7 @@ pub fn go_scheduler(stolen: Signal<Option<(u32, u32)>>) -> AnyView {
             option,
             value: message(
                 t.predict_value_steals,
-                &[("stolen", Arg::Text(&format::int(stolen as u64))), ("total", Arg::Count(total as u64))],
+                &[("stolen", Arg::Count(stolen as u64)), ("total", Arg::Count(total as u64))],
             ),
         })
     });

@@ -1,5 +1,6 @@
 //! The landing page: what the reader will learn and the list of chapters.
 
+use crate::components::language_suggestion::LanguageSuggestion;
 use crate::components::machine::MachineLine;
 use crate::content::{self, Section, LANDING};
 use crate::environment::machine;
@@ -28,7 +29,7 @@ pub fn Landing() -> impl IntoView {
         .map(|(i, c)| {
             view! {
                 <li>
-                    <span class="chapter-number">{fill(t.chapter_number, &[("n", &(i + 1).to_string())])}</span>
+                    <span class="chapter-number">{fill(t.chapter_number, &[("n", &crate::format::int(i as u64 + 1))])}</span>
                     <A href=crate::links::chapter(c.slug)>{c.title}</A>
                     <p>{c.summary}</p>
                 </li>
@@ -38,6 +39,7 @@ pub fn Landing() -> impl IntoView {
     let coming = t.coming_next.iter().map(|title| view! { <li>{*title}</li> }).collect_view();
     view! {
         <article class="landing">
+            <LanguageSuggestion />
             <header class="hero">
                 <h1>{t.site_name}</h1>
                 <p class="tagline">{t.tagline}</p>

@@ -40,9 +40,9 @@ fn describe_granularity(job: &Job) -> String {
     message(
         template,
         &[
-            ("tasks", Arg::Text(&format::int(job.tasks as u64))),
+            ("tasks", Arg::Count(job.tasks as u64)),
             ("workers", Arg::Count(job.workers as u64)),
-            ("sqrt", Arg::Text(&format::int(sqrt_of(job) as u64))),
+            ("sqrt", Arg::Count(sqrt_of(job) as u64)),
         ],
     )
 }
