@@ -7,8 +7,11 @@
 mod en;
 mod hi;
 mod ja;
+mod message;
 mod ru;
 mod zh;
+
+pub use message::Arg;
 
 /// Languages the interface is available in.
 #[allow(dead_code, reason = "the routes under /ru/, /zh/, /ja/ and /hi/ land next")]
@@ -64,35 +67,82 @@ pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
     values.iter().fold(template.to_string(), |text, (key, value)| text.replace(&format!("{{{key}}}"), value))
 }
 
-/// A noun in its singular and plural forms, e.g. "{n} worker" / "{n} workers".
-pub struct Forms {
-    pub one: &'static str,
-    pub other: &'static str,
+/// The count forms of a noun as a plural message over `n`, e.g.
+/// `{n, plural, one {# worker} other {# workers}}` (see [`message`]).
+pub type Forms = &'static str;
+
+/// The browser's `Intl` for the page's language: plural categories and digit grouping.
+struct IntlCounting;
+
+impl message::Counting for IntlCounting {
+    fn category(&self, n: u64) -> String {
+        let rules = js_sys::Intl::PluralRules::new(&js_sys::Array::of1(&lang().tag().into()), &js_sys::Object::new());
+        rules.select(n as f64).as_string().unwrap_or_else(|| "other".into())
+    }
+    fn number(&self, n: u64) -> String {
+        crate::format::int(n)
+    }
 }
 
-/// The plural category of `n` in the page's language (`Intl.PluralRules`: "one", "other", …).
-fn plural_category(n: u64) -> String {
-    let rules = js_sys::Intl::PluralRules::new(&js_sys::Array::of1(&lang().tag().into()), &js_sys::Object::new());
-    rules.select(n as f64).as_string().unwrap_or_else(|| "other".into())
+/// A whole-sentence message: `{name}` filled by text or a count, and
+/// `{name, plural, one {…} few {…} other {…}}` choosing the count's form in the page's language.
+pub fn message(template: &str, args: &[(&str, Arg<'_>)]) -> String {
+    message::format(template, args, &IntlCounting)
 }
 
 /// `n` with its noun in the right form: "1 worker", "4 workers".
-pub fn counted(n: u64, forms: &Forms) -> String {
-    let template = if plural_category(n) == "one" { forms.one } else { forms.other };
-    template.replace("{n}", &crate::format::int(n))
+pub fn counted(n: u64, forms: Forms) -> String {
+    message(forms, &[("n", Arg::Count(n))])
 }
 
 /// "1 worker", "4 workers".
 pub fn workers(n: u32) -> String {
-    counted(n as u64, &ui().worker_forms)
+    counted(n as u64, ui().worker_forms)
 }
 
-/// "1 task", "8 tasks".
-pub fn tasks(n: u32) -> String {
-    counted(n as u64, &ui().task_forms)
+/// Declares [`Ui`] and [`Ui::texts`], which lists every field's text(s) by name, so that tests can
+/// hold every language's table against the English one.
+macro_rules! ui_table {
+    ($( $(#[$meta:meta])* pub $name:ident : $kind:ty, )*) => {
+        /// Every reader-visible string of the interface in one language.
+        pub struct Ui {
+            $( $(#[$meta])* pub $name: $kind, )*
+        }
+
+        impl Ui {
+            /// Every field's name and text(s), in declaration order.
+            #[cfg_attr(not(test), allow(dead_code, reason = "the tests hold each language against English"))]
+            pub fn texts(&self) -> Vec<(&'static str, Vec<&'static str>)> {
+                vec![$( (stringify!($name), Texts::texts(&self.$name)) ),*]
+            }
+        }
+    };
 }
 
-pub struct Ui {
+/// The text(s) of one field of [`Ui`].
+trait Texts {
+    fn texts(&self) -> Vec<&'static str>;
+}
+
+impl Texts for &'static str {
+    fn texts(&self) -> Vec<&'static str> {
+        vec![self]
+    }
+}
+
+impl<const N: usize> Texts for [&'static str; N] {
+    fn texts(&self) -> Vec<&'static str> {
+        self.to_vec()
+    }
+}
+
+impl Texts for &'static [&'static str] {
+    fn texts(&self) -> Vec<&'static str> {
+        self.to_vec()
+    }
+}
+
+ui_table! {
     // --- Every page: the site, navigation, the shared controls, results, charts, notices ---
     pub worker_forms: Forms,
     pub task_forms: Forms,
@@ -614,4 +664,39 @@ pub struct Ui {
     pub code_count: &'static str,
     pub code_line_forms: Forms,
     pub code_weigh: &'static str,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_message_of_every_language_is_well_formed() {
+        for lang in Lang::ALL {
+            for (field, texts) in lang.ui().texts() {
+                for text in texts {
+                    let problems = message::problems(text);
+                    assert!(problems.is_empty(), "{}.{field}: {problems:?}", lang.tag());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_language_fills_the_same_blanks_as_english() {
+        let english = Lang::En.ui().texts();
+        for lang in Lang::ALL {
+            for ((field, texts), (_, english_texts)) in lang.ui().texts().into_iter().zip(&english) {
+                assert_eq!(texts.len(), english_texts.len(), "{}.{field}: as many texts as English", lang.tag());
+                for (text, english_text) in texts.iter().zip(english_texts) {
+                    assert_eq!(
+                        message::argument_names(text),
+                        message::argument_names(english_text),
+                        "{}.{field}: the same {{blanks}} as English in {text:?}",
+                        lang.tag()
+                    );
+                }
+            }
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! part with its line count, so the reader can weigh what the concurrent version's extra lines buy.
 
 use crate::code_listings::{listing, Part, Role};
-use crate::i18n::{counted, fill, ui};
+use crate::i18n::{message, ui, Arg};
 use leptos::prelude::*;
 
 /// A marked region of source, as the build script extracted it.
@@ -62,10 +62,8 @@ fn language_listing(
         .iter()
         .map(|&(role, region)| {
             let lines = code_lines(region.text);
-            let text = fill(
-                ui().code_count,
-                &[("role", role_label(role)), ("lines", &counted(lines as u64, &ui().code_line_forms))],
-            );
+            let text =
+                message(ui().code_count, &[("role", Arg::Text(role_label(role))), ("lines", Arg::Count(lines as u64))]);
             view! { <li data-role=role_id(role) data-lines=lines>{text}</li> }.into_any()
         })
         .collect();

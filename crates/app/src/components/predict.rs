@@ -8,7 +8,7 @@
 use crate::components::controls::unique_id;
 use crate::components::results::ResultRow;
 use crate::format;
-use crate::i18n::{self, fill, ui};
+use crate::i18n::{fill, message, ui, Arg};
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
@@ -267,7 +267,7 @@ fn strings(options: &[&'static str]) -> Vec<String> {
 }
 
 fn with_workers(options: &[&'static str], k: u32) -> Vec<String> {
-    options.iter().map(|s| fill(s, &[("k", &format::int(k as u64))])).collect()
+    options.iter().map(|s| message(s, &[("k", Arg::Count(k as u64))])).collect()
 }
 
 fn speedup_value(speedup: f64) -> String {
@@ -314,8 +314,9 @@ fn workers_question(
 /// Chapter 1: which of the two runs finishes first.
 pub fn demo(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
     let t = ui();
-    let question =
-        Signal::derive(move || fill(t.predict_demo_question, &[("workers", &i18n::workers(workers.get() as u32))]));
+    let question = Signal::derive(move || {
+        message(t.predict_demo_question, &[("workers", Arg::Count(workers.get() as u32 as u64))])
+    });
     let options = Signal::derive(move || with_workers(&t.predict_demo_options, workers.get() as u32));
     let measured = Signal::derive(move || {
         rows.with(|rows| speedup_of(latest_plain_run(rows), "many-workers"))
@@ -326,24 +327,26 @@ pub fn demo(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
 
 /// The sum: the speedup of the tasks over the loop.
 pub fn sum(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
-    let question =
-        Signal::derive(move || fill(ui().predict_sum_question, &[("workers", &i18n::workers(workers.get() as u32))]));
+    let question = Signal::derive(move || {
+        message(ui().predict_sum_question, &[("workers", Arg::Count(workers.get() as u32 as u64))])
+    });
     speedup_question("sum", question, rows, "tasks", workers)
 }
 
 /// Bubble sort: the chunked sort's speedup over one bubble sort.
 pub fn bubble_sort(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
-    let question =
-        Signal::derive(move || fill(ui().predict_sort_question, &[("workers", &i18n::workers(workers.get() as u32))]));
+    let question = Signal::derive(move || {
+        message(ui().predict_sort_question, &[("workers", Arg::Count(workers.get() as u32 as u64))])
+    });
     speedup_question("bubble-sort", question, rows, "chunked", workers)
 }
 
 /// Hashing: the hashes on k workers against one after another.
 pub fn hashing(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>, hashes: RwSignal<u64>) -> AnyView {
     let question = Signal::derive(move || {
-        fill(
+        message(
             ui().predict_hash_question,
-            &[("workers", &i18n::workers(workers.get() as u32)), ("hashes", &format::int(hashes.get()))],
+            &[("workers", Arg::Count(workers.get() as u32 as u64)), ("hashes", Arg::Text(&format::int(hashes.get())))],
         )
     });
     speedup_question("hashing", question, rows, "tasks", workers)
@@ -352,9 +355,9 @@ pub fn hashing(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>, hashes: RwS
 /// Document search: goroutines waiting on reads, against the loop.
 pub fn document_search(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>, tasks: RwSignal<u64>) -> AnyView {
     let question = Signal::derive(move || {
-        fill(
+        message(
             ui().predict_docs_question,
-            &[("workers", &i18n::workers(workers.get() as u32)), ("tasks", &i18n::tasks(tasks.get() as u32))],
+            &[("workers", Arg::Count(workers.get() as u32 as u64)), ("tasks", Arg::Count(tasks.get() as u32 as u64))],
         )
     });
     workers_question("document-search", question, rows, workers)
@@ -370,9 +373,9 @@ pub fn cpu_vs_io(
     let t = ui();
     let question = Signal::derive(move || {
         let template = if kind.get() == "io" { t.predict_cpu_io_question_io } else { t.predict_cpu_io_question_cpu };
-        fill(
+        message(
             template,
-            &[("workers", &i18n::workers(workers.get() as u32)), ("tasks", &i18n::tasks(tasks.get() as u32))],
+            &[("workers", Arg::Count(workers.get() as u32 as u64)), ("tasks", Arg::Count(tasks.get() as u32 as u64))],
         )
     });
     workers_question("cpu-vs-io", question, rows, workers)
@@ -451,13 +454,7 @@ pub fn os_scheduler(utilisation: Signal<Option<f64>>, threads: RwSignal<u64>, co
         })
     });
     let question = Signal::derive(move || {
-        fill(
-            t.predict_os_question,
-            &[
-                ("threads", &i18n::counted(threads.get(), &t.thread_forms)),
-                ("cores", &i18n::counted(cores.get(), &t.core_forms)),
-            ],
-        )
+        message(t.predict_os_question, &[("threads", Arg::Count(threads.get())), ("cores", Arg::Count(cores.get()))])
     });
     let options = Signal::stored(strings(&t.predict_os_options));
     view! { <Prediction experiment="os-scheduler" question options measured model=true /> }.into_any()
@@ -470,9 +467,9 @@ pub fn go_scheduler(stolen: Signal<Option<(u32, u32)>>) -> AnyView {
         let (stolen, total) = stolen.get()?;
         steal_band(stolen, total).map(|option| Measured {
             option,
-            value: fill(
+            value: message(
                 t.predict_value_steals,
-                &[("stolen", &format::int(stolen as u64)), ("total", &i18n::tasks(total))],
+                &[("stolen", Arg::Text(&format::int(stolen as u64))), ("total", Arg::Count(total as u64))],
             ),
         })
     });

@@ -6,7 +6,7 @@ use super::canvas::{chart_with_axes, err, paint, text_on, watch_width, AxisSpec,
 use super::controls::unique_id;
 use super::share::download;
 use crate::format;
-use crate::i18n::{self, fill, ui};
+use crate::i18n::{fill, message, ui, Arg};
 use experiments::trace_export::chrome_trace_json;
 use experiments::{Measurement, Span, Trace};
 use leptos::html::{Canvas, Figure};
@@ -193,18 +193,18 @@ pub fn Timeline(
     let summary = move || {
         measurement.with(|m| {
             m.as_ref().map(|m| {
-                fill(
+                message(
                     if m.trace.spans.len() > m.trace.tasks_seen() {
                         t.timeline_summary_slices
                     } else {
                         t.timeline_summary
                     },
                     &[
-                        ("tasks", &i18n::tasks(m.trace.tasks_seen() as u32)),
-                        ("slices", &format::int(m.trace.spans.len() as u64)),
-                        ("used", &format::int(m.trace.workers_used().len() as u64)),
-                        ("workers", &i18n::workers(lanes.get())),
-                        ("wall", &format::ms(m.trace.wall_ms)),
+                        ("tasks", Arg::Count(m.trace.tasks_seen() as u32 as u64)),
+                        ("slices", Arg::Text(&format::int(m.trace.spans.len() as u64))),
+                        ("used", Arg::Text(&format::int(m.trace.workers_used().len() as u64))),
+                        ("workers", Arg::Count(lanes.get() as u64)),
+                        ("wall", Arg::Text(&format::ms(m.trace.wall_ms))),
                     ],
                 )
             })

@@ -13,7 +13,7 @@ use crate::components::timeline::Timeline;
 use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::engine_client::Mode;
 use crate::format;
-use crate::i18n::{self, fill, ui};
+use crate::i18n::{self, fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::bubble_sort::{self as catalog_sort, Settings, PARALLEL};
@@ -58,7 +58,7 @@ fn describe(job: &Job) -> String {
         SortAlgorithm::OddEven => t.sort_odd_even,
         SortAlgorithm::Merge => t.sort_merge,
     };
-    fill(template, &[("tasks", &i18n::tasks(job.tasks)), ("workers", &i18n::workers(job.workers))])
+    message(template, &[("tasks", Arg::Count(job.tasks as u64)), ("workers", Arg::Count(job.workers as u64))])
 }
 
 #[component]

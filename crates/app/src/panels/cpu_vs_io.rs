@@ -11,7 +11,7 @@ use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
 use crate::components::timeline::Timeline;
 use crate::components::trace_picker::{TraceLog, TracePicker};
-use crate::i18n::{self, fill, ui};
+use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::cpu_vs_io::{self as catalog_cpu_io, kind_of, Settings};
@@ -177,8 +177,8 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
             view! {
                 <SpeedupChart
                     series
-                    spec=ChartSpec { ideal: false, markers: vec![(k as f64, fill(t.workers_marker, &[("workers", &i18n::workers(k))]))], ..ChartSpec::speedup(t.axis_tasks) }
-                    caption=Signal::derive(move || fill(t.cpu_io_sweep_caption, &[("workers", &i18n::workers(sweep_workers.get()))]))
+                    spec=ChartSpec { ideal: false, markers: vec![(k as f64, message(t.workers_marker, &[("workers", Arg::Count(k as u64))]))], ..ChartSpec::speedup(t.axis_tasks) }
+                    caption=Signal::derive(move || message(t.cpu_io_sweep_caption, &[("workers", Arg::Count(sweep_workers.get() as u64))]))
                     empty_text=t.cpu_io_sweep_empty
                     test_id="cpu-io-sweep"
                 />

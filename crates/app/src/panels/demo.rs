@@ -8,7 +8,7 @@ use crate::components::predict;
 use crate::components::results::ResultsTable;
 use crate::components::share::ShareBar;
 use crate::components::timeline::{shared_axis_ms, Timeline};
-use crate::i18n::{self, fill, ui};
+use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::demo::{self as catalog_demo, Settings};
@@ -18,7 +18,10 @@ use experiments::{Job, Measurement};
 use leptos::prelude::*;
 
 fn describe(job: &Job) -> String {
-    fill(ui().demo_lane_caption, &[("tasks", &i18n::tasks(job.tasks)), ("workers", &i18n::workers(job.workers))])
+    message(
+        ui().demo_lane_caption,
+        &[("tasks", Arg::Count(job.tasks as u64)), ("workers", Arg::Count(job.workers as u64))],
+    )
 }
 
 #[component]

@@ -11,7 +11,7 @@ use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
 use crate::components::timeline::{shared_axis_ms, Timeline};
 use crate::components::trace_picker::{TraceLog, TracePicker};
-use crate::i18n::{self, fill, ui};
+use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::document_search::{self as catalog_docs, Settings};
@@ -24,16 +24,15 @@ use leptos::prelude::*;
 
 pub fn describe(job: &Job) -> String {
     let t = ui();
-    let (tasks, workers) = (i18n::tasks(job.tasks), i18n::workers(job.workers));
-    let counts = [("tasks", tasks.as_str()), ("workers", workers.as_str())];
+    let counts = [("tasks", Arg::Count(job.tasks as u64)), ("workers", Arg::Count(job.workers as u64))];
     // Documents already in memory (no read latency) give the tasks nothing to wait for.
     let waits = matches!(job.workload, Workload::DocSearch { latency_us, .. } if latency_us > 0);
     match (job.variant, waits) {
         (Variant::Sequential, _) => t.docs_sequential.to_string(),
-        (Variant::ThreadPool, true) => fill(t.docs_threads, &counts),
-        (Variant::ThreadPool, false) => fill(t.docs_threads_no_wait, &counts),
-        (Variant::Goroutines, true) => fill(t.docs_goroutines, &counts),
-        (Variant::Goroutines, false) => fill(t.docs_goroutines_no_wait, &counts),
+        (Variant::ThreadPool, true) => message(t.docs_threads, &counts),
+        (Variant::ThreadPool, false) => message(t.docs_threads_no_wait, &counts),
+        (Variant::Goroutines, true) => message(t.docs_goroutines, &counts),
+        (Variant::Goroutines, false) => message(t.docs_goroutines_no_wait, &counts),
     }
 }
 
@@ -82,9 +81,9 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
     // Threads and goroutines measured with the same knobs are one choice of the picker, side by side.
     let show_trace = move |run: String, m: Measurement| {
         if m.job.variant != Variant::Sequential {
-            let point = fill(
+            let point = message(
                 t.trace_point,
-                &[("tasks", &i18n::tasks(m.job.tasks)), ("workers", &i18n::workers(m.job.workers))],
+                &[("tasks", Arg::Count(m.job.tasks as u64)), ("workers", Arg::Count(m.job.workers as u64))],
             );
             traces.add(run, point, m);
         }
@@ -140,10 +139,10 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
     let describe_job =
         move |index: usize| jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default());
     let series = Signal::derive(move || {
-        let k = i18n::workers(sweep_workers.get());
+        let k = [("workers", Arg::Count(sweep_workers.get() as u64))];
         vec![
-            Series { name: fill(t.docs_threads_series, &[("workers", &k)]), points: threads_points.get() },
-            Series { name: fill(t.docs_goroutines_series, &[("workers", &k)]), points: goroutines_points.get() },
+            Series { name: message(t.docs_threads_series, &k), points: threads_points.get() },
+            Series { name: message(t.docs_goroutines_series, &k), points: goroutines_points.get() },
         ]
     });
     let (threads_trace, threads_label) =
@@ -189,7 +188,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
             view! {
                 <SpeedupChart
                     series
-                    spec=ChartSpec { ideal: true, markers: vec![(k as f64, fill(t.workers_marker, &[("workers", &i18n::workers(k))]))], published: published_points(&FIND_1000, |r| r.goroutines), ..ChartSpec::speedup(t.axis_tasks) }
+                    spec=ChartSpec { ideal: true, markers: vec![(k as f64, message(t.workers_marker, &[("workers", Arg::Count(k as u64))]))], published: published_points(&FIND_1000, |r| r.goroutines), ..ChartSpec::speedup(t.axis_tasks) }
                     caption=Signal::derive(move || t.docs_sweep_caption.to_string())
                     empty_text=t.docs_sweep_empty
                     test_id="docs-sweep"

@@ -9,7 +9,7 @@ use crate::components::replay::Replay;
 use crate::components::share::ShareBar;
 use crate::components::timeline::Timeline;
 use crate::environment::prefers_reduced_motion;
-use crate::i18n::{self, fill, ui};
+use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::go_scheduler as catalog_go;
@@ -127,7 +127,7 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
                                 tasks.set(n as u64);
                                 // Say so when the sliders move by themselves.
                                 reset_note.set(changed.then(|| {
-                                    fill(t.scenario_reset, &[("workers", &i18n::workers(k)), ("tasks", &i18n::tasks(n))])
+                                    message(t.scenario_reset, &[("workers", Arg::Count(k as u64)), ("tasks", Arg::Count(n as u64))])
                                 }));
                             }
                         />

@@ -11,7 +11,7 @@ use crate::components::share::ShareBar;
 use crate::components::timeline::Timeline;
 use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::format;
-use crate::i18n::{self, fill, ui};
+use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::hashing::{self as catalog_hashing, Settings};
@@ -37,7 +37,10 @@ fn describe(job: &Job) -> String {
     let hashes = fill("{n}", &[("n", &format::int(job.tasks as u64))]);
     match job.variant {
         Variant::Sequential => fill(t.hash_loop, &[("hashes", &hashes)]),
-        _ => fill(t.hash_tasks, &[("hashes", &i18n::tasks(job.tasks)), ("workers", &i18n::workers(job.workers))]),
+        _ => message(
+            t.hash_tasks,
+            &[("hashes", Arg::Count(job.tasks as u64)), ("workers", Arg::Count(job.workers as u64))],
+        ),
     }
 }
 

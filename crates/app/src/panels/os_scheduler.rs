@@ -12,7 +12,7 @@ use crate::components::notes::ClampNotes;
 use crate::components::predict;
 use crate::components::share::ShareBar;
 use crate::format;
-use crate::i18n::{self, fill, ui};
+use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use experiments::catalog::{self, Machine};
 use experiments::params::os_scheduler::{CORES, MIXES, QUANTUM_MS, SEED, SWITCH_US, THREADS};
@@ -143,14 +143,14 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
     let states = Signal::derive(move || schedule.with(|s| s.as_ref().map(state_lanes).unwrap_or_default()));
     let summary = Signal::derive(move || {
         schedule.with(|s| match s {
-            Ok(s) => fill(
+            Ok(s) => message(
                 t.gantt_summary,
                 &[
-                    ("cores", &i18n::counted(cores.get(), &t.core_forms)),
-                    ("threads", &i18n::counted(threads.get(), &t.thread_forms)),
-                    ("ms", &format::ms(ms(s.totals.makespan_us))),
-                    ("switches", &i18n::counted(s.totals.context_switches as u64, &t.switch_forms)),
-                    ("utilisation", &format::percent(s.totals.cpu_utilisation)),
+                    ("cores", Arg::Count(cores.get() as u64)),
+                    ("threads", Arg::Count(threads.get() as u64)),
+                    ("ms", Arg::Text(&format::ms(ms(s.totals.makespan_us)))),
+                    ("switches", Arg::Count(s.totals.context_switches as u64)),
+                    ("utilisation", Arg::Text(&format::percent(s.totals.cpu_utilisation))),
                 ],
             ),
             Err(_) => String::new(),

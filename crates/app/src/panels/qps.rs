@@ -11,7 +11,7 @@ use crate::components::predict;
 use crate::components::published::SourceCitation;
 use crate::components::share::ShareBar;
 use crate::format;
-use crate::i18n::{self, fill, ui};
+use crate::i18n::{self, fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::qps::{self as catalog_qps, Settings};
@@ -24,7 +24,7 @@ use leptos::prelude::*;
 fn server_name(m: &Job) -> String {
     let t = ui();
     let template = if m.variant == Variant::ThreadPool { t.qps_pool_server } else { t.qps_goroutine_server };
-    fill(template, &[("workers", &i18n::workers(m.workers))])
+    message(template, &[("workers", Arg::Count(m.workers as u64))])
 }
 
 /// Buckets of in-flight counts (start, average) placed at their middles: on a log time axis the

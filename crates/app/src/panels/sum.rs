@@ -11,7 +11,7 @@ use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoi
 use crate::components::timeline::Timeline;
 use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::format;
-use crate::i18n::{self, fill, ui};
+use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::params::sum::{workers as workers_range, NUMBERS, REPETITIONS, TASKS};
@@ -26,9 +26,10 @@ fn describe(job: &Job) -> String {
     let t = ui();
     match job.variant {
         Variant::Sequential => t.sum_sequential_long.to_string(),
-        Variant::ThreadPool | Variant::Goroutines => {
-            fill(t.sum_tasks_long, &[("tasks", &i18n::tasks(job.tasks)), ("workers", &i18n::workers(job.workers))])
-        }
+        Variant::ThreadPool | Variant::Goroutines => message(
+            t.sum_tasks_long,
+            &[("tasks", Arg::Count(job.tasks as u64)), ("workers", Arg::Count(job.workers as u64))],
+        ),
     }
 }
 
@@ -62,7 +63,10 @@ fn SumControls(machine: Machine) -> impl IntoView {
     let points = RwSignal::new(Vec::<SweepPoint>::new());
     let sweep_tasks = RwSignal::new(tasks.get_untracked() as u32);
     let series = Signal::derive(move || {
-        vec![Series { name: fill(t.sum_series, &[("tasks", &i18n::tasks(sweep_tasks.get()))]), points: points.get() }]
+        vec![Series {
+            name: message(t.sum_series, &[("tasks", Arg::Count(sweep_tasks.get() as u64))]),
+            points: points.get(),
+        }]
     });
     let traces = TraceLog::new();
     let jobs_of_run = RwSignal::new(Vec::<Job>::new());
@@ -146,7 +150,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
         <SpeedupChart
             series
             spec=ChartSpec { ideal: true, markers: vec![(cores as f64, t.your_cores.to_string())], published: published_points(&SUM_10M, |r| r.gomaxprocs), ..ChartSpec::speedup(t.axis_workers) }
-            caption=Signal::derive(move || format!("{}. {}", t.sweep_title, fill(t.sweep_caption, &[("tasks", &i18n::tasks(sweep_tasks.get()))])))
+            caption=Signal::derive(move || format!("{}. {}", t.sweep_title, message(t.sweep_caption, &[("tasks", Arg::Count(sweep_tasks.get() as u64))])))
             empty_text=t.sweep_empty
             test_id="sweep"
         />

@@ -13,7 +13,7 @@ use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint, YAxis};
 use crate::engine_client::Mode;
 use crate::format;
-use crate::i18n::{self, fill, ui};
+use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::{self, Machine};
@@ -37,12 +37,12 @@ fn describe_granularity(job: &Job) -> String {
         Variant::ThreadPool => t.granularity_rayon,
         Variant::Goroutines => t.granularity_goroutines,
     };
-    fill(
+    message(
         template,
         &[
-            ("tasks", &format::int(job.tasks as u64)),
-            ("workers", &i18n::workers(job.workers)),
-            ("sqrt", &format::int(sqrt_of(job) as u64)),
+            ("tasks", Arg::Text(&format::int(job.tasks as u64))),
+            ("workers", Arg::Count(job.workers as u64)),
+            ("sqrt", Arg::Text(&format::int(sqrt_of(job) as u64))),
         ],
     )
 }
@@ -66,7 +66,7 @@ fn own_loss(lines: &[(u32, Vec<SweepPoint>)]) -> Option<String> {
             Some(format!("{size}: {}", format::percent(1.0 / point.speedup - 1.0)))
         })
         .collect();
-    Some(fill(t.count_your_loss, &[("tasks", &i18n::tasks(count)), ("losses", &losses.join("; "))]))
+    Some(message(t.count_your_loss, &[("tasks", Arg::Count(count as u64)), ("losses", Arg::Text(&losses.join("; ")))]))
 }
 
 #[component]
@@ -211,7 +211,10 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
                 .iter()
                 .map(|((variant, workers), points)| {
                     let template = if *variant == Variant::ThreadPool { t.series_rayon } else { t.series_goroutines };
-                    Series { name: fill(template, &[("workers", &i18n::workers(*workers))]), points: points.clone() }
+                    Series {
+                        name: message(template, &[("workers", Arg::Count(*workers as u64))]),
+                        points: points.clone(),
+                    }
                 })
                 .collect::<Vec<_>>()
         })
@@ -253,7 +256,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
                 <SpeedupChart
                     series
                     spec=ChartSpec { y_axis: YAxis::Overhead, markers, ..ChartSpec::speedup(t.sqrt_per_task) }
-                    caption=Signal::derive(move || fill(t.granularity_caption, &[("tasks", &i18n::tasks(measured_tasks.get()))]))
+                    caption=Signal::derive(move || message(t.granularity_caption, &[("tasks", Arg::Count(measured_tasks.get() as u64))]))
                     empty_text=t.granularity_empty
                     test_id="granularity-chart"
                 />

@@ -8,7 +8,7 @@ use crate::components::predict;
 use crate::components::share::ShareBar;
 use crate::engine_client::{self, Mode};
 use crate::format;
-use crate::i18n::{self, fill, ui};
+use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::task_memory::WEIGHED_WORKERS;
@@ -282,7 +282,7 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
                 let spawn_ns = m.summary.median_ms * 1e6 / report.tasks as f64;
                 view! {
                     <p data-testid="bytes-per-task" data-bytes=per_task>
-                        {fill(t.memory_task_line, &[("bytes", &bytes(per_task)), ("tasks", &i18n::tasks(report.tasks))])}
+                        {message(t.memory_task_line, &[("bytes", Arg::Text(&bytes(per_task))), ("tasks", Arg::Count(report.tasks as u64))])}
                     </p>
                     <p>{fill(t.memory_spawn_line, &[("ms", &format::ms(m.summary.median_ms)), ("ns", &format::int(spawn_ns.round() as u64))])}</p>
                 }
