@@ -3,7 +3,6 @@
 use super::Ui;
 
 pub static HI: Ui = Ui {
-
     // --- Every page: the site, navigation, the shared controls, results, charts, notices ---
     worker_forms: "{n, plural, one {# वर्कर} other {# वर्कर}}",
     task_forms: "{n, plural, one {# टास्क} other {# टास्क}}",
@@ -24,8 +23,7 @@ pub static HI: Ui = Ui {
     start_reading: "अध्याय 1 से शुरू करें",
     chapters_heading: "अध्याय",
     coming_next_heading: "तैयारी में",
-    coming_next: &[
-    ],
+    coming_next: &[],
     footer: "हर प्रयोग आपके ब्राउज़र में चलता है; आप यहाँ जो भी करते हैं, वह आपकी मशीन से बाहर नहीं जाता।",
     not_found_title: "पेज नहीं मिला",
     not_found_body: "इस पते पर कोई अध्याय नहीं है।",
@@ -345,10 +343,24 @@ pub static HI: Ui = Ui {
     predict_value_qps: "गोरूटीन सर्वर के लिए थ्रेड पूल के प्रति सेकंड अनुरोधों का {ratio} गुना",
     predict_value_utilisation: "कोर {percent} समय व्यस्त",
     predict_value_steals: "{total, plural, one {# टास्क} other {# टास्कों}} में से {stolen} चुराए गए",
-    predict_speedup_options: ["लूप से धीमा: 0.9× से कम", "लगभग 1×: 0.9× से 1.5×", "लगभग 2×: 1.5× से 2.5×", "2× से ज़्यादा: 2.5× या ऊपर"],
-    predict_workers_options: ["लूप से धीमा: 0.9× से कम", "लगभग बराबर: 0.9× से 1.5×", "तेज़, लगभग {k}× तक", "साफ़ तौर पर {k}× से ज़्यादा"],
+    predict_speedup_options: [
+        "लूप से धीमा: 0.9× से कम",
+        "लगभग 1×: 0.9× से 1.5×",
+        "लगभग 2×: 1.5× से 2.5×",
+        "2× से ज़्यादा: 2.5× या ऊपर",
+    ],
+    predict_workers_options: [
+        "लूप से धीमा: 0.9× से कम",
+        "लगभग बराबर: 0.9× से 1.5×",
+        "तेज़, लगभग {k}× तक",
+        "साफ़ तौर पर {k}× से ज़्यादा",
+    ],
     predict_demo_question: "पहले कौन पूरा होगा: एक वर्कर पर टास्क, या वही टास्क {workers, plural, one {# वर्कर} other {# वर्करों}} पर?",
-    predict_demo_options: ["एक वर्कर", "{k, plural, one {# वर्कर} other {# वर्कर}}", "कोई नहीं: लगभग एक ही समय (10 % के भीतर)"],
+    predict_demo_options: [
+        "एक वर्कर",
+        "{k, plural, one {# वर्कर} other {# वर्कर}}",
+        "कोई नहीं: लगभग एक ही समय (10 % के भीतर)",
+    ],
     predict_sum_question: "{workers, plural, one {# वर्कर} other {# वर्करों}} के साथ, अकेले लूप पर टास्कों का स्पीडअप होगा:",
     predict_sort_question: "{workers, plural, one {# वर्कर} other {# वर्करों}} के साथ, टुकड़ों वाला बबल सॉर्ट (टुकड़े एक साथ सॉर्ट, फिर मिलाए गए) पूरी सूची के एक बबल सॉर्ट के मुक़ाबले होगा:",
     predict_hash_question: "{workers, plural, one {# वर्कर} other {# वर्करों}} पर एक ही डेटा के {hashes} हैश, एक वर्कर के मुक़ाबले जो उन्हें एक के बाद एक निकालता है: स्पीडअप होगा:",
@@ -356,11 +368,21 @@ pub static HI: Ui = Ui {
     predict_cpu_io_question_io: "IO-बाउंड खोज, {workers, plural, one {# वर्कर} other {# वर्करों}} पर गोरूटीन के रूप में {tasks, plural, one {# टास्क} other {# टास्क}}: लूप पर स्पीडअप होगा:",
     predict_cpu_io_question_cpu: "CPU-बाउंड खोज, {workers, plural, one {# वर्कर} other {# वर्करों}} पर गोरूटीन के रूप में {tasks, plural, one {# टास्क} other {# टास्क}}: लूप पर स्पीडअप होगा:",
     predict_granularity_question: "एक-एक वर्गमूल वाले टास्क, एक वर्कर पर गोरूटीन के रूप में, उन्हीं वर्गमूलों को निकालने वाले लूप के मुक़ाबले लेंगे:",
-    predict_granularity_options: ["लूप से कम: 0.9× से कम", "लगभग लूप जितना: 0.9× से 1.5×", "लूप का कुछ गुना: 1.5× से 5×", "लूप का कई गुना: 5× या ज़्यादा"],
+    predict_granularity_options: [
+        "लूप से कम: 0.9× से कम",
+        "लगभग लूप जितना: 0.9× से 1.5×",
+        "लूप का कुछ गुना: 1.5× से 5×",
+        "लूप का कई गुना: 5× या ज़्यादा",
+    ],
     predict_memory_question: "एक पार्क किया गया टास्क (इंतज़ार करता गोरूटीन) कितनी मेमोरी लेता है?",
     predict_memory_options: ["1 KiB (1,024 B) से कम", "1 से 10 KiB", "10 से 100 KiB", "100 KiB या ज़्यादा"],
     predict_switch_question: "दो थ्रेडों के बीच स्विच के मुक़ाबले, एक थ्रेड पर दो टास्कों के बीच स्विच होगा:",
-    predict_switch_options: ["ज़्यादा महँगा: थ्रेड स्विच 0.9 गुना से कम समय लेता है", "लगभग उतना ही महँगा: 0.9 से 1.5 गुना", "कुछ गुना सस्ता: 1.5 से 10 गुना", "दस गुना या उससे ज़्यादा सस्ता"],
+    predict_switch_options: [
+        "ज़्यादा महँगा: थ्रेड स्विच 0.9 गुना से कम समय लेता है",
+        "लगभग उतना ही महँगा: 0.9 से 1.5 गुना",
+        "कुछ गुना सस्ता: 1.5 से 10 गुना",
+        "दस गुना या उससे ज़्यादा सस्ता",
+    ],
     predict_qps_question: "कौन-सा सर्वर प्रति सेकंड ज़्यादा अनुरोधों का जवाब देगा?",
     predict_qps_options: ["थ्रेड पूल", "गोरूटीन सर्वर", "कोई नहीं: लगभग बराबर (10 % के भीतर)"],
     predict_os_question: "{cores, plural, one {# कोर} other {# कोरों}} पर {threads, plural, one {# थ्रेड} other {# थ्रेडों}} और ऊपर की बाकी सेटिंग्स के साथ, कोर व्यस्त रहेंगे:",
