@@ -385,7 +385,7 @@ pub static ZH: Ui = Ui {
     plain_link: "或者链接到它：",
     embed_isolation_note: "在桌面版 Chrome 和 Edge 137 或更高版本中，嵌入的实验在任何页面上都能以多线程运行；其他浏览器只在一个工作线程上运行它，并提供在新标签页中打开完整课程的选项。",
     close: "关闭",
-    embed_from: "出自“{title}”，并发实验室的一章。",
+    embed_from: "出自并发实验室的《{title}》一章。",
     open_full_lesson: "打开完整课程",
 
     // --- Chapter task-costs: granularity, memory, switches ---
