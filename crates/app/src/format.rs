@@ -94,3 +94,66 @@ pub fn percent(value: f64) -> String {
         .and_then(|s| s.as_string())
         .unwrap_or_default()
 }
+
+/// Prose HTML with every figure marked `{{num X}}` in the Markdown (X in English spelling:
+/// `5,720,764`, `3.11`) written for the page's locale with the same decimals.
+pub fn prose_numbers(html: &str) -> String {
+    expand_numbers(html, |value, decimals| fixed(value, decimals))
+}
+
+/// `html` with each `{{num X}}` replaced by `write(value, decimals)`; a marker that does not hold a
+/// number is left as it is, so nothing is lost.
+fn expand_numbers(html: &str, write: impl Fn(f64, u8) -> String) -> String {
+    const OPEN: &str = "{{num ";
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(at) = rest.find(OPEN) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + OPEN.len()..];
+        let Some(end) = after.find("}}") else {
+            out.push_str(&rest[at..]);
+            return out;
+        };
+        let spelled = after[..end].trim();
+        let decimals = spelled.split_once('.').map_or(0, |(_, d)| d.len()) as u8;
+        match spelled.replace(',', "").parse::<f64>() {
+            Ok(value) => out.push_str(&write(value, decimals)),
+            Err(_) => out.push_str(&rest[at..at + OPEN.len() + end + 2]),
+        }
+        rest = &after[end + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expand_numbers;
+
+    /// Russian-style: a space between groups, a decimal comma.
+    fn russian(value: f64, decimals: u8) -> String {
+        let text = format!("{value:.*}", decimals as usize);
+        let (whole, fraction) = text.split_once('.').map_or((text.as_str(), None), |(w, f)| (w, Some(f)));
+        let digits: Vec<char> = whole.chars().collect();
+        let mut grouped = String::new();
+        for (i, c) in digits.iter().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                grouped.push(' ');
+            }
+            grouped.push(*c);
+        }
+        fraction.map_or(grouped.clone(), |f| format!("{grouped},{f}"))
+    }
+
+    #[test]
+    fn marked_figures_follow_the_locale_and_keep_their_decimals() {
+        let html = "<td>{{num 5,720,764}}</td><td>{{num 3.11}} ms</td><p>about {{num 1.00}}x</p>";
+        assert_eq!(expand_numbers(html, russian), "<td>5 720 764</td><td>3,11 ms</td><p>about 1,00x</p>");
+    }
+
+    #[test]
+    fn anything_else_is_left_alone() {
+        assert_eq!(expand_numbers("{{num many}} and {{num 2", russian), "{{num many}} and {{num 2");
+        assert_eq!(expand_numbers("no figures {here}", russian), "no figures {here}");
+    }
+}

@@ -28,9 +28,58 @@ const QUOTING_CHAPTERS: [(&str, Quoted); 3] = [
     ("high-concurrency", Quoted::Servers(&QPS)),
 ];
 
-fn chapter(slug: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../content/en/{slug}.md"));
+fn chapter_in(lang: &str, slug: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../content/{lang}/{slug}.md"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The English chapter as the reader sees it: each `{{num X}}` (a figure the page writes in the
+/// reader's locale) is X in English spelling.
+fn chapter(slug: &str) -> String {
+    let text = chapter_in("en", slug);
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("{{num ") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 6..];
+        let end = after.find("}}").expect("a {{num …}} marker is closed");
+        out.push_str(after[..end].trim());
+        rest = &after[end + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The figures marked `{{num X}}` in `text`, as written.
+fn marked_figures(text: &str) -> Vec<String> {
+    text.split("{{num ").skip(1).filter_map(|part| part.split_once("}}")).map(|(x, _)| x.trim().to_string()).collect()
+}
+
+/// Every figure of the English "What the article(s) measured" section is marked `{{num}}` (so the page
+/// writes it in the reader's locale), and every other language quotes each of them as often.
+#[test]
+fn every_language_quotes_the_published_figures_of_english() {
+    let languages: Vec<String> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().join("index.md").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(languages.len() > 1, "content/ has more than English: {languages:?}");
+    for (slug, _) in &QUOTING_CHAPTERS {
+        let english = chapter_in("en", slug);
+        let section = published_section(&english).join("\n");
+        let figures = marked_figures(&section);
+        assert!(figures.len() >= 8, "{slug}: the published figures are marked {{{{num …}}}}: {figures:?}");
+        for lang in &languages {
+            let theirs = marked_figures(&chapter_in(lang, slug));
+            for figure in &figures {
+                let want = figures.iter().filter(|f| *f == figure).count();
+                let have = theirs.iter().filter(|f| *f == figure).count();
+                assert!(have >= want, "content/{lang}/{slug}.md quotes {figure} {have} times, English {want}");
+            }
+        }
+    }
 }
 
 /// The lines of the section headed "What the article measured" or "What the articles measured",
