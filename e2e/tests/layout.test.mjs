@@ -61,6 +61,12 @@ function layoutProblems() {
       problems.push(`the caption of ${name(table)} is cut off`);
     }
   }
+  // A display formula wider than its box scrolls with the same cue as a table.
+  for (const formula of document.querySelectorAll('main math[display="block"]')) {
+    if (formula.scrollWidth > formula.clientWidth + 1 && !getComputedStyle(formula).backgroundImage.includes('gradient')) {
+      problems.push(`the formula "${formula.textContent.slice(0, 40)}" is cut off with no cue that it scrolls`);
+    }
+  }
   // A column heading never breaks after a hyphen ("GOMAXPROCS (-" above "cpu)").
   for (const th of document.querySelectorAll('main table thead th')) {
     if (th.getBoundingClientRect().width === 0) continue;
