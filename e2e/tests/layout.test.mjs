@@ -61,6 +61,24 @@ function layoutProblems() {
       problems.push(`the caption of ${name(table)} is cut off`);
     }
   }
+  // A display formula wider than its box scrolls with the same cue as a table.
+  for (const formula of document.querySelectorAll('main math[display="block"]')) {
+    if (formula.scrollWidth > formula.clientWidth + 1 && !getComputedStyle(formula).backgroundImage.includes('gradient')) {
+      problems.push(`the formula "${formula.textContent.slice(0, 40)}" is cut off with no cue that it scrolls`);
+    }
+  }
+  // A column heading never breaks after a hyphen ("GOMAXPROCS (-" above "cpu)").
+  for (const th of document.querySelectorAll('main table thead th')) {
+    if (th.getBoundingClientRect().width === 0) continue;
+    const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      const topOf = (i) => { range.setStart(text, i); range.setEnd(text, i + 1); return range.getBoundingClientRect().top; };
+      for (let i = 0; i + 1 < text.length; i++) {
+        if ('-\u2010\u2011'.includes(text.data[i]) && topOf(i + 1) > topOf(i) + 2) problems.push(`the heading "${text.data}" breaks after its hyphen`);
+      }
+    }
+  }
   // A chart's data table sits below the chart, as wide as the figure.
   for (const figure of document.querySelectorAll('figure.chart')) {
     const canvas = figure.querySelector('canvas');
@@ -108,6 +126,23 @@ test('the share menu is one button on a phone, and its actions fit the screen wh
     assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `${name} is on the screen`);
   }
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), true);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('before any run, no caption or line quotes a number it does not have yet ("took — ms")', async () => {
+  const page = await newPage(browser);
+  const found = [];
+  for (const chapter of CHAPTERS) {
+    await page.goto(`${server.url}/chapters/${chapter.slug}`);
+    const panel = page.locator(`section[data-experiment="${chapter.experiment}"]`);
+    await panel.waitFor();
+    await page.waitForTimeout(500);
+    for (const text of await page.locator('main figcaption, main p').allInnerTexts()) {
+      if (/—\s*(ms|×|%)/.test(text)) found.push(`${chapter.slug}: "${text.slice(0, 80)}"`);
+    }
+  }
+  assert.deepEqual(found, []);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

@@ -32,8 +32,8 @@ function ratioCell(panel, variant, workers) {
   return rows.first().locator('td:nth-of-type(7)');
 }
 
-// Each experiment: where it lives, a quick setup, the button that runs it (null: a model that
-// recomputes live), and where its panel shows the number the sentence must quote.
+// Each experiment: where it lives, a quick setup, the button that runs it, and where its panel shows
+// the number the sentence must quote. (The OS scheduler's model asks through its quiz instead.)
 const EXPERIMENTS = [
   { name: 'demo', chapter: 'concurrency-vs-parallelism', query: 'workers=2&tasks=4', button: 'Run both',
     number: (panel) => shownNumber(ratioCell(panel, 'many-workers')) },
@@ -55,8 +55,6 @@ const EXPERIMENTS = [
     number: (panel) => shownNumber(panel.getByTestId('switch-ratio')) },
   { name: 'qps', chapter: 'high-concurrency', query: 'requests=200&c=20&wait=10&work=50&threads=2&workers=2&reps=1', button: 'Run',
     number: (panel) => shownNumber(panel.getByTestId('qps-ratio')) },
-  { name: 'os-scheduler', chapter: 'os-scheduler', query: 'threads=4&cores=1&quantum=1&mix=cpu&seed=3', button: null,
-    number: (panel) => shownNumber(panel.locator('table[data-testid="os-totals"] td[data-value]').first(), /\d+\s?%/) },
   { name: 'go-scheduler', chapter: 'go-scheduler', query: 'scenario=spawn-on-one&workers=4&tasks=16', button: 'Record a run',
     // The replay counts steals itself; the sentence's total must be the run's task count.
     number: async () => 'of 16 tasks' },
@@ -142,9 +140,14 @@ test('predict=0 removes the question on a chapter and on an embed; other values 
     await panel.getByRole('button', { name: 'Run', exact: true }).waitFor();
     assert.equal(await panel.getByTestId('prediction').count(), shown, `embed ${query || 'without a parameter'}`);
   }
+  // The OS scheduler's model asks through its Solve-then-reveal quiz only, and predict=0 removes it.
+  await page.goto(`${server.url}/chapters/os-scheduler`);
+  await page.locator('section[data-experiment="os-scheduler"] [data-testid="os-totals"]').waitFor();
+  assert.equal(await page.getByTestId('prediction').count(), 0, 'no second question beside the quiz');
+  assert.equal(await page.getByTestId('os-quiz-toggle').count(), 1, 'the quiz is the question');
   await page.goto(`${server.url}/chapters/os-scheduler?predict=0`);
   await page.locator('section[data-experiment="os-scheduler"] [data-testid="os-totals"]').waitFor();
-  assert.equal(await page.getByTestId('prediction').count(), 0, 'a model obeys predict=0 too');
+  assert.equal(await page.getByTestId('os-quiz-toggle').count(), 0, 'a model obeys predict=0 too');
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

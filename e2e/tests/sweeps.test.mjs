@@ -30,7 +30,7 @@ async function open(chapter, experiment, query) {
 function tableRows(panel) {
   return panel.locator('table.results tbody tr[data-variant]').evaluateAll((trs) => trs.map((tr) => {
     const cells = [...tr.querySelectorAll('td, th')].map((cell) => cell.innerText);
-    return { sweep: tr.querySelector('[data-testid="row-run"]').dataset.sweep === 'true', run: cells[0], variant: cells[1], workers: Number(cells[2]), tasks: Number(cells[3]) };
+    return { sweep: tr.querySelector('[data-testid="row-run"]').dataset.sweep === 'true', run: cells[0], variant: cells[1], workers: Number(cells[2]), tasks: Number(cells[3].replace(/,/g, '')) };
   }));
 }
 

@@ -50,6 +50,7 @@ test('the task-count sweep draws one line per task size with a point per count',
   assert.ok(rows.every((r) => r.sweep), 'every row is marked as a sweep');
   assert.equal(rows.filter((r) => r.cells[1].startsWith('Goroutines')).length, points.length);
   assert.ok(rows.every((r) => r.cells[2] === '1'), 'everything ran on one worker');
+  assert.deepEqual([...new Set(rows.map((r) => r.cells[3]))], ['1,000', '2,000'], 'task counts grouped as the locale writes them');
   for (const text of await panel.locator('table.results td.check').allInnerTexts()) assert.match(text, /correct/);
 
   const caption = await chart.locator('figcaption').innerText();

@@ -1,5 +1,6 @@
-//! Axis ticks chosen from the axis's pixel length and font size, with one number format per axis,
-//! every decade of a log axis labelled and no two labels overlapping; and a placer that keeps
+//! Axis ticks chosen from the axis's pixel length and font size, with one number format per axis
+//! (a linear axis: the same decimals on every label; a log axis: each value as short as it is, 0.5×,
+//! 1×, 10×, never 10.00×), every decade of a log axis labelled and no two labels overlapping; and a placer that keeps
 //! annotations inside the plot and off each other. Pure: no DOM, tested natively.
 
 /// How values map onto the axis.
@@ -46,7 +47,7 @@ pub struct Tick {
     pub label_at: f64,
 }
 
-/// A formatter: the value and the number of decimals every label of the axis uses.
+/// A formatter: the value and the number of decimals its label shows.
 pub type Format<'a> = &'a dyn Fn(f64, usize) -> String;
 
 /// Space kept between neighbouring labels, in ems.
@@ -118,10 +119,24 @@ impl Axis {
         ticks.iter().map(|t| text_width(&t.label, self.font_px)).fold(0.0, f64::max)
     }
 
+    /// Ticks whose labels all have `decimals` decimals (a linear axis: 0.0, 0.5, 1.0).
     fn make(&self, values: &[f64], decimals: usize, format: Format) -> Vec<Tick> {
+        self.make_each(values, &|_| decimals, format)
+    }
+
+    /// Ticks on a log axis: each label with as many decimals as its value needs (0.05, 0.1, 1, 10),
+    /// never "10.00".
+    fn make_log(&self, values: &[f64], format: Format) -> Vec<Tick> {
+        let exact =
+            |v: f64| (0..9).find(|&d| ((v * 10f64.powi(d)).round() - v * 10f64.powi(d)).abs() < 1e-6).unwrap_or(9);
+        self.make_each(values, &|v| exact(v) as usize, format)
+    }
+
+    fn make_each(&self, values: &[f64], decimals: &dyn Fn(f64) -> usize, format: Format) -> Vec<Tick> {
         values
             .iter()
             .map(|&value| {
+                let decimals = decimals(value);
                 // No "-0.000" for a value that is zero up to rounding.
                 let shown = if value.abs() < 1e-12 * (self.high - self.low).abs().max(1e-300) { 0.0 } else { value };
                 let label = format!("{}{}", format(shown, decimals), self.suffix);
@@ -180,12 +195,11 @@ impl Axis {
     fn log2_ticks(&self, format: Format) -> Vec<Tick> {
         let first = (self.low.log2() - 1e-9).ceil() as i32;
         let last = (self.high.log2() + 1e-9).floor() as i32;
-        let decimals = (-first).max(0) as usize;
         // Every power of two, else every second, fourth, … (from 1 when it is in range).
         let mut every = 1;
         loop {
             let values: Vec<f64> = (first..=last).filter(|e| e.rem_euclid(every) == 0).map(|e| 2f64.powi(e)).collect();
-            let ticks = self.make(&values, decimals, format);
+            let ticks = self.make_log(&values, format);
             if values.len() <= 1 || self.readable(&ticks) {
                 return ticks;
             }
@@ -203,8 +217,7 @@ impl Axis {
                 .flat_map(|e| mantissas.iter().map(move |m| m * 10f64.powi(e)))
                 .filter(inside)
                 .collect();
-            let decimals = values.iter().map(|v| (-(v.log10() + 1e-9).floor()).max(0.0) as usize).max().unwrap_or(0);
-            self.make(&values, decimals, format)
+            self.make_log(&values, format)
         };
         // Decades with 2 and 5 between them if they fit, else with 3, else every decade.
         for mantissas in [&[1.0, 2.0, 5.0][..], &[1.0, 3.0], &[1.0]] {
@@ -321,6 +334,42 @@ mod tests {
         label.trim_end_matches(|c: char| !c.is_ascii_digit()).split_once('.').map_or(0, |(_, f)| f.len())
     }
 
+    /// "10.00×" or "0.50": decimals that end in a zero.
+    fn has_trailing_zero(label: &str) -> bool {
+        label.trim_end_matches(|c: char| !c.is_ascii_digit()).split_once('.').is_some_and(|(_, f)| f.ends_with('0'))
+    }
+
+    #[test]
+    fn a_log_speedup_axis_reads_half_one_ten_not_ten_point_zero() {
+        for side in [Side::Left, Side::Bottom] {
+            let axis = Axis {
+                scale: Scale::Log10,
+                low: 0.5,
+                high: 20.0,
+                pixels: 290.0,
+                font_px: 12.0,
+                side,
+                room: 12.0,
+                suffix: "×",
+            };
+            let labels: Vec<String> = axis.ticks(&english).into_iter().map(|t| t.label).collect();
+            assert!(labels.contains(&"1×".to_string()) && labels.contains(&"10×".to_string()), "{labels:?}");
+            assert!(labels.iter().all(|l| !has_trailing_zero(l)), "{labels:?}");
+        }
+        let workers = Axis {
+            scale: Scale::Log2,
+            low: 0.25,
+            high: 16.0,
+            pixels: 290.0,
+            font_px: 12.0,
+            side: Side::Bottom,
+            room: 12.0,
+            suffix: "",
+        };
+        let labels: Vec<String> = workers.ticks(&english).into_iter().map(|t| t.label).collect();
+        assert!(labels.contains(&"0.25".to_string()) && labels.contains(&"16".to_string()), "{labels:?}");
+    }
+
     fn ranges() -> Vec<(Scale, f64, f64, &'static str)> {
         let mut all = vec![
             (Scale::Linear, 0.0, 0.025, ""),
@@ -373,7 +422,16 @@ mod tests {
                             );
                         }
                         let decimals: Vec<usize> = ticks.iter().map(|t| decimals_of(&t.label)).collect();
-                        assert!(decimals.windows(2).all(|d| d[0] == d[1]), "mixed formats: {context}");
+                        let uniform = decimals.windows(2).all(|d| d[0] == d[1]);
+                        match scale {
+                            Scale::Linear => assert!(uniform, "mixed formats: {context}"),
+                            // Round values on a log axis, as short as they are; or round linear
+                            // steps (fewer than two decades) with one format.
+                            Scale::Log2 | Scale::Log10 => assert!(
+                                uniform || ticks.iter().all(|t| !has_trailing_zero(&t.label)),
+                                "trailing zeros: {context}"
+                            ),
+                        }
                         let negative_zero = |l: &str| {
                             l.starts_with('-') && l.trim_end_matches(suffix).chars().all(|c| "-0.,".contains(c))
                         };

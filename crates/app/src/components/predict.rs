@@ -115,15 +115,6 @@ pub fn qps_winner(tasks_over_pool: f64) -> Option<usize> {
     first_to_finish(tasks_over_pool)
 }
 
-/// The share of time the cores were busy: 0 under 50 %, 1 from 50 % to under 90 %, 2 from 90 %.
-pub fn utilisation_band(share: f64) -> Option<usize> {
-    share.is_finite().then_some(match share {
-        u if u < 0.5 => 0,
-        u if u < 0.9 => 1,
-        _ => 2,
-    })
-}
-
 /// How many of `total` tasks were stolen: 0 none, 1 some but fewer than half, 2 half or more.
 pub fn steal_band(stolen: u32, total: u32) -> Option<usize> {
     (total > 0).then_some(match stolen {
@@ -436,23 +427,6 @@ pub fn qps(tasks_over_pool: Signal<Option<f64>>) -> AnyView {
     view! { <Prediction experiment="qps" question options measured /> }.into_any()
 }
 
-/// The OS scheduler's model: how busy the cores are with the settings shown.
-pub fn os_scheduler(utilisation: Signal<Option<f64>>, threads: RwSignal<u64>, cores: RwSignal<u64>) -> AnyView {
-    let t = ui();
-    let measured = Signal::derive(move || {
-        let share = utilisation.get()?;
-        utilisation_band(share).map(|option| Measured {
-            option,
-            value: fill(t.predict_value_utilisation, &[("percent", &format::percent(share))]),
-        })
-    });
-    let question = Signal::derive(move || {
-        message(t.predict_os_question, &[("threads", Arg::Count(threads.get())), ("cores", Arg::Count(cores.get()))])
-    });
-    let options = Signal::stored(strings(&t.predict_os_options));
-    view! { <Prediction experiment="os-scheduler" question options measured model=true /> }.into_any()
-}
-
 /// The Go scheduler's replay: how many tasks other workers steal. `stolen` gives (stolen, total).
 pub fn go_scheduler(stolen: Signal<Option<(u32, u32)>>) -> AnyView {
     let t = ui();
@@ -542,7 +516,7 @@ mod tests {
     }
 
     #[test]
-    fn overhead_memory_switch_and_utilisation_bands() {
+    fn overhead_memory_and_switch_bands() {
         assert_eq!(overhead_band(0.5), Some(0));
         assert_eq!(overhead_band(1.0), Some(1));
         assert_eq!(overhead_band(3.0), Some(2));
@@ -556,9 +530,6 @@ mod tests {
         assert_eq!(switch_band(1.0), Some(1));
         assert_eq!(switch_band(9.9), Some(2));
         assert_eq!(switch_band(10.0), Some(3));
-        assert_eq!(utilisation_band(0.3), Some(0));
-        assert_eq!(utilisation_band(0.75), Some(1));
-        assert_eq!(utilisation_band(0.99), Some(2));
     }
 
     #[test]

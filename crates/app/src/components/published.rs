@@ -31,7 +31,7 @@ pub fn PublishedTable(
                     <td><SourceCitation source=r.source /></td>
                     <td>{r.machine}</td>
                     <td class="num">{gomaxprocs_cell(r)}</td>
-                    <td class="num">{r.goroutines}</td>
+                    <td class="num">{format::int(r.goroutines as u64)}</td>
                     <td class="num">{format::ms(r.sequential_ns as f64 / 1e6)}</td>
                     <td class="num">{format::ms(r.concurrent_ns as f64 / 1e6)}</td>
                     <td class="num">{format::times(r.speedup())}</td>

@@ -175,8 +175,8 @@ pub fn ResultsTable(
                         >
                             <td class="num" data-testid="row-run" data-sweep=row.sweep.to_string()>{run_cell(&row)}</td>
                             <th scope="row">{row.variant.clone()}</th>
-                            <td class="num">{row.workers}</td>
-                            <td class="num">{row.tasks}</td>
+                            <td class="num">{format::int(row.workers.into())}</td>
+                            <td class="num">{format::int(row.tasks.into())}</td>
                             <td class="num">{format::ms(row.summary.median_ms)}</td>
                             <td class="num">{format::ms(row.summary.min_ms)}</td>
                             <td class="num">{format::ms(row.summary.max_ms)}</td>

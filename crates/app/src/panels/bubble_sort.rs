@@ -61,6 +61,16 @@ fn describe(job: &Job) -> String {
     message(template, &[("tasks", Arg::Count(job.tasks as u64)), ("workers", Arg::Count(job.workers as u64))])
 }
 
+/// The time chart's caption; it names the sequential sort's time once a run measured it.
+fn time_caption(sequential_ms: f64) -> String {
+    let t = ui();
+    if sequential_ms.is_finite() {
+        format!("{} {}", t.sort_time_caption, fill(t.sort_time_sequential, &[("ms", &format::ms(sequential_ms))]))
+    } else {
+        t.sort_time_caption.to_string()
+    }
+}
+
 #[component]
 pub fn BubbleSortExperiment() -> impl IntoView {
     let t = ui();
@@ -234,7 +244,7 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
         <SpeedupChart
             series=time_series
             spec=ChartSpec { y_axis: YAxis::Milliseconds, ..ChartSpec::speedup(t.axis_workers) }
-            caption=Signal::derive(move || fill(t.sort_time_caption, &[("ms", &format::ms(sequential_ms.get()))]))
+            caption=Signal::derive(move || time_caption(sequential_ms.get()))
             empty_text=t.sort_sweep_empty
             test_id="sort-time"
         />

@@ -17,6 +17,7 @@ use crate::presets::{write_to_url, Preset};
 use experiments::catalog::{self, Machine};
 use experiments::params::os_scheduler::{CORES, MIXES, QUANTUM_MS, SEED, SWITCH_US, THREADS};
 use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
 use workloads::os_scheduler::{generate_threads, simulate, CoreActivity, Mix, Schedule, ThreadState};
 
 fn mix_of(id: &str) -> Mix {
@@ -122,6 +123,8 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
     });
     // Solve, then reveal: while the reader predicts, the schedule stays hidden.
     let quiz = RwSignal::new(QuizPhase::Off);
+    // The quiz is this model's prediction: `predict=0` turns it off like the other panels' questions.
+    let asks_questions = predict::enabled(use_query_map().get_untracked().get(predict::PARAMETER).as_deref());
     let shown = move || quiz.get() != QuizPhase::Predicting;
     // The URL always holds the settings shown, so the page can be shared as it is.
     Effect::new(move |_| {
@@ -184,11 +187,10 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
                 <Slider label=t.switch_cost help=t.switch_cost_help.to_string() value=switch_cost range=Signal::stored(SWITCH_US) disabled=never />
                 <NumberField label=t.seed help=t.seed_help.to_string() value=seed range=SEED disabled=never />
             </form>
-            {predict::os_scheduler(Signal::derive(move || schedule.with(|s| s.as_ref().ok().map(|s| s.totals.cpu_utilisation))), threads, cores)}
             {move || schedule.with(|s| s.as_ref().err().map(|message| view! {
                 <p class="notice notice-warning" role="alert">{fill(t.simulation_refused, &[("message", message)])}</p>
             }))}
-            <SolveThenReveal phase=quiz seed specs schedule />
+            {asks_questions.then(|| view! { <SolveThenReveal phase=quiz seed specs schedule /> })}
             <Show when=shown>
             <figure class="timeline">
                 <figcaption>{t.gantt_caption}</figcaption>

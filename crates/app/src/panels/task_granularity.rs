@@ -63,10 +63,39 @@ fn own_loss(lines: &[(u32, Vec<SweepPoint>)]) -> Option<String> {
         .filter_map(|(claim, points)| {
             let point = points.iter().find(|p| p.x == count)?;
             let size = fill(t.count_series, &[("sqrt", &format::int(claim.sqrt_per_task as u64))]);
-            Some(format!("{size}: {}", format::percent(1.0 / point.speedup - 1.0)))
+            Some(loss_text(&size, 1.0 / point.speedup))
         })
         .collect();
     Some(message(t.count_your_loss, &[("tasks", Arg::Count(count as u64)), ("losses", Arg::Text(&losses.join("; ")))]))
+}
+
+/// How a loss against the loop reads best: as a share of the loop's time while it is small, as a
+/// ratio from twice the loop's time on ("2,930 % more" reads worse than "30.30×").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LossWording {
+    Less,
+    More,
+    Times,
+}
+
+/// The wording for goroutines that took `time_over_loop` times the loop's time.
+fn loss_wording(time_over_loop: f64) -> LossWording {
+    match time_over_loop {
+        r if r >= 2.0 => LossWording::Times,
+        r if r < 1.0 => LossWording::Less,
+        _ => LossWording::More,
+    }
+}
+
+/// "10 sqrt per task: 20 % more time than the loop", or "…: 30.30× the loop's time".
+fn loss_text(size: &str, time_over_loop: f64) -> String {
+    let t = ui();
+    let share = |r: f64| format::percent((r - 1.0).abs());
+    match loss_wording(time_over_loop) {
+        LossWording::Times => fill(t.count_loss_times, &[("size", size), ("ratio", &format::times(time_over_loop))]),
+        LossWording::More => fill(t.count_loss_more, &[("size", size), ("percent", &share(time_over_loop))]),
+        LossWording::Less => fill(t.count_loss_less, &[("size", size), ("percent", &share(time_over_loop))]),
+    }
 }
 
 #[component]
@@ -270,5 +299,20 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
             test_id="count-chart"
         />
         <ResultsTable rows=log.rows.into() ratio=RowRatio::TimeOverBaseline />
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_large_loss_reads_as_a_ratio_and_a_small_one_as_a_share() {
+        assert_eq!(loss_wording(30.3), LossWording::Times);
+        assert_eq!(loss_wording(2.0), LossWording::Times);
+        assert_eq!(loss_wording(1.99), LossWording::More);
+        assert_eq!(loss_wording(1.2), LossWording::More);
+        assert_eq!(loss_wording(1.0), LossWording::More);
+        assert_eq!(loss_wording(0.95), LossWording::Less);
     }
 }
