@@ -516,13 +516,17 @@ pub static EN: Ui = Ui {
     // --- The code beside the result ---
     code_summary: "The code it runs, and the same idea in Go",
     code_rust_heading: "Rust: what this page runs, taken from the engine's source when the site is built",
+    code_rust_heading_model: "Rust: the model this page runs, taken from its source when the site is built",
     code_go_heading: "Go: the same idea, written for this site",
     code_role_sequential: "Sequential",
     code_role_pool: "A pool of workers",
     code_role_goroutines: "Goroutines",
     code_role_shared: "The work itself",
     code_role_both: "Both versions, in one function",
+    code_role_model_loop: "The simulation's loop, one instant at a time",
+    code_role_model_steps: "Its steps: start, block, wake, pick, preempt",
     code_count: "{role}: {lines}",
     code_line_forms: Forms { one: "{n} line", other: "{n} lines" },
     code_weigh: "Lines counted without blanks and comments. Set them beside the table above: is what the concurrent version gained worth the lines it added?",
+    code_weigh_model: "Lines counted without blanks and comments. The Rust is the model this panel plays out, every rule written down; the Go gives the same kind of work to real schedulers, Go's and your operating system's, whose rules the program never sees.",
 };
