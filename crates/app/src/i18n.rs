@@ -272,6 +272,10 @@ pub struct Ui {
     pub docs_latency_help: &'static str,
     pub docs_sweep_caption: &'static str,
     pub docs_sweep_empty: &'static str,
+    /// The reader's own sleep overshoot, after a run whose reads wait: {reads}, {asked}, {mean},
+    /// {longest} (milliseconds), {articles_reads}, {loop} (seconds).
+    pub docs_overshoot: &'static str,
+    pub docs_read_forms: Forms,
     pub documents: &'static str,
     pub read_latency: &'static str,
     pub sweep_tasks: &'static str,

@@ -184,6 +184,8 @@ pub static EN: Ui = Ui {
     docs_latency_help: "Each read waits {ms} ms before the document can be parsed, like a disk or network read.",
     docs_sweep_caption: "Speedup over the sequential search for 1, 2, 4, … 64 tasks, threads versus goroutines (one timed run per point). The dashed line is one task per read in flight: t tasks, t times faster.",
     docs_sweep_empty: "Press “Sweep tasks” to measure 1 to 64 tasks with both kinds of concurrency.",
+    docs_overshoot: "Your {reads} in a loop each asked for {asked} ms and waited {mean} ms on average (the longest {longest} ms): at that pace, the articles' {articles_reads} reads would take about {loop} s.",
+    docs_read_forms: Forms { one: "{n} read", other: "{n} reads" },
     documents: "Documents",
     read_latency: "Read latency (ms)",
     sweep_tasks: "Sweep tasks",
