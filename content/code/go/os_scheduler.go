@@ -8,10 +8,10 @@ import (
 )
 
 // lesson-code: os-scheduler/bursts
-// cpuBound computes in long bursts with a short wait between them;
-// ioBound computes briefly, then waits long, as a thread that reads a
-// disk or waits for a reply does. time.Sleep stands in for the IO: the
-// goroutine waits without using the CPU.
+// cpuBound computes in long bursts, a short wait between them.
+// ioBound computes briefly, then waits long, as a thread that
+// reads a disk or waits for a reply does. time.Sleep stands in
+// for the IO: the goroutine waits without using the CPU.
 func cpuBound(name string, note func(string)) {
 	for burst := 0; burst < 2; burst++ {
 		note(name + " computes")
@@ -38,15 +38,15 @@ func busy(d time.Duration) {
 // lesson-code-end
 
 // lesson-code: os-scheduler/one-core
-// oneCore runs two CPU-bound and two IO-bound goroutines with one P, the
-// Go runtime's stand-in for a core: one goroutine computes at a time.
-// A goroutine that sleeps gives the P up at once, and the next runnable
-// one takes it. One that computes keeps the P until its burst ends or
-// the runtime preempts it (after about 10 ms, since Go 1.14) and puts it
-// back in the run queue: the quantum of this scheduler. So an IO-bound
-// goroutine gets the P soon after its wait ends, not 30 ms later.
-// (A real read blocks its OS thread in a system call instead; the runtime
-// then hands the P to another thread, and the OS schedules the threads.)
+// oneCore runs two CPU-bound and two IO-bound goroutines on one
+// P, the Go runtime's stand-in for a core: one computes at a time.
+// A goroutine that sleeps gives the P up at once, and the next
+// runnable one takes it. One that computes keeps the P until its
+// burst ends or the runtime preempts it (after about 10 ms, since
+// Go 1.14) and queues it again: this scheduler's quantum. So an
+// IO-bound goroutine gets the P soon after its wait, not 30 ms on.
+// (A real read blocks its OS thread in a system call; the runtime
+// hands the P to another thread, and the OS schedules threads.)
 func oneCore() []string {
 	previous := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(previous)
@@ -59,9 +59,10 @@ func oneCore() []string {
 	}
 	var wg sync.WaitGroup
 	for i := 0; i < 2; i++ {
+		cpu, io := fmt.Sprintf("cpu-%d", i), fmt.Sprintf("io-%d", i)
 		wg.Add(2)
-		go func(i int) { defer wg.Done(); cpuBound(fmt.Sprintf("cpu-%d", i), note) }(i)
-		go func(i int) { defer wg.Done(); ioBound(fmt.Sprintf("io-%d", i), note) }(i)
+		go func() { defer wg.Done(); cpuBound(cpu, note) }()
+		go func() { defer wg.Done(); ioBound(io, note) }()
 	}
 	wg.Wait()
 	return events
