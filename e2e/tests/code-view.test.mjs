@@ -1,5 +1,5 @@
 // The code beside the result: every experiment that runs a kernel shows, folded, the Rust the engine
-// runs and Go for the same idea. The fold is closed at first and opens by keyboard; each Rust listing
+// runs and Go for the same idea; so does the OS scheduler, a model the page plays out itself. The fold is closed at first and opens by keyboard; each Rust listing
 // is found verbatim (but for its indentation) in the source file it names, read here from disk, so
 // it cannot be a copy that drifted; the line counts shown are the listings' own; nothing scrolls the
 // page sideways on a phone.
@@ -11,9 +11,10 @@ import { launch, newPage, serve } from '../lib.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** Each chapter and the experiments of it that run a kernel. */
+/** Each chapter and the experiments of it that run a kernel (or, for the OS scheduler, a model). */
 const CHAPTERS = [
   ['concurrency-vs-parallelism', ['demo']],
+  ['os-scheduler', ['os-scheduler']],
   ['go-scheduler', ['go-scheduler']],
   ['sum', ['sum']],
   ['bubble-sort', ['bubble-sort']],

@@ -18,6 +18,10 @@ pub enum Role {
     Shared,
     /// Both versions in one function, chosen by an `if` or a `match`.
     Both,
+    /// A model's main loop: what it does at each instant, in order.
+    ModelLoop,
+    /// The steps that loop takes.
+    ModelSteps,
 }
 
 /// One region of source shown under its role.
@@ -40,13 +44,18 @@ const fn part(role: Role, marker: &'static str) -> Part {
     Part { role, marker }
 }
 
-use Role::{Both, Goroutines, Pool, Sequential, Shared};
+use Role::{Both, Goroutines, ModelLoop, ModelSteps, Pool, Sequential, Shared};
 
 const DOCUMENT_SEARCH_GO: &[Part] =
     &[part(Sequential, "docsearch/sequential"), part(Goroutines, "docsearch/goroutines")];
 
-/// Every experiment that runs a kernel, and its listings.
+/// Every experiment that runs a kernel (and the OS scheduler, a model the page runs), and its listings.
 pub const LISTINGS: &[Listing] = &[
+    Listing {
+        experiment: "os-scheduler",
+        rust: &[part(ModelLoop, "os-scheduler/loop"), part(ModelSteps, "os-scheduler/steps")],
+        go: &[part(Shared, "os-scheduler/bursts"), part(Goroutines, "os-scheduler/one-core")],
+    },
     Listing {
         experiment: "demo",
         rust: &[part(Shared, "spin/work"), part(Pool, "spin/pool")],
@@ -117,6 +126,13 @@ pub const LISTINGS: &[Listing] = &[
         go: &[part(Pool, "qps/pool"), part(Goroutines, "qps/goroutines")],
     },
 ];
+
+impl Listing {
+    /// Whether it shows a model the page plays out rather than a kernel the engine times.
+    pub fn is_model(&self) -> bool {
+        self.rust.iter().any(|part| matches!(part.role, ModelLoop | ModelSteps))
+    }
+}
 
 /// The listing of `experiment`, if it has one.
 pub fn listing(experiment: &str) -> Option<&'static Listing> {

@@ -98,7 +98,7 @@ pub fn percent(value: f64) -> String {
 /// Prose HTML with every figure marked `{{num X}}` in the Markdown (X in English spelling:
 /// `5,720,764`, `3.11`) written for the page's locale with the same decimals.
 pub fn prose_numbers(html: &str) -> String {
-    expand_numbers(html, |value, decimals| fixed(value, decimals))
+    expand_numbers(html, fixed)
 }
 
 /// `html` with each `{{num X}}` replaced by `write(value, decimals)`; a marker that does not hold a

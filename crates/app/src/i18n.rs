@@ -339,6 +339,9 @@ ui_table! {
     pub docs_latency_help: &'static str,
     pub docs_sweep_caption: &'static str,
     pub docs_sweep_empty: &'static str,
+    /// The reader's own sleep overshoot, after a run whose reads wait: {reads}, {asked}, {mean},
+    /// {longest} (milliseconds), {articles_reads}, {loop} (seconds).
+    pub docs_overshoot: &'static str,
     pub documents: &'static str,
     pub read_latency: &'static str,
     pub sweep_tasks: &'static str,
@@ -672,16 +675,22 @@ ui_table! {
     // --- The code beside the result ---
     pub code_summary: &'static str,
     pub code_rust_heading: &'static str,
+    /// The Rust heading of a model the page runs itself (not the engine).
+    pub code_rust_heading_model: &'static str,
     pub code_go_heading: &'static str,
     pub code_role_sequential: &'static str,
     pub code_role_pool: &'static str,
     pub code_role_goroutines: &'static str,
     pub code_role_shared: &'static str,
     pub code_role_both: &'static str,
+    pub code_role_model_loop: &'static str,
+    pub code_role_model_steps: &'static str,
     /// One part's line count: "{role}: {lines}".
     pub code_count: &'static str,
     pub code_line_forms: Forms,
     pub code_weigh: &'static str,
+    /// Said under a model's listing instead of `code_weigh`.
+    pub code_weigh_model: &'static str,
 }
 
 #[cfg(test)]

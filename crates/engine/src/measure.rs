@@ -12,7 +12,7 @@ use crate::clock::now_ms;
 use crate::kernels::Prepared;
 use crate::runtime::{self, Handle, WaitGroup};
 use crate::trace::trace_from_events;
-use experiments::{Job, Span, Trace};
+use experiments::{Job, Span, Trace, WaitReport};
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -27,12 +27,14 @@ pub struct Rep {
     pub digests: Vec<[u8; 32]>,
     /// Heap bytes held per parked task, for the parked-task memory job.
     pub held_per_task: Option<f64>,
+    /// How long its blocking waits asked for and took, for jobs whose tasks block on one.
+    pub waits: Option<WaitReport>,
 }
 
 impl Rep {
     /// A repetition whose value is `value`.
     pub fn new(value: u64, trace: Trace) -> Rep {
-        Rep { value, trace, digests: Vec::new(), held_per_task: None }
+        Rep { value, trace, digests: Vec::new(), held_per_task: None, waits: None }
     }
 
     /// A repetition whose value is the wrapping sum of its tasks' values; stopped if any task was.

@@ -156,6 +156,30 @@ fn parked_reads_beat_blocked_reads_on_one_worker() {
 }
 
 #[test]
+fn blocking_reads_report_how_long_they_really_waited() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut engine = NativeEngine::impatient();
+    for (variant, workers, tasks) in [(Variant::Sequential, 1, 1), (Variant::ThreadPool, 2, 4)] {
+        let m = engine.run(&docsearch(variant, workers, tasks, 50, 1000), &Cancel::new()).unwrap();
+        let waits = m.waits.unwrap_or_else(|| panic!("{variant:?}: its reads are timed"));
+        // Every read of the median repetition, each asking for 1 ms; a sleep never ends early.
+        assert_eq!(waits.waits, 50, "{variant:?}");
+        assert_eq!(waits.asked_ms, 1.0);
+        assert!(waits.mean_waited_ms >= waits.asked_ms, "{variant:?}: {waits:?}");
+        assert!(waits.longest_ms >= waits.mean_waited_ms, "{variant:?}: {waits:?}");
+        if variant == Variant::Sequential {
+            // One read after another: the loop took at least its waits.
+            assert!(m.summary.median_ms >= waits.in_a_loop_ms(50), "{} ms for {waits:?}", m.summary.median_ms);
+        }
+    }
+    // Parked reads are not blocking waits; reads that do not wait time nothing.
+    let parked = engine.run(&docsearch(Variant::Goroutines, 1, 4, 50, 1000), &Cancel::new()).unwrap();
+    assert_eq!(parked.waits, None);
+    let instant = engine.run(&docsearch(Variant::Sequential, 1, 1, 50, 0), &Cancel::new()).unwrap();
+    assert_eq!(instant.waits, None);
+}
+
+#[test]
 fn goroutine_jobs_of_every_workload_compute_the_right_answer() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let mut engine = NativeEngine::impatient();

@@ -20,4 +20,5 @@ pub use job::{HashSource, Job, ScenarioKind, SortAlgorithm, Variant, Workload, D
 
 pub use results::{
     Check, Measurement, MemoryReport, QpsReport, SchedulerEvent, SchedulerEventKind, Span, Startup, Summary, Trace,
+    WaitReport,
 };

@@ -170,6 +170,9 @@ pub const QPS: [PublishedServers; 2] = [
 /// How long each document read in the published search slept, in ms.
 pub const FIND_READ_SLEEP_MS: u32 = 1;
 
+/// How many documents the published search read (one sleep each).
+pub const FIND_DOCUMENTS: u32 = 1_000;
+
 /// Searching 1,000 RSS documents, each read waiting 1 ms: `find` versus `findConcurrent` with 8
 /// goroutines (`go test -bench`, ns/op). (The Russian text's table titles say 10,000 documents.)
 pub const FIND_1000: [PublishedComparison; 4] = [

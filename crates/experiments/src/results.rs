@@ -130,6 +130,10 @@ pub struct Measurement {
     /// For server jobs: throughput, latency and load.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub qps: Option<QpsReport>,
+    /// For jobs whose tasks block on a timed wait (document search's reads): how long the waits of
+    /// the median repetition asked for and how long they took.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waits: Option<WaitReport>,
 }
 
 /// The untimed part of a measurement: getting workers started and warm before the clock runs.
@@ -179,6 +183,42 @@ pub struct QpsReport {
     pub held_utilisation: f64,
 }
 
+/// How long a repetition's blocking waits (each asking for the same time) really took. A sleep
+/// never ends early, and usually ends late: the timer fires on its own granularity, then the OS
+/// has to notice and put the thread back on a core. The difference is the *overshoot*.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WaitReport {
+    /// How many waits were timed.
+    pub waits: u64,
+    /// What each one asked for.
+    pub asked_ms: f64,
+    pub mean_waited_ms: f64,
+    pub longest_ms: f64,
+}
+
+impl WaitReport {
+    /// The report of `waits` waits of `asked_us` each that took `waited_ns` together, the longest
+    /// `longest_ns`; `None` when nothing was timed.
+    pub fn from_totals(asked_us: u32, waits: u64, waited_ns: u64, longest_ns: u64) -> Option<WaitReport> {
+        (waits > 0).then(|| WaitReport {
+            waits,
+            asked_ms: f64::from(asked_us) / 1_000.0,
+            mean_waited_ms: waited_ns as f64 / waits as f64 / 1e6,
+            longest_ms: longest_ns as f64 / 1e6,
+        })
+    }
+
+    /// How much longer than asked a wait took on average.
+    pub fn overshoot_ms(&self) -> f64 {
+        self.mean_waited_ms - self.asked_ms
+    }
+
+    /// How long `reads` such waits take one after another, as a loop of them does.
+    pub fn in_a_loop_ms(&self, reads: u64) -> f64 {
+        reads as f64 * self.mean_waited_ms
+    }
+}
+
 /// Heap bytes counted by the engine's allocator: per parked task, or per worker of a new pool.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MemoryReport {
@@ -207,6 +247,51 @@ impl Measurement {
             startup: None,
             memory: None,
             qps: None,
+            waits: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wait_report_averages_its_waits_in_milliseconds() {
+        // 4 waits of 1 ms asked, 4.4 ms waited in all, the longest 1.3 ms.
+        let report = WaitReport::from_totals(1_000, 4, 4_400_000, 1_300_000).unwrap();
+        assert_eq!(report.waits, 4);
+        assert_eq!(report.asked_ms, 1.0);
+        assert!((report.mean_waited_ms - 1.1).abs() < 1e-12);
+        assert!((report.longest_ms - 1.3).abs() < 1e-12);
+        assert!((report.overshoot_ms() - 0.1).abs() < 1e-12);
+        // The articles' 1,000 reads, one after another, at this pace.
+        assert!((report.in_a_loop_ms(1_000) - 1_100.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn no_waits_give_no_report() {
+        assert_eq!(WaitReport::from_totals(1_000, 0, 0, 0), None);
+    }
+
+    #[test]
+    fn a_measurement_without_waits_reads_as_before() {
+        let report = WaitReport::from_totals(2_000, 3, 6_300_000, 2_200_000);
+        let job = crate::Job {
+            workload: crate::Workload::Sum { numbers: 10, seed: 1 },
+            variant: crate::Variant::Sequential,
+            workers: 1,
+            tasks: 1,
+            repetitions: 1,
+        };
+        let check = Check { ok: true, value: "1".into(), expected: "1".into() };
+        let mut m = Measurement::from_samples(job, vec![(1.0, Trace::default())], check, None);
+        let plain = serde_json::to_string(&m).unwrap();
+        assert!(!plain.contains("waits"), "no field when nothing waited: {plain}");
+        m.waits = report;
+        let back: Measurement = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
+        assert_eq!(back.waits, report);
+        let old: Measurement = serde_json::from_str(&plain).unwrap();
+        assert_eq!(old.waits, None);
     }
 }

@@ -345,6 +345,7 @@ impl<'a> Simulator<'a> {
         }
     }
 
+    // lesson-code: os-scheduler/loop
     fn run(mut self) -> Result<Schedule, ScheduleError> {
         let mut events = 0;
         while let Some(next_us) = self.next_event_us() {
@@ -364,6 +365,7 @@ impl<'a> Simulator<'a> {
         }
         Ok(self.into_schedule())
     }
+    // lesson-code-end
 
     /// The earliest future instant at which something happens, or `None` when nothing is left to happen.
     fn next_event_us(&self) -> Option<u64> {
@@ -437,6 +439,7 @@ impl<'a> Simulator<'a> {
         self.cores[core] = CoreState::Idle;
     }
 
+    // lesson-code: os-scheduler/steps
     /// Step 1: switches that are over start their thread.
     fn start_switched_threads(&mut self) {
         for core in 0..self.cores.len() {
@@ -517,6 +520,7 @@ impl<'a> Simulator<'a> {
             }
         }
     }
+    // lesson-code-end
 
     fn into_schedule(self) -> Schedule {
         let threads: Vec<ThreadReport> = self.threads.into_iter().map(|t| t.report).collect();

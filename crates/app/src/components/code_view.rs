@@ -36,6 +36,8 @@ fn role_label(role: Role) -> &'static str {
         Role::Goroutines => t.code_role_goroutines,
         Role::Shared => t.code_role_shared,
         Role::Both => t.code_role_both,
+        Role::ModelLoop => t.code_role_model_loop,
+        Role::ModelSteps => t.code_role_model_steps,
     }
 }
 
@@ -46,6 +48,8 @@ fn role_id(role: Role) -> &'static str {
         Role::Goroutines => "goroutines",
         Role::Shared => "shared",
         Role::Both => "both",
+        Role::ModelLoop => "model-loop",
+        Role::ModelSteps => "model-steps",
     }
 }
 
@@ -95,14 +99,19 @@ fn language_listing(
 pub fn CodeView(experiment: &'static str) -> impl IntoView {
     let t = ui();
     listing(experiment).map(|listing| {
+        let (rust_heading, weigh) = if listing.is_model() {
+            (t.code_rust_heading_model, t.code_weigh_model)
+        } else {
+            (t.code_rust_heading, t.code_weigh)
+        };
         view! {
             <details class="code-view" data-testid="code-view">
                 <summary>{t.code_summary}</summary>
                 <div class="code-columns">
-                    {language_listing("rust", t.code_rust_heading, listing.rust, RUST_CODE)}
+                    {language_listing("rust", rust_heading, listing.rust, RUST_CODE)}
                     {language_listing("go", t.code_go_heading, listing.go, GO_CODE)}
                 </div>
-                <p class="code-weigh">{t.code_weigh}</p>
+                <p class="code-weigh">{weigh}</p>
             </details>
         }
     })
@@ -115,8 +124,16 @@ mod tests {
     use experiments::catalog::{Runs, CATALOG};
 
     #[test]
-    fn every_experiment_the_engine_runs_has_a_listing() {
-        for experiment in CATALOG.iter().filter(|e| matches!(e.runs, Runs::Engine(_))) {
+    fn only_the_model_the_page_runs_is_shown_as_a_model() {
+        for listing in LISTINGS {
+            let on_page = CATALOG.iter().any(|e| e.name == listing.experiment && e.runs == Runs::Page);
+            assert_eq!(listing.is_model(), on_page, "`{}`", listing.experiment);
+        }
+    }
+
+    #[test]
+    fn every_experiment_has_a_listing() {
+        for experiment in CATALOG {
             let listing =
                 listing(experiment.name).unwrap_or_else(|| panic!("`{}` has no code listing", experiment.name));
             assert!(!listing.rust.is_empty() && !listing.go.is_empty(), "`{}` shows Rust and Go", experiment.name);

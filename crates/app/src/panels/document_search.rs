@@ -11,15 +11,16 @@ use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
 use crate::components::timeline::{shared_axis_ms, Timeline};
 use crate::components::trace_picker::{TraceLog, TracePicker};
+use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::document_search::{self as catalog_docs, Settings};
 use experiments::catalog::Machine;
 use experiments::params::docsearch::{DOCUMENTS, LATENCY_MS, REPETITIONS, TASKS};
-use experiments::published::FIND_1000;
+use experiments::published::{FIND_1000, FIND_DOCUMENTS};
 use experiments::stats::speedup;
-use experiments::{Job, Measurement, Variant, Workload};
+use experiments::{Job, Measurement, Variant, WaitReport, Workload};
 use leptos::prelude::*;
 
 pub fn describe(job: &Job) -> String {
@@ -46,6 +47,38 @@ pub fn DocumentSearchExperiment() -> impl IntoView {
     }
 }
 
+/// The reader's own sleep overshoot in one sentence: `{asked, mean, longest}` of a loop's reads and
+/// what the articles' 1,000 reads would take at that pace.
+fn overshoot_sentence(report: &WaitReport) -> String {
+    let loop_s = report.in_a_loop_ms(u64::from(FIND_DOCUMENTS)) / 1_000.0;
+    message(
+        ui().docs_overshoot,
+        &[
+            ("reads", Arg::Count(report.waits)),
+            ("asked", Arg::Text(&format::ms(report.asked_ms))),
+            ("mean", Arg::Text(&format::ms(report.mean_waited_ms))),
+            ("longest", Arg::Text(&format::ms(report.longest_ms))),
+            ("articles_reads", Arg::Count(u64::from(FIND_DOCUMENTS))),
+            ("loop", Arg::Text(&format::fixed(loop_s, 2))),
+        ],
+    )
+}
+
+/// [`overshoot_sentence`] under the results once a run's loop has waited; its numbers, unrounded,
+/// in data attributes.
+#[component]
+fn OvershootLine(report: Signal<Option<WaitReport>>) -> impl IntoView {
+    move || {
+        report.get().map(|r| {
+            view! {
+                <p class="overshoot" data-testid="docs-overshoot" data-reads=r.waits data-asked-ms=r.asked_ms data-mean-ms=r.mean_waited_ms data-longest-ms=r.longest_ms>
+                    {overshoot_sentence(&r)}
+                </p>
+            }
+        })
+    }
+}
+
 #[component]
 fn DocumentSearchControls(machine: Machine) -> impl IntoView {
     let t = ui();
@@ -67,6 +100,13 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
     let goroutines_points = RwSignal::new(Vec::<SweepPoint>::new());
     let sweep_workers = RwSignal::new(workers.get_untracked() as u32);
     let jobs_of_run = RwSignal::new(Vec::<Job>::new());
+    // How long the latest run's loop really waited per read (none when its reads do not wait).
+    let overshoot = RwSignal::new(None::<WaitReport>);
+    let note_waits = move |m: &Measurement| {
+        if m.job.variant == Variant::Sequential {
+            overshoot.set(m.waits);
+        }
+    };
 
     let settings = move || Settings {
         workers: workers.get_untracked() as u32,
@@ -94,7 +134,9 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         let jobs = catalog_docs::run_jobs(&settings());
         jobs_of_run.set(jobs.clone());
         let run_log = log.start_run();
+        overshoot.set(None);
         runner.run(jobs, move |_, m| {
+            note_waits(&m);
             let sequential = m.job.variant == Variant::Sequential;
             run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
             show_trace(run_log.label(), m);
@@ -114,7 +156,9 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         let baseline = StoredValue::new(None);
         // The sweep's points are results too: one row each in the results table and the downloads.
         let run_log = log.start_sweep();
+        overshoot.set(None);
         runner.run(jobs, move |_, m| {
+            note_waits(&m);
             let sequential = m.job.variant == Variant::Sequential;
             run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
             if sequential {
@@ -178,6 +222,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         <ShareBar experiment="document-search" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />
+        <OvershootLine report=overshoot.into() />
         <TracePicker log=traces />
         <div class="timeline-pair">
             <Timeline measurement=threads_trace what=threads_label lanes=lanes_of(threads_trace) test_id="docs-timeline-threads" axis_max_ms note=t.docs_timeline_note />

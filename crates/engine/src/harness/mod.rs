@@ -28,6 +28,7 @@ use crate::quiet::{probe, QuietCheck};
 use crate::runtime::Handle;
 use crate::threads::SHARED_MEMORY;
 use experiments::protocol::Stage;
+use experiments::stats;
 use experiments::{HashSource, Job, Measurement, MemoryReport, Startup, Variant, Workload};
 use futures_util::future::{select, Either};
 use handoff::{wait_started, within, KeepAwake, STARTING, START_LIMIT_MS};
@@ -387,7 +388,7 @@ async fn repetitions(
                 }
                 let hashing = Arc::try_unwrap(hashing).map_err(|_| "a slice was still being hashed".to_string())?;
                 let (digests, trace) = hashing.into_inner().unwrap_or_else(|p| p.into_inner()).finish();
-                reps.push(Rep { value: 0, trace, digests, held_per_task: None });
+                reps.push(Rep { value: 0, trace, digests, held_per_task: None, waits: None });
             }
             Ok(reps)
         }
@@ -418,19 +419,24 @@ async fn watch<T>(
 /// `job`'s measurement from its repetitions, checked against its expected result.
 fn measurement(job: &Job, work: &Work, reps: Vec<Rep>, startup: Startup, started: Option<(f64, f64)>) -> Measurement {
     let mut samples = Vec::with_capacity(reps.len());
-    let (mut values, mut digests, mut held_per_task) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut values, mut digests, mut held_per_task, mut waits) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for rep in reps {
         samples.push((rep.trace.wall_ms, rep.trace));
         values.push(rep.value);
         digests.extend(rep.digests);
         held_per_task.extend(rep.held_per_task);
+        waits.push(rep.waits);
     }
+    // The waits of the repetition whose time is the median, as its trace is.
+    let times: Vec<f64> = samples.iter().map(|(ms, _)| *ms).collect();
+    let median_waits = stats::median_index(&times).and_then(|i| waits[i]);
     let mut measurement = match work {
         Work::Hash { .. } => Measurement::from_samples(job.clone(), samples, check_digests(&digests), None),
         Work::Pool { input, .. } | Work::Runtime { input, .. } => {
             Measurement::from_samples(job.clone(), samples, input.check(&values), None)
         }
     };
+    measurement.waits = median_waits;
     measurement.pool_start_ms = started.map(|(ms, _)| ms);
     measurement.startup = Some(startup);
     if let Some((_, bytes_per_worker)) = started.filter(|_| job.variant == Variant::ThreadPool) {

@@ -3,10 +3,11 @@
 
 use super::{Kernel, ALL_VARIANTS};
 use crate::cancel::{Cancel, Stopped};
+use crate::clock::now_ms;
 use crate::measure::{spawn_tasks, traced_on_runtime, traced_sequential, traced_tasks, Rep};
 use crate::runtime::{self, Handle};
-use experiments::{Job, Variant};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use experiments::{Job, Variant, WaitReport};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use workloads::docsearch::{count_matching_items, generate_corpus, DEFAULT_TOPIC};
@@ -31,13 +32,81 @@ fn search(document: &str) -> u64 {
     count_matching_items(document, DEFAULT_TOPIC).map_or(0, u64::from)
 }
 
-/// A blocking wait that holds the current thread, like a read system call.
-fn blocking_read(latency_us: u32) {
+/// A blocking wait that holds the current thread, like a read system call. `waits` keeps how long
+/// it really took: a sleep never ends early, and usually ends late.
+fn blocking_read(latency_us: u32, waits: &Waits) {
     if latency_us > 0 {
+        let start = now_ms();
         crate::threads::block_for(Duration::from_micros(latency_us as u64));
+        waits.record(now_ms() - start);
     }
 }
 // lesson-code-end
+
+/// The blocking waits of one repetition, from any of its threads: how many, how long in all, the
+/// longest (in nanoseconds).
+#[derive(Default)]
+struct Waits {
+    count: AtomicU64,
+    total_ns: AtomicU64,
+    longest_ns: AtomicU64,
+}
+
+impl Waits {
+    fn record(&self, waited_ms: f64) {
+        let ns = (waited_ms.max(0.0) * 1e6).round() as u64;
+        self.count.fetch_add(1, Ordering::Relaxed);
+        self.total_ns.fetch_add(ns, Ordering::Relaxed);
+        self.longest_ns.fetch_max(ns, Ordering::Relaxed);
+    }
+
+    fn report(&self, asked_us: u32) -> Option<WaitReport> {
+        let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+        WaitReport::from_totals(asked_us, load(&self.count), load(&self.total_ns), load(&self.longest_ns))
+    }
+}
+
+impl DocSearch {
+    /// One repetition of the Sequential or ThreadPool variant, its blocking waits timed in `waits`.
+    fn read_and_search_on_pool(
+        &self,
+        input: &Corpus,
+        job: &Job,
+        cancel: &Cancel,
+        waits: &Waits,
+    ) -> Result<Rep, Stopped> {
+        let keep_going = || !cancel.is_stopped();
+        let (documents, latency) = (&input.documents, self.latency_us);
+        // lesson-code: docsearch/sequential
+        if job.variant == Variant::Sequential {
+            return traced_sequential(|| {
+                documents.iter().try_fold(0u64, |found, doc| {
+                    keep_going().then(|| {
+                        blocking_read(latency, waits);
+                        found + search(doc)
+                    })
+                })
+            });
+        }
+        // lesson-code-end
+        // lesson-code: docsearch/pool
+        // Like the articles' version: the tasks take documents from one shared queue.
+        let next = AtomicUsize::new(0);
+        traced_tasks(job.tasks as usize, |_| {
+            let mut found = 0;
+            loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(doc) = documents.get(index) else { return Some(found) };
+                if !keep_going() {
+                    return None;
+                }
+                blocking_read(latency, waits);
+                found += search(doc);
+            }
+        })
+        // lesson-code-end
+    }
+}
 
 impl Kernel for DocSearch {
     type Input = Corpus;
@@ -60,36 +129,10 @@ impl Kernel for DocSearch {
     }
 
     fn on_pool(&self, input: &Corpus, job: &Job, cancel: &Cancel) -> Result<Rep, Stopped> {
-        let keep_going = || !cancel.is_stopped();
-        let (documents, latency) = (&input.documents, self.latency_us);
-        // lesson-code: docsearch/sequential
-        if job.variant == Variant::Sequential {
-            return traced_sequential(|| {
-                documents.iter().try_fold(0u64, |found, doc| {
-                    keep_going().then(|| {
-                        blocking_read(latency);
-                        found + search(doc)
-                    })
-                })
-            });
-        }
-        // lesson-code-end
-        // lesson-code: docsearch/pool
-        // Like the articles' version: the tasks take documents from one shared queue.
-        let next = AtomicUsize::new(0);
-        traced_tasks(job.tasks as usize, |_| {
-            let mut found = 0;
-            loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(doc) = documents.get(index) else { return Some(found) };
-                if !keep_going() {
-                    return None;
-                }
-                blocking_read(latency);
-                found += search(doc);
-            }
-        })
-        // lesson-code-end
+        let waits = Waits::default();
+        let mut rep = self.read_and_search_on_pool(input, job, cancel, &waits)?;
+        rep.waits = waits.report(self.latency_us);
+        Ok(rep)
     }
 
     async fn on_runtime(
