@@ -142,16 +142,19 @@ pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), S
     check_strict_page(&page).map_err(|e| format!("{}: {e}", index.display()))?;
     let content = root().join("content/en");
     let routes = routes(&content)?;
+    let texts = crate::site::texts()?;
     for route in &routes {
         let file = out.join(route).join("index.html");
         std::fs::create_dir_all(file.parent().expect("a route has a folder")).map_err(|e| e.to_string())?;
-        write(&file, &page)?;
+        write(&file, &preload_prose(&page, &base, prose_of_route(&texts, route), out)?)?;
     }
     if let Some(site) = site {
         oembed::write(out, site, &content, &routes)?;
     }
     // Static hosts answer unknown paths with 404.html: the app then shows its own not-found page.
     write(&out.join("404.html"), &page)?;
+    // The landing page's own text, for a reader who arrives at the top.
+    write(&index, &preload_prose(&page, &base, prose_of_route(&texts, ""), out)?)?;
     extend_headers(&out.join("_headers"), &base)?;
     write_service_worker(out)
 }
@@ -190,6 +193,40 @@ pub fn routes(content: &Path) -> Result<Vec<String>, String> {
     routes.extend(chapters.iter().map(|s| format!("embed/chapters/{s}")));
     routes.extend(experiments.iter().map(|e| format!("embed/experiments/{e}")));
     Ok(routes)
+}
+
+/// The text whose prose the page at `route` shows first: `chapters/<slug>` and
+/// `embed/chapters/<slug>` their chapter's, `glossary` the glossary's, `` (the top) the landing
+/// text's; under a language's folder (`ru/chapters/sum`) that language's, else English.
+pub fn prose_of_route<'a>(texts: &'a [prose::Text], route: &str) -> Option<&'a prose::Text> {
+    let (lang, rest) = match route.split_once('/') {
+        Some((lang, rest)) if texts.iter().any(|t| t.lang == lang) => (lang, rest),
+        _ if texts.iter().any(|t| t.lang == route) => (route, ""),
+        _ => ("en", route),
+    };
+    let slug = match rest.strip_prefix("embed/").unwrap_or(rest) {
+        "" => "index",
+        "glossary" => "glossary",
+        other => other.strip_prefix("chapters/")?,
+    };
+    texts.iter().find(|t| t.lang == lang && t.slug == slug)
+}
+
+/// `page` with a preload of `text`'s prose file before `</head>`, so a cold load fetches it beside
+/// the wasm instead of a round trip after it. The link matches the app's `fetch` (same-origin
+/// credentials: `crossorigin`), or the browser would fetch the file twice. The file must be in `out`.
+pub fn preload_prose(page: &str, base: &str, text: Option<&prose::Text>, out: &Path) -> Result<String, String> {
+    let Some(text) = text else { return Ok(page.to_string()) };
+    let path = text.site_path();
+    if !out.join(&path).is_file() {
+        return Err(format!(
+            "{}: missing from the build (its prose changed after it was built? run the build again)",
+            out.join(&path).display()
+        ));
+    }
+    let end = page.find("</head>").ok_or("a page without </head>")?;
+    let link = format!("  <link rel=\"preload\" href=\"{base}{path}\" as=\"fetch\" crossorigin />\n  ");
+    Ok(format!("{}{link}{}", &page[..end], &page[end..]))
 }
 
 fn url_segment(name: &str) -> Result<String, String> {

@@ -1,0 +1,131 @@
+//! A text's prose, fetched when a page shows it rather than compiled into the module: the build
+//! writes one small file per language and text (`content/<lang>/<slug>-<hash>.json`, made by the
+//! `prose` crate), and [`ProseState::load`] fetches it relative to the page's base URL. Files already
+//! fetched are kept for the page's life, so going back to a chapter shows its prose at once.
+
+use crate::content::ChapterText;
+use leptos::prelude::*;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// The prose between a text's experiments: one more piece of HTML than it has experiments (before
+/// the first, between each two, after the last), each possibly empty. Trusted HTML: the build made
+/// it from our own checked Markdown.
+pub type Pieces = Rc<Vec<String>>;
+
+/// Where a text's prose is.
+#[derive(Clone)]
+pub enum Prose {
+    Loading,
+    Ready(Pieces),
+    /// The request failed (offline without a stored copy, a 404, a file that is not the text's).
+    Failed(String),
+}
+
+thread_local! {
+    static FETCHED: RefCell<HashMap<&'static str, Pieces>> = RefCell::new(HashMap::new());
+}
+
+/// A text's prose as a signal, and the request that fills it.
+#[derive(Clone, Copy)]
+pub struct ProseState {
+    text: &'static ChapterText,
+    pub prose: RwSignal<Prose, LocalStorage>,
+    /// Whether the request has ended once, well or not: the experiment panels are built from then
+    /// on (after a failure too, so nothing is lost), and stay when a retry brings the prose.
+    pub settled: RwSignal<bool>,
+}
+
+impl ProseState {
+    /// The prose of `text`, fetched now unless this page has it already.
+    pub fn load(text: &'static ChapterText) -> Self {
+        let known = FETCHED.with(|f| f.borrow().get(text.prose).cloned());
+        let state = ProseState {
+            text,
+            settled: RwSignal::new(known.is_some()),
+            prose: RwSignal::new_local(known.clone().map_or(Prose::Loading, Prose::Ready)),
+        };
+        if known.is_none() {
+            state.fetch();
+        }
+        state
+    }
+
+    /// Ask again (the notice's Retry).
+    pub fn retry(self) {
+        self.prose.set(Prose::Loading);
+        self.fetch();
+    }
+
+    fn fetch(self) {
+        let text = self.text;
+        wasm_bindgen_futures::spawn_local(async move {
+            let result = fetch(text).await;
+            if let Ok(pieces) = &result {
+                FETCHED.with(|f| f.borrow_mut().insert(text.prose, pieces.clone()));
+            }
+            // `try_set`: the reader may have left the page meanwhile.
+            _ = self.prose.try_set(match result {
+                Ok(pieces) => Prose::Ready(pieces),
+                Err(why) => Prose::Failed(why),
+            });
+            // Once only: the panels that follow it are built once and kept.
+            if self.settled.try_get_untracked() == Some(false) {
+                self.settled.set(true);
+            }
+        });
+    }
+}
+
+/// The address of a text's prose file: under the page's base URL, so a site served under a path
+/// (`/repo/`) finds it too.
+pub fn url(text: &ChapterText) -> String {
+    let base = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.base_uri().ok().flatten())
+        .unwrap_or_else(|| "/".into());
+    format!("{}{}", if base.ends_with('/') { base } else { format!("{base}/") }, text.prose)
+}
+
+async fn fetch(text: &'static ChapterText) -> Result<Pieces, String> {
+    let describe = |e: wasm_bindgen::JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
+    let window = web_sys::window().ok_or("no window")?;
+    let response: web_sys::Response =
+        JsFuture::from(window.fetch_with_str(&url(text))).await.map_err(describe)?.dyn_into().map_err(describe)?;
+    if !response.ok() {
+        return Err(format!("{} {}", response.status(), response.status_text()));
+    }
+    let body = JsFuture::from(response.text().map_err(describe)?).await.map_err(describe)?;
+    parse(text.experiments, &body.as_string().unwrap_or_default()).map(Rc::new)
+}
+
+/// The prose pieces of a file (`{"experiments":[…],"prose":[…]}`), if it is the file of a text that
+/// places `experiments`.
+pub fn parse(experiments: &[&str], body: &str) -> Result<Vec<String>, String> {
+    let mut file: BTreeMap<String, Vec<String>> = serde_json::from_str(body).map_err(|e| e.to_string())?;
+    let (Some(placed), Some(prose)) = (file.remove("experiments"), file.remove("prose")) else {
+        return Err("the file lacks `experiments` or `prose`".into());
+    };
+    if placed != experiments || prose.len() != experiments.len() + 1 {
+        return Err("the file is not this text's".into());
+    }
+    Ok(prose)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    #[test]
+    fn a_file_is_read_only_when_it_places_the_texts_experiments() {
+        let file = r#"{"experiments":["sum"],"prose":["<p>Before</p>\n",""]}"#;
+        assert_eq!(parse(&["sum"], file), Ok(vec!["<p>Before</p>\n".to_string(), String::new()]));
+        assert!(parse(&["sum", "sweep"], file).is_err());
+        assert!(parse(&[], r#"{"experiments":[],"prose":[]}"#).is_err());
+        assert!(parse(&["sum"], r#"{"prose":["a","b"]}"#).is_err());
+        assert!(parse(&["sum"], "<!doctype html><p>Not found</p>").is_err());
+    }
+}
