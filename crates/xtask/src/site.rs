@@ -84,7 +84,7 @@ pub fn texts() -> Result<Vec<prose::Text>, String> {
     let content = root().join("content");
     prose::read(&content)
         .map(|(texts, _)| texts)
-        .map_err(|refused| format!("the prose in {} may not contain:\n  {}", content.display(), refused.join("\n  ")))
+        .map_err(|refused| format!("the texts in {} cannot be built:\n  {}", content.display(), refused.join("\n  ")))
 }
 
 /// The engine without threads, for pages that are not cross-origin isolated (a module with shared
@@ -187,6 +187,8 @@ pub fn test() -> Result<(), String> {
             "engine",
             "--package",
             "lab",
+            "--package",
+            "prose",
         ])
         .env("RUSTDOCFLAGS", "-D warnings"))?;
     build()?;
