@@ -95,9 +95,11 @@ test('when the prose cannot be fetched the page says so, its experiment runs, an
   await notice.waitFor();
   assert.equal(await notice.getAttribute('role'), 'alert');
   assert.match(await notice.innerText(), /did not load/);
+  assert.match(await notice.innerText(), /What went wrong: Failed to fetch/);
+  assert.doesNotMatch(await notice.innerText(), /wasm-function|JsValue/, 'no stack trace for the reader');
   // Title and summary stay; no prose is shown.
   assert.equal(await page.locator('main h1').innerText(), frontMatter('sum', 'title'));
-  assert.equal(await notice.locator('.text-summary').innerText(), frontMatter('sum', 'summary'));
+  assert.equal(await page.locator('.prose-state .text-summary').innerText(), frontMatter('sum', 'summary'));
   assert.equal(await page.locator('article.chapter .prose').count(), 0);
   // The experiment is there and runs.
   const panel = page.locator('section[data-experiment="sum"]');

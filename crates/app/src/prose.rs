@@ -6,9 +6,8 @@
 use crate::content::ChapterText;
 use leptos::prelude::*;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 /// The prose between a text's experiments: one more piece of HTML than it has experiments (before
@@ -26,7 +25,8 @@ pub enum Prose {
 }
 
 thread_local! {
-    static FETCHED: RefCell<HashMap<&'static str, Pieces>> = RefCell::new(HashMap::new());
+    /// The files this page has fetched, by path (a few: a list is enough).
+    static FETCHED: RefCell<Vec<(&'static str, Pieces)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// A text's prose as a signal, and the request that fills it.
@@ -42,7 +42,7 @@ pub struct ProseState {
 impl ProseState {
     /// The prose of `text`, fetched now unless this page has it already.
     pub fn load(text: &'static ChapterText) -> Self {
-        let known = FETCHED.with(|f| f.borrow().get(text.prose).cloned());
+        let known = FETCHED.with(|f| f.borrow().iter().find(|(path, _)| *path == text.prose).map(|(_, p)| p.clone()));
         let state = ProseState {
             text,
             settled: RwSignal::new(known.is_some()),
@@ -65,7 +65,7 @@ impl ProseState {
         wasm_bindgen_futures::spawn_local(async move {
             let result = fetch(text).await;
             if let Ok(pieces) = &result {
-                FETCHED.with(|f| f.borrow_mut().insert(text.prose, pieces.clone()));
+                FETCHED.with(|f| f.borrow_mut().push((text.prose, pieces.clone())));
             }
             // `try_set`: the reader may have left the page meanwhile.
             _ = self.prose.try_set(match result {
@@ -91,22 +91,34 @@ pub fn url(text: &ChapterText) -> String {
 }
 
 async fn fetch(text: &'static ChapterText) -> Result<Pieces, String> {
-    let describe = |e: wasm_bindgen::JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
+    // What the browser said ("Failed to fetch"), without the stack.
+    let describe = |e: JsValue| match e.dyn_ref::<js_sys::Error>() {
+        Some(error) => String::from(error.message()),
+        None => e.as_string().unwrap_or_default(),
+    };
     let window = web_sys::window().ok_or("no window")?;
     let response: web_sys::Response =
         JsFuture::from(window.fetch_with_str(&url(text))).await.map_err(describe)?.dyn_into().map_err(describe)?;
     if !response.ok() {
         return Err(format!("{} {}", response.status(), response.status_text()));
     }
-    let body = JsFuture::from(response.text().map_err(describe)?).await.map_err(describe)?;
-    parse(text.experiments, &body.as_string().unwrap_or_default()).map(Rc::new)
+    // The browser's JSON parser: the module carries none for this.
+    let file = JsFuture::from(response.json().map_err(describe)?).await.map_err(describe)?;
+    let strings = |key: &str| {
+        let value = js_sys::Reflect::get(&file, &key.into()).ok().filter(js_sys::Array::is_array)?;
+        js_sys::Array::from(&value).iter().map(|item| item.as_string()).collect::<Option<Vec<String>>>()
+    };
+    check(text.experiments, strings("experiments"), strings("prose")).map(Rc::new)
 }
 
-/// The prose pieces of a file (`{"experiments":[…],"prose":[…]}`), if it is the file of a text that
-/// places `experiments`.
-pub fn parse(experiments: &[&str], body: &str) -> Result<Vec<String>, String> {
-    let mut file: BTreeMap<String, Vec<String>> = serde_json::from_str(body).map_err(|e| e.to_string())?;
-    let (Some(placed), Some(prose)) = (file.remove("experiments"), file.remove("prose")) else {
+/// The prose pieces of a file whose `experiments` and `prose` were read (`None`: missing or not a
+/// list of strings), if it is the file of a text that places `experiments`.
+pub fn check(
+    experiments: &[&str],
+    placed: Option<Vec<String>>,
+    prose: Option<Vec<String>>,
+) -> Result<Vec<String>, String> {
+    let (Some(placed), Some(prose)) = (placed, prose) else {
         return Err("the file lacks `experiments` or `prose`".into());
     };
     if placed != experiments || prose.len() != experiments.len() + 1 {
@@ -117,15 +129,23 @@ pub fn parse(experiments: &[&str], body: &str) -> Result<Vec<String>, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse;
+    use super::check;
+
+    fn strings(items: &[&str]) -> Option<Vec<String>> {
+        Some(items.iter().map(|s| s.to_string()).collect())
+    }
 
     #[test]
     fn a_file_is_read_only_when_it_places_the_texts_experiments() {
-        let file = r#"{"experiments":["sum"],"prose":["<p>Before</p>\n",""]}"#;
-        assert_eq!(parse(&["sum"], file), Ok(vec!["<p>Before</p>\n".to_string(), String::new()]));
-        assert!(parse(&["sum", "sweep"], file).is_err());
-        assert!(parse(&[], r#"{"experiments":[],"prose":[]}"#).is_err());
-        assert!(parse(&["sum"], r#"{"prose":["a","b"]}"#).is_err());
-        assert!(parse(&["sum"], "<!doctype html><p>Not found</p>").is_err());
+        let prose = strings(&["<p>Before</p>\n", ""]);
+        assert_eq!(
+            check(&["sum"], strings(&["sum"]), prose.clone()),
+            Ok(vec!["<p>Before</p>\n".into(), String::new()])
+        );
+        assert!(check(&["sum", "sweep"], strings(&["sum"]), prose.clone()).is_err());
+        assert!(check(&["sum"], strings(&["sum"]), strings(&["<p>One piece</p>"])).is_err());
+        assert!(check(&[], strings(&[]), strings(&[])).is_err());
+        assert!(check(&["sum"], None, prose).is_err());
+        assert!(check(&["sum"], strings(&["sum"]), None).is_err());
     }
 }

@@ -17,7 +17,7 @@ pub fn TextBody(text: &'static ChapterText, state: ProseState, #[prop(optional)]
         Prose::Ready(_) => None,
         Prose::Loading => Some(
             view! {
-                <div class="prose-pending" data-testid="prose-loading" aria-busy="true">
+                <div class="prose-state" data-testid="prose-loading" aria-busy="true">
                     <p class="text-summary">{text.summary}</p>
                     <p class="prose-status" role="status">{t.prose_loading}</p>
                 </div>
@@ -26,11 +26,13 @@ pub fn TextBody(text: &'static ChapterText, state: ProseState, #[prop(optional)]
         ),
         Prose::Failed(why) => Some(
             view! {
-                <div class="notice notice-warning prose-failed" role="alert" data-testid="prose-failed">
+                <div class="prose-state">
                     <p class="text-summary">{text.summary}</p>
-                    <p><strong>{t.prose_failed_title}</strong>" "{t.prose_failed_body}</p>
-                    <p class="prose-failed-why">{fill(t.prose_failed_why, &[("why", &why)])}</p>
-                    <p><button type="button" class="button" on:click=move |_| state.retry()>{t.retry}</button></p>
+                    <div class="notice notice-warning" role="alert" data-testid="prose-failed">
+                        <p><strong>{t.prose_failed_title}</strong>" "{t.prose_failed_body}</p>
+                        <p class="prose-failed-why">{fill(t.prose_failed_why, &[("why", &why)])}</p>
+                        <p><button type="button" class="button" on:click=move |_| state.retry()>{t.retry}</button></p>
+                    </div>
                 </div>
             }
             .into_any(),
