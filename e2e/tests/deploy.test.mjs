@@ -219,11 +219,13 @@ test('after one visit every chapter works offline, experiments included', async 
   for (const text of await panel.locator('table.results tbody tr[data-variant] td.check').allInnerTexts()) {
     assert.match(text, /correct/);
   }
-  // Every chapter's page is there.
+  // Every chapter's page is there, its prose (fetched on demand, precached) included.
   for (const slug of chapterSlugs()) {
     await page.goto(`${server.url}/chapters/${slug}`);
     await page.locator('main h1').waitFor();
     assert.equal(await page.getByTestId('not-found').count(), 0, slug);
+    await page.locator('article.chapter .prose').first().waitFor();
+    assert.equal(await page.getByTestId('prose-failed').count(), 0, slug);
   }
   assert.deepEqual(page.problems, []);
 });

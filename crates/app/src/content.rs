@@ -1,18 +1,17 @@
-//! Chapter prose, rendered from `content/<lang>/*.md` to HTML by the build script.
+//! What the app knows of the site's texts without fetching anything: each text's title, summary and
+//! experiments in every language, compiled in by the build script from `content/<lang>/*.md`. The
+//! prose itself is fetched when a page shows it ([`crate::prose`]).
 
-/// A chapter's text in one language.
+/// A text (a chapter, the landing text or the glossary) in one language.
 pub struct ChapterText {
     pub lang: &'static str,
     pub slug: &'static str,
     pub title: &'static str,
     pub summary: &'static str,
-    pub sections: &'static [Section],
-}
-
-/// A piece of a chapter: prose (trusted HTML made from our own Markdown) or a live experiment.
-pub enum Section {
-    Prose(&'static str),
-    Experiment(&'static str),
+    /// The experiments it places, in its order (the `<!-- experiment: NAME -->` markers).
+    pub experiments: &'static [&'static str],
+    /// Its prose file, relative to the site's base URL (`content/en/sum-<hash>.json`).
+    pub prose: &'static str,
 }
 
 include!(concat!(env!("OUT_DIR"), "/texts.rs"));

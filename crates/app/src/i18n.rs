@@ -187,6 +187,13 @@ ui_table! {
     pub not_found_body: &'static str,
     pub unknown_experiment: &'static str,
     pub back_home: &'static str,
+    /// A page's text is fetched when shown (`prose.rs`): while it loads, and when it could not be.
+    pub prose_loading: &'static str,
+    pub prose_failed_title: &'static str,
+    pub prose_failed_body: &'static str,
+    /// `{why}`: what the browser or the server said.
+    pub prose_failed_why: &'static str,
+    pub retry: &'static str,
 
     pub workers: &'static str,
     pub workers_help: &'static str,

@@ -15,6 +15,7 @@ mod links;
 mod pages;
 mod panels;
 mod presets;
+mod prose;
 mod runner;
 
 use leptos::prelude::*;

@@ -33,6 +33,8 @@ cargo xtask <command>
                 [--lang en] [--chapters sum,hashing] [--out FILE])
   setup         only install what is missing
   build-engine  build the threaded engine module (Trunk runs this as a pre-build hook)
+  build-prose   write each text's prose into the site as content/<lang>/<slug>-<hash>.json, which
+                the app fetches on demand (Trunk runs this as a pre-build hook too) [DIR]
 ";
 
 fn main() -> ExitCode {
@@ -48,6 +50,7 @@ fn main() -> ExitCode {
         Some("cartridge") => cartridge::command(&args[1..]),
         Some("setup") => tools::setup(),
         Some("build-engine") => site::build_engine(args.get(1).map(String::as_str)),
+        Some("build-prose") => site::build_prose(args.get(1).map(String::as_str)),
         Some("help" | "--help" | "-h") | None => {
             print!("{HELP}");
             Ok(())

@@ -64,6 +64,29 @@ pub fn build_engine(out: Option<&str>) -> Result<(), String> {
     build_single_engine(&out_dir.with_file_name("engine-single"))
 }
 
+/// Write every text's prose into the site (`content/<lang>/<slug>-<hash>.json`) under `out`
+/// (default: Trunk's staging dir when run as a hook, else `dist`): the app has each text's title
+/// and experiments compiled in and fetches its prose from there when a page shows it. Refuses the
+/// same Markdown the app's build script refuses, naming file and line.
+pub fn build_prose(out: Option<&str>) -> Result<(), String> {
+    let site = out
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("TRUNK_STAGING_DIR").map(PathBuf::from))
+        .unwrap_or_else(|| root().join("dist"));
+    let texts = texts()?;
+    let written = prose::write_site(&texts, &site)?;
+    eprintln!("xtask: {} prose files in {}", written.len(), site.join("content").display());
+    Ok(())
+}
+
+/// Every text of `content/`, read and checked as the app's build script does.
+pub fn texts() -> Result<Vec<prose::Text>, String> {
+    let content = root().join("content");
+    prose::read(&content)
+        .map(|(texts, _)| texts)
+        .map_err(|refused| format!("the texts in {} cannot be built:\n  {}", content.display(), refused.join("\n  ")))
+}
+
 /// The engine without threads, for pages that are not cross-origin isolated (a module with shared
 /// memory cannot even be instantiated there): stable Rust, no atomics, one worker.
 fn build_single_engine(out_dir: &Path) -> Result<(), String> {
@@ -164,6 +187,8 @@ pub fn test() -> Result<(), String> {
             "engine",
             "--package",
             "lab",
+            "--package",
+            "prose",
         ])
         .env("RUSTDOCFLAGS", "-D warnings"))?;
     build()?;

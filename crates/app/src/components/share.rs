@@ -19,8 +19,7 @@ fn current_query() -> String {
 
 /// The chapter a named experiment belongs to.
 pub fn chapter_of(experiment: &str) -> Option<&'static content::ChapterText> {
-    content::chapters(lang().tag())
-        .find(|c| c.sections.iter().any(|s| matches!(s, content::Section::Experiment(name) if *name == experiment)))
+    content::chapters(lang().tag()).find(|c| c.experiments.contains(&experiment))
 }
 
 /// Links for an experiment: the chapter, the embeddable experiment, the embeddable chapter.

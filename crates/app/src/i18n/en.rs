@@ -36,6 +36,11 @@ pub static EN: Ui = Ui {
     not_found_body: "There is no chapter at this address.",
     unknown_experiment: "There is no experiment called “{name}”.",
     back_home: "Back to the chapter list",
+    prose_loading: "Loading the text…",
+    prose_failed_title: "The text of this page did not load.",
+    prose_failed_body: "Check the connection and press Retry; everything else on the page works without it.",
+    prose_failed_why: "What went wrong: {why}",
+    retry: "Retry",
 
     workers: "Workers",
     workers_help: "Parallelism: how many tasks can run at the same instant.",

@@ -37,6 +37,11 @@ pub static JA: Ui = Ui {
     unknown_experiment: "「{name}」という実験はありません。",
     back_home: "章の一覧に戻る",
 
+    prose_loading: "本文を読み込んでいます…",
+    prose_failed_title: "このページの本文を読み込めませんでした。",
+    prose_failed_body: "接続を確認して「再試行」を押してください。本文がなくても、ページのほかの部分は動きます。",
+    prose_failed_why: "原因: {why}",
+    retry: "再試行",
     workers: "ワーカー数",
     workers_help: "並列性：同じ瞬間にいくつのタスクを実行できるか。",
     tasks: "タスク数",

@@ -37,6 +37,11 @@ pub static ZH: Ui = Ui {
     unknown_experiment: "没有名为“{name}”的实验。",
     back_home: "返回章节列表",
 
+    prose_loading: "正在加载正文…",
+    prose_failed_title: "本页正文未能加载。",
+    prose_failed_body: "请检查网络连接并点击“重试”；页面上的其他内容不依赖正文，照常可用。",
+    prose_failed_why: "出了什么问题：{why}",
+    retry: "重试",
     workers: "工作线程",
     workers_help: "并行：同一时刻最多能运行多少个任务。",
     tasks: "任务",

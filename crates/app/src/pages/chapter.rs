@@ -1,8 +1,9 @@
-//! A chapter: its prose with the live experiment panels in place, and links to its neighbours.
+//! A chapter: its prose (fetched on demand) with the live experiment panels in place, and links to its
+//! neighbours.
 
-use crate::content::{self, ChapterText, Section};
+use crate::content::{self, ChapterText};
 use crate::i18n::{fill, lang, ui};
-use crate::panels;
+use crate::prose::ProseState;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
@@ -39,10 +40,7 @@ fn Chapter(chapter: &'static ChapterText) -> impl IntoView {
     let previous = link(position.checked_sub(1).and_then(|i| all.get(i)).copied(), t.previous, "prev");
     let next = link(all.get(position + 1).copied(), t.next, "next");
     // A link straight to the chapter's first experiment, so it can be run from the first screen.
-    let first_experiment = chapter.sections.iter().find_map(|section| match section {
-        Section::Experiment(name) => Some(*name),
-        Section::Prose(_) => None,
-    });
+    let first_experiment = chapter.experiments.first().copied();
     let try_it = first_experiment.map(|name| {
         let target = format!("{name}-title");
         let href = format!("{}#{target}", crate::links::chapter(chapter.slug));
@@ -60,14 +58,8 @@ fn Chapter(chapter: &'static ChapterText) -> impl IntoView {
         };
         view! { <p class="try-it"><a href=href on:click=jump data-testid="try-it">{t.try_it}</a></p> }
     });
-    let sections = chapter
-        .sections
-        .iter()
-        .map(|section| match section {
-            Section::Prose(html) => view! { <div class="prose" inner_html=*html></div> }.into_any(),
-            Section::Experiment(name) => view! { <PanelAfterProse name=*name /> }.into_any(),
-        })
-        .collect_view();
+    // The prose is fetched; the panels are built once it has arrived (or failed to).
+    let state = ProseState::load(chapter);
     view! {
         <article class="chapter" data-chapter=chapter.slug>
             <header>
@@ -75,7 +67,7 @@ fn Chapter(chapter: &'static ChapterText) -> impl IntoView {
                 <h1>{chapter.title}</h1>
                 {try_it}
             </header>
-            {sections}
+            <super::text::TextBody text=chapter state with_panels=true />
             {if super::is_embed() {
                 view! { <super::embed::FromLesson title=chapter.title /> }.into_any()
             } else {
@@ -89,15 +81,4 @@ fn Chapter(chapter: &'static ChapterText) -> impl IntoView {
             }}
         </article>
     }
-}
-
-/// An experiment panel built in a main-thread task of its own, right after the chapter's prose and
-/// heading are in the page: building every panel in the same task as the prose made one task of
-/// 80 ms or more on a 2-core machine, and a page should keep each task under 50 ms (issue 15).
-#[component]
-fn PanelAfterProse(name: &'static str) -> impl IntoView {
-    let ready = RwSignal::new(false);
-    // `try_set`: the reader may have left the chapter before the timer fires.
-    set_timeout(move || _ = ready.try_set(true), std::time::Duration::ZERO);
-    move || ready.get().then(|| panels::panel(name))
 }

@@ -15,14 +15,7 @@ pub fn ExperimentEmbed() -> impl IntoView {
         match chapter_of(&name) {
             Some(chapter) => {
                 super::set_title(chapter.title);
-                let name: &'static str = chapter
-                    .sections
-                    .iter()
-                    .find_map(|s| match s {
-                        crate::content::Section::Experiment(n) if *n == name => Some(*n),
-                        _ => None,
-                    })
-                    .unwrap_or_default();
+                let name: &'static str = chapter.experiments.iter().find(|n| **n == name).copied().unwrap_or_default();
                 view! {
                     <article class="embed-experiment" data-embed=name>
                         {panels::panel(name)}

@@ -1,8 +1,9 @@
 //! The glossary (`/glossary`): the words the chapters use, rendered from `content/<lang>/glossary.md`.
 //! Every term is a heading with an id, so a chapter can link `/glossary#park`.
 
-use crate::content::{self, Section, GLOSSARY};
+use crate::content::{self, GLOSSARY};
 use crate::i18n::{lang, ui};
+use crate::prose::{Prose, ProseState};
 use leptos::prelude::*;
 
 #[component]
@@ -11,22 +12,19 @@ pub fn GlossaryPage() -> impl IntoView {
         return view! { <super::not_found::NotFound /> }.into_any();
     };
     super::set_title(text.title);
-    let prose = text
-        .sections
-        .iter()
-        .filter_map(|s| match s {
-            Section::Prose(html) => Some(view! { <div class="prose" inner_html=*html></div> }),
-            Section::Experiment(_) => None,
-        })
-        .collect_view();
+    let state = ProseState::load(text);
     // A deep link (`/glossary#park`) loads before the terms exist: show the term once they do.
-    request_animation_frame(scroll_to_hash);
+    Effect::new(move || {
+        if matches!(state.prose.get(), Prose::Ready(_)) {
+            request_animation_frame(scroll_to_hash);
+        }
+    });
     view! {
         <article class="chapter glossary" data-testid="glossary" aria-label=ui().glossary>
             <header>
                 <h1>{text.title}</h1>
             </header>
-            {prose}
+            <super::text::TextBody text state />
         </article>
     }
     .into_any()

@@ -2,7 +2,7 @@
 
 use crate::components::language_suggestion::LanguageSuggestion;
 use crate::components::machine::MachineLine;
-use crate::content::{self, Section, LANDING};
+use crate::content::{self, LANDING};
 use crate::environment::machine;
 use crate::i18n::{fill, lang, ui};
 use leptos::prelude::*;
@@ -12,14 +12,9 @@ use leptos_router::components::A;
 pub fn Landing() -> impl IntoView {
     let t = ui();
     super::set_title(t.site_name);
-    let intro = content::chapter(lang().tag(), LANDING).map(|c| {
-        c.sections
-            .iter()
-            .filter_map(|s| match s {
-                Section::Prose(html) => Some(view! { <div class="prose" inner_html=*html></div> }),
-                Section::Experiment(_) => None,
-            })
-            .collect_view()
+    let intro = content::chapter(lang().tag(), LANDING).map(|text| {
+        let state = crate::prose::ProseState::load(text);
+        view! { <super::text::TextBody text state /> }
     });
     let chapters: Vec<_> = content::chapters(lang().tag()).collect();
     let first = chapters.first().map(|c| crate::links::chapter(c.slug));

@@ -1,10 +1,12 @@
-//! Routed pages: the landing page, a chapter, the glossary, and "not found".
+//! Routed pages: the landing page, a chapter, the glossary, and "not found"; `text` the body they
+//! share (prose fetched on demand, panels in place).
 
 pub mod chapter;
 pub mod embed;
 pub mod glossary;
 pub mod landing;
 pub mod not_found;
+pub mod text;
 
 /// Whether this page is an embed view (no site chrome, reports its height to the parent frame).
 pub fn is_embed() -> bool {

@@ -143,14 +143,16 @@ pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), S
     let content = root().join("content/en");
     let routes = routes(&content)?;
     let languages = languages(&root().join("content"))?;
+    let texts = crate::site::texts()?;
     // Every route in every language: English at the root, the others under their tag. Each page
-    // names its language and its alternates in the others (hreflang).
+    // names its language and its alternates in the others (hreflang), and preloads its prose.
     let mut all_routes = vec![String::new()];
     all_routes.extend(routes.iter().cloned());
     for lang in &languages {
         for route in &all_routes {
             let path = language_route(lang, route);
-            let html = page_in_language(&page, lang, &alternates(&base, site, &languages, route));
+            let preloaded = preload_prose(&page, &base, prose_of_route(&texts, &path), out)?;
+            let html = page_in_language(&preloaded, lang, &alternates(&base, site, &languages, route));
             let file = if path.is_empty() { out.join("index.html") } else { out.join(&path).join("index.html") };
             std::fs::create_dir_all(file.parent().expect("a route has a folder")).map_err(|e| e.to_string())?;
             write(&file, &html)?;
@@ -161,6 +163,8 @@ pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), S
     }
     // Static hosts answer unknown paths with 404.html: the app then shows its own not-found page.
     write(&out.join("404.html"), &page)?;
+    // The landing page's own text, for a reader who arrives at the top.
+    write(&index, &preload_prose(&page, &base, prose_of_route(&texts, ""), out)?)?;
     extend_headers(&out.join("_headers"), &base)?;
     write_service_worker(out)
 }
@@ -250,6 +254,40 @@ pub fn routes(content: &Path) -> Result<Vec<String>, String> {
     routes.extend(chapters.iter().map(|s| format!("embed/chapters/{s}")));
     routes.extend(experiments.iter().map(|e| format!("embed/experiments/{e}")));
     Ok(routes)
+}
+
+/// The text whose prose the page at `route` shows first: `chapters/<slug>` and
+/// `embed/chapters/<slug>` their chapter's, `glossary` the glossary's, `` (the top) the landing
+/// text's; under a language's folder (`ru/chapters/sum`) that language's, else English.
+pub fn prose_of_route<'a>(texts: &'a [prose::Text], route: &str) -> Option<&'a prose::Text> {
+    let (lang, rest) = match route.split_once('/') {
+        Some((lang, rest)) if texts.iter().any(|t| t.lang == lang) => (lang, rest),
+        _ if texts.iter().any(|t| t.lang == route) => (route, ""),
+        _ => ("en", route),
+    };
+    let slug = match rest.strip_prefix("embed/").unwrap_or(rest) {
+        "" => "index",
+        "glossary" => "glossary",
+        other => other.strip_prefix("chapters/")?,
+    };
+    texts.iter().find(|t| t.lang == lang && t.slug == slug)
+}
+
+/// `page` with a preload of `text`'s prose file before `</head>`, so a cold load fetches it beside
+/// the wasm instead of a round trip after it. The link matches the app's `fetch` (same-origin
+/// credentials: `crossorigin`), or the browser would fetch the file twice. The file must be in `out`.
+pub fn preload_prose(page: &str, base: &str, text: Option<&prose::Text>, out: &Path) -> Result<String, String> {
+    let Some(text) = text else { return Ok(page.to_string()) };
+    let path = text.site_path();
+    if !out.join(&path).is_file() {
+        return Err(format!(
+            "{}: missing from the build (its prose changed after it was built? run the build again)",
+            out.join(&path).display()
+        ));
+    }
+    let end = page.find("</head>").ok_or("a page without </head>")?;
+    let link = format!("  <link rel=\"preload\" href=\"{base}{path}\" as=\"fetch\" crossorigin />\n  ");
+    Ok(format!("{}{link}{}", &page[..end], &page[end..]))
 }
 
 fn url_segment(name: &str) -> Result<String, String> {

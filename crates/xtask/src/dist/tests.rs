@@ -237,3 +237,37 @@ fn the_languages_are_the_content_folders_with_a_landing_text() {
     assert_eq!(languages.first().map(String::as_str), Some("en"));
     assert!(!languages.iter().any(|l| l == "code"), "content/code holds listings, not a language");
 }
+
+#[test]
+fn every_route_preloads_the_prose_it_shows_first() {
+    let texts = crate::site::texts().unwrap();
+    let slug = |route: &str| prose_of_route(&texts, route).map(|t| (t.lang.as_str(), t.slug.as_str()));
+    assert_eq!(slug(""), Some(("en", "index")));
+    assert_eq!(slug("chapters/sum"), Some(("en", "sum")));
+    assert_eq!(slug("embed/chapters/sum"), Some(("en", "sum")));
+    assert_eq!(slug("glossary"), Some(("en", "glossary")));
+    assert_eq!(slug("embed/experiments/sum"), None, "an embedded experiment shows no prose");
+    assert_eq!(slug("chapters/no-such-chapter"), None);
+    assert_eq!(slug("ru/chapters/sum"), Some(("ru", "sum")));
+    assert_eq!(slug("ru"), Some(("ru", "index")));
+    let content = root().join("content/en");
+    for route in routes(&content).unwrap().iter().filter(|r| !r.starts_with("embed/experiments/")) {
+        assert!(slug(route).is_some(), "{route}: no prose to preload");
+    }
+
+    let dir = temp_dir("preload");
+    let sum = prose_of_route(&texts, "chapters/sum");
+    assert!(preload_prose(TRUNK_PAGE, "/lab/", sum, &dir).unwrap_err().contains("missing from the build"));
+    prose::write_site(&texts, &dir).unwrap();
+    let page = preload_prose(TRUNK_PAGE, "/lab/", sum, &dir).unwrap();
+    let links: Vec<Tag> =
+        tags(&page).into_iter().filter(|t| t.name == "link" && t.attr("rel") == Some("preload")).collect();
+    assert_eq!(links.len(), 1, "{page}");
+    let href = format!("/lab/{}", sum.unwrap().site_path());
+    assert_eq!((links[0].attr("href"), links[0].attr("as")), (Some(href.as_str()), Some("fetch")));
+    // The app's fetch is same-origin with credentials: the preload must say `crossorigin` to be used.
+    assert_eq!(links[0].attr("crossorigin"), Some(""));
+    assert!(page.find("rel=\"preload\"").unwrap() < page.find("</head>").unwrap());
+    assert_eq!(preload_prose(TRUNK_PAGE, "/", None, &dir).unwrap(), TRUNK_PAGE);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,9 +1,10 @@
-//! What the chapter Markdown in `content/` may contain, checked by the build script before it renders
-//! a chapter (and by `tests/content.rs`): no raw HTML (the only HTML is a `<!-- experiment: NAME -->`
-//! marker, or a `<!-- fold: SUMMARY -->` … `<!-- /fold -->` pair around detail the reader opens on
-//! demand, each on a line of its own), no link or image to a URL that runs code or is not a web
-//! address (`javascript:`, `vbscript:`, `data:`…), no heading attributes beyond an id and classes, and
-//! no formula (`$…$`, `$$…$$`, LaTeX) that does not turn into MathML.
+//! What the chapter Markdown in `content/` may contain, checked before a text is rendered (by the
+//! app's build script, which refuses to compile bad prose, and by `cargo xtask build-prose`): no raw
+//! HTML (the only HTML is a `<!-- experiment: NAME -->` marker, or a `<!-- fold: SUMMARY -->` …
+//! `<!-- /fold -->` pair around detail the reader opens on demand, each on a line of its own), no link
+//! or image to a URL that runs code or is not a web address (`javascript:`, `vbscript:`, `data:`…), no
+//! heading attributes beyond an id and classes, and no formula (`$…$`, `$$…$$`, LaTeX) that does not
+//! turn into MathML.
 //!
 //! The rendered prose goes into the page as HTML, so anything that passes here reaches the reader;
 //! translations are written by people other than the authors of the code.
@@ -280,8 +281,8 @@ fn snippet(text: &str) -> String {
 mod tests {
     use super::*;
 
-    /// A whole chapter file: its front matter (`---` … `---`) skipped, the body checked as the build
-    /// script does.
+    /// A whole chapter file: its front matter (`---` … `---`) skipped, the body checked as
+    /// [`crate::read`] does.
     fn check_file(text: &str) -> Vec<Problem> {
         let text = text.replace("\r\n", "\n");
         let (body, first_line) = match text.strip_prefix("---\n").and_then(|rest| rest.split_once("\n---\n")) {

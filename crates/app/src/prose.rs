@@ -1,0 +1,153 @@
+//! A text's prose, fetched when a page shows it rather than compiled into the module: the build
+//! writes one small file per language and text (`content/<lang>/<slug>-<hash>.json`, made by the
+//! `prose` crate), and [`ProseState::load`] fetches it relative to the page's base URL. Files already
+//! fetched are kept for the page's life, so going back to a chapter shows its prose at once.
+
+use crate::content::ChapterText;
+use leptos::prelude::*;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// The prose between a text's experiments: one more piece of HTML than it has experiments (before
+/// the first, between each two, after the last), each possibly empty. Trusted HTML: the build made
+/// it from our own checked Markdown.
+pub type Pieces = Rc<Vec<String>>;
+
+/// Where a text's prose is.
+#[derive(Clone)]
+pub enum Prose {
+    Loading,
+    Ready(Pieces),
+    /// The request failed (offline without a stored copy, a 404, a file that is not the text's).
+    Failed(String),
+}
+
+thread_local! {
+    /// The files this page has fetched, by path (a few: a list is enough).
+    static FETCHED: RefCell<Vec<(&'static str, Pieces)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A text's prose as a signal, and the request that fills it.
+#[derive(Clone, Copy)]
+pub struct ProseState {
+    text: &'static ChapterText,
+    pub prose: RwSignal<Prose, LocalStorage>,
+    /// Whether the request has ended once, well or not: the experiment panels are built from then
+    /// on (after a failure too, so nothing is lost), and stay when a retry brings the prose.
+    pub settled: RwSignal<bool>,
+}
+
+impl ProseState {
+    /// The prose of `text`, fetched now unless this page has it already.
+    pub fn load(text: &'static ChapterText) -> Self {
+        let known = FETCHED.with(|f| f.borrow().iter().find(|(path, _)| *path == text.prose).map(|(_, p)| p.clone()));
+        let state = ProseState {
+            text,
+            settled: RwSignal::new(known.is_some()),
+            prose: RwSignal::new_local(known.clone().map_or(Prose::Loading, Prose::Ready)),
+        };
+        if known.is_none() {
+            state.fetch();
+        }
+        state
+    }
+
+    /// Ask again (the notice's Retry).
+    pub fn retry(self) {
+        self.prose.set(Prose::Loading);
+        self.fetch();
+    }
+
+    fn fetch(self) {
+        let text = self.text;
+        wasm_bindgen_futures::spawn_local(async move {
+            let result = fetch(text).await;
+            if let Ok(pieces) = &result {
+                FETCHED.with(|f| f.borrow_mut().push((text.prose, pieces.clone())));
+            }
+            // `try_set`: the reader may have left the page meanwhile.
+            _ = self.prose.try_set(match result {
+                Ok(pieces) => Prose::Ready(pieces),
+                Err(why) => Prose::Failed(why),
+            });
+            // Once only: the panels that follow it are built once and kept.
+            if self.settled.try_get_untracked() == Some(false) {
+                self.settled.set(true);
+            }
+        });
+    }
+}
+
+/// The address of a text's prose file: under the page's base URL, so a site served under a path
+/// (`/repo/`) finds it too.
+pub fn url(text: &ChapterText) -> String {
+    let base = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.base_uri().ok().flatten())
+        .unwrap_or_else(|| "/".into());
+    format!("{}{}", if base.ends_with('/') { base } else { format!("{base}/") }, text.prose)
+}
+
+async fn fetch(text: &'static ChapterText) -> Result<Pieces, String> {
+    // What the browser said ("Failed to fetch"), without the stack.
+    let describe = |e: JsValue| match e.dyn_ref::<js_sys::Error>() {
+        Some(error) => String::from(error.message()),
+        None => e.as_string().unwrap_or_default(),
+    };
+    let window = web_sys::window().ok_or("no window")?;
+    let response: web_sys::Response =
+        JsFuture::from(window.fetch_with_str(&url(text))).await.map_err(describe)?.dyn_into().map_err(describe)?;
+    if !response.ok() {
+        return Err(format!("{} {}", response.status(), response.status_text()));
+    }
+    // The browser's JSON parser: the module carries none for this.
+    let file = JsFuture::from(response.json().map_err(describe)?).await.map_err(describe)?;
+    let strings = |key: &str| {
+        let value = js_sys::Reflect::get(&file, &key.into()).ok().filter(js_sys::Array::is_array)?;
+        js_sys::Array::from(&value).iter().map(|item| item.as_string()).collect::<Option<Vec<String>>>()
+    };
+    // Figures marked `{{num …}}` in the Markdown, in the reader's locale.
+    check(text.experiments, strings("experiments"), strings("prose"))
+        .map(|pieces| Rc::new(pieces.iter().map(|html| crate::format::prose_numbers(html)).collect()))
+}
+
+/// The prose pieces of a file whose `experiments` and `prose` were read (`None`: missing or not a
+/// list of strings), if it is the file of a text that places `experiments`.
+pub fn check(
+    experiments: &[&str],
+    placed: Option<Vec<String>>,
+    prose: Option<Vec<String>>,
+) -> Result<Vec<String>, String> {
+    let (Some(placed), Some(prose)) = (placed, prose) else {
+        return Err("the file lacks `experiments` or `prose`".into());
+    };
+    if placed != experiments || prose.len() != experiments.len() + 1 {
+        return Err("the file is not this text's".into());
+    }
+    Ok(prose)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+
+    fn strings(items: &[&str]) -> Option<Vec<String>> {
+        Some(items.iter().map(|s| s.to_string()).collect())
+    }
+
+    #[test]
+    fn a_file_is_read_only_when_it_places_the_texts_experiments() {
+        let prose = strings(&["<p>Before</p>\n", ""]);
+        assert_eq!(
+            check(&["sum"], strings(&["sum"]), prose.clone()),
+            Ok(vec!["<p>Before</p>\n".into(), String::new()])
+        );
+        assert!(check(&["sum", "sweep"], strings(&["sum"]), prose.clone()).is_err());
+        assert!(check(&["sum"], strings(&["sum"]), strings(&["<p>One piece</p>"])).is_err());
+        assert!(check(&[], strings(&[]), strings(&[])).is_err());
+        assert!(check(&["sum"], None, prose).is_err());
+        assert!(check(&["sum"], strings(&["sum"]), None).is_err());
+    }
+}

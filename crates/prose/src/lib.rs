@@ -1,0 +1,270 @@
+//! The site's texts (`content/<lang>/*.md`) read, checked and rendered to HTML, with no DOM and no
+//! wasm: the app's build script compiles each text's title, summary, order and experiment markers
+//! into the app (and refuses bad Markdown at compile time), and `cargo xtask build-prose` writes each
+//! text's prose into the site as one small file per language and slug ([`Text::site_path`]), which
+//! the app fetches when a page needs it.
+//!
+//! A file has a front matter (`title`, `summary`, `order`) and may contain `<!-- experiment: NAME -->`
+//! markers where a live experiment panel goes, `<!-- fold: SUMMARY -->` … `<!-- /fold -->` around
+//! detail shown on demand (a `<details>`), and formulas in LaTeX (`$…$`, `$$…$$`) that become MathML
+//! here. What the prose may not contain is in [`check`].
+
+pub mod check;
+
+use check::Part;
+use pulldown_cmark::{html, CowStr, Event, Parser, Tag, TagEnd};
+use std::path::{Path, PathBuf};
+
+/// One text of the site in one language: a chapter, the landing text (`index`) or the glossary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Text {
+    pub lang: String,
+    pub slug: String,
+    pub title: String,
+    pub summary: String,
+    pub order: i64,
+    pub sections: Vec<Section>,
+}
+
+/// A piece of a text: prose (HTML made from our own checked Markdown) or a live experiment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Section {
+    Prose(String),
+    Experiment(String),
+}
+
+impl Text {
+    /// The experiments the text places, in its order.
+    pub fn experiments(&self) -> impl Iterator<Item = &str> {
+        self.sections.iter().filter_map(|s| match s {
+            Section::Experiment(name) => Some(name.as_str()),
+            Section::Prose(_) => None,
+        })
+    }
+
+    /// The prose between the experiments: one more piece of HTML than there are experiments (the
+    /// prose before the first, between each two, after the last), each possibly empty.
+    pub fn prose_between(&self) -> Vec<&str> {
+        let mut pieces = vec![""];
+        for section in &self.sections {
+            match section {
+                Section::Prose(html) => *pieces.last_mut().expect("never empty") = html,
+                Section::Experiment(_) => pieces.push(""),
+            }
+        }
+        pieces
+    }
+
+    /// The file the app fetches: `{"experiments":[…],"prose":[…]}`, with `prose` as
+    /// [`Text::prose_between`] (the language and slug are in its path). The same text always gives
+    /// the same bytes.
+    pub fn json(&self) -> String {
+        let strings = |items: Vec<&str>| items.iter().map(|s| json_string(s)).collect::<Vec<_>>().join(",");
+        format!(
+            "{{\"experiments\":[{}],\"prose\":[{}]}}\n",
+            strings(self.experiments().collect()),
+            strings(self.prose_between())
+        )
+    }
+
+    /// Where the file lies in the built site, relative to its root (the page's base URL):
+    /// `content/<lang>/<slug>-<hash>.json`. The hash of its bytes is in the name, so a file never
+    /// changes under one name: caches may keep it for good, and a page always reads the prose of
+    /// the build it belongs to.
+    pub fn site_path(&self) -> String {
+        format!("content/{}/{}-{:016x}.json", self.lang, self.slug, fnv1a(self.json().as_bytes()))
+    }
+}
+
+/// Every text under `content` (a folder holding `<lang>/*.md`), sorted by language and order, and the
+/// files read (for a build script's `rerun-if-changed`). `Err`: every problem found, each naming
+/// its file (relative to `content`'s parent) and line.
+pub fn read(content: &Path) -> Result<(Vec<Text>, Vec<PathBuf>), Vec<String>> {
+    let mut refused = Vec::new();
+    let mut texts = Vec::new();
+    let mut read = vec![content.to_path_buf()];
+    let entries = |dir: &Path| -> Result<Vec<PathBuf>, Vec<String>> {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(|e| vec![format!("{}: {e}", dir.display())])?
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        paths.sort();
+        Ok(paths)
+    };
+    for lang_dir in entries(content)?.into_iter().filter(|p| p.is_dir()) {
+        let lang = lang_dir.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        // `content/code` holds the Go listings shown beside results, not texts.
+        if lang == "code" {
+            continue;
+        }
+        read.push(lang_dir.clone());
+        for path in entries(&lang_dir)? {
+            if path.extension().and_then(|e| e.to_str()) != Some("md") {
+                continue;
+            }
+            read.push(path.clone());
+            let name = path.strip_prefix(content.parent().unwrap_or(content)).unwrap_or(&path).display().to_string();
+            let text = match std::fs::read_to_string(&path) {
+                Ok(text) => text.replace("\r\n", "\n"),
+                Err(e) => {
+                    refused.push(format!("{name}: {e}"));
+                    continue;
+                }
+            };
+            let slug = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+            match parse(&lang, &slug, &text) {
+                Ok(parsed) => texts.push(parsed),
+                Err(problems) => refused.extend(problems.into_iter().map(|p| format!("{name}:{}: {}", p.line, p.what))),
+            }
+        }
+    }
+    if !refused.is_empty() {
+        return Err(refused);
+    }
+    texts.sort_by(|a, b| (&a.lang, a.order, &a.slug).cmp(&(&b.lang, b.order, &b.slug)));
+    Ok((texts, read))
+}
+
+/// One file's text (`lang`, `slug`, the file's contents with `\n` line ends), or its problems.
+pub fn parse(lang: &str, slug: &str, text: &str) -> Result<Text, Vec<check::Problem>> {
+    let problem = |line: usize, what: &str| vec![check::Problem { line, what: what.to_string() }];
+    let rest = text.strip_prefix("---\n").ok_or_else(|| problem(1, "must start with a `---` front matter"))?;
+    let (head, body) = rest.split_once("\n---\n").ok_or_else(|| problem(1, "front matter is not closed by `---`"))?;
+    let field = |name: &str| {
+        head.lines()
+            .filter_map(|line| line.split_once(':'))
+            .find(|(k, _)| k.trim() == name)
+            .map(|(_, v)| v.trim().to_string())
+            .ok_or_else(|| problem(1, &format!("front matter needs `{name}`")))
+    };
+    let (title, summary) = (field("title")?, field("summary")?);
+    let order = field("order")?.parse().map_err(|_| problem(1, "order must be an integer"))?;
+    // `body` ends `text`: its first line is the one after the front matter.
+    let first_line = text[..text.len() - body.len()].matches('\n').count() + 1;
+    let sections = sections(lang, check::chapter(body, first_line)?);
+    Ok(Text { lang: lang.into(), slug: slug.into(), title, summary, order, sections })
+}
+
+/// Write every text's file into `site` (at [`Text::site_path`]); the names of the files written.
+pub fn write_site(texts: &[Text], site: &Path) -> Result<Vec<String>, String> {
+    let mut written = Vec::new();
+    for text in texts {
+        let path = text.site_path();
+        let file = site.join(&path);
+        let folder = file.parent().expect("content/<lang>/…");
+        std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+        std::fs::write(&file, text.json()).map_err(|e| format!("{}: {e}", file.display()))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// A link to a path on this site (`/glossary#park`) made relative (`glossary#park`), so it resolves
+/// against the page's `<base href>` and works when the site is served under a path (`/repo/`), as
+/// the app's own links do (`links.rs`). Other links are left as they are.
+/// The text is in `lang`: its site links stay in its language (`ru/chapters/sum`).
+fn site_relative_in<'a>(lang: &str, event: Event<'a>) -> Event<'a> {
+    match event {
+        Event::Start(Tag::Link { link_type, dest_url, title, id })
+            if dest_url.starts_with('/') && !dest_url.starts_with("//") =>
+        {
+            let prefix = if lang == "en" { String::new() } else { format!("{lang}/") };
+            let relative = match &dest_url[1..] {
+                "" if prefix.is_empty() => "./".to_string(),
+                rest => format!("{prefix}{rest}"),
+            };
+            Event::Start(Tag::Link { link_type, dest_url: CowStr::from(relative), title, id })
+        }
+        other => other,
+    }
+}
+
+/// Checked Markdown as HTML.
+pub fn render(markdown: &str) -> String {
+    render_in("en", markdown)
+}
+
+/// Checked Markdown of a text in `lang` as HTML (site links stay in `lang`).
+pub fn render_in(lang: &str, markdown: &str) -> String {
+    let mut out = String::new();
+    // Formulas become MathML (the check has refused any that cannot).
+    let links = |event| site_relative_in(lang, event);
+    let events = Parser::new_ext(markdown, check::options()).map(links).map(|event| match event {
+        Event::InlineMath(latex) => Event::InlineHtml(CowStr::from(math(&latex, false))),
+        Event::DisplayMath(latex) => Event::InlineHtml(CowStr::from(math(&latex, true))),
+        other => other,
+    });
+    html::push_html(&mut out, events);
+    // Wide tables scroll inside their own box on narrow screens.
+    out.replace("<table>", "<div class=\"table-scroll\"><table>").replace("</table>", "</table></div>")
+}
+
+/// A checked formula as MathML; one the check would refuse shows as its source in `<code>`.
+fn math(latex: &str, display: bool) -> String {
+    check::mathml(latex, display).unwrap_or_else(|_| {
+        format!("<code>{}</code>", latex.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;"))
+    })
+}
+
+/// A fold's summary as inline HTML: the same Markdown rendering as the prose (smart punctuation,
+/// escaping), without the paragraph around it.
+fn render_inline(lang: &str, text: &str) -> String {
+    let mut out = String::new();
+    let events = Parser::new_ext(text, check::options())
+        .map(|event| site_relative_in(lang, event))
+        .filter(|event| !matches!(event, Event::Start(Tag::Paragraph) | Event::End(TagEnd::Paragraph)));
+    html::push_html(&mut out, events);
+    out
+}
+
+/// The parts of a text as sections: runs of prose become one section of HTML, a fold in it a
+/// `<details>` the reader opens.
+fn sections(lang: &str, parts: Vec<Part>) -> Vec<Section> {
+    let mut sections = Vec::new();
+    for part in parts {
+        match part {
+            Part::Prose { markdown, fold, .. } => {
+                let html = match fold {
+                    Some(summary) => format!(
+                        "<details class=\"fold\"><summary>{}</summary>{}</details>",
+                        render_inline(lang, &summary),
+                        render_in(lang, &markdown)
+                    ),
+                    None => render_in(lang, &markdown),
+                };
+                match sections.last_mut() {
+                    Some(Section::Prose(previous)) => previous.push_str(&html),
+                    _ => sections.push(Section::Prose(html)),
+                }
+            }
+            Part::Experiment(name) => sections.push(Section::Experiment(name)),
+        }
+    }
+    sections
+}
+
+/// `text` as a JSON string.
+fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// 64-bit FNV-1a: a stable, dependency-free hash for file names (not for security).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+#[cfg(test)]
+mod tests;

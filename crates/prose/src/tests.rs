@@ -1,0 +1,112 @@
+//! Rendering, the file the app fetches, and every real text of `content/`.
+
+use super::*;
+
+fn text(body: &str) -> Text {
+    parse("en", "sum", &format!("---\ntitle: Sum\nsummary: Adding numbers\norder: 4\n---\n{body}")).unwrap()
+}
+
+#[test]
+fn front_matter_is_read_and_its_faults_are_named() {
+    let t = text("Hello.\n");
+    assert_eq!((t.title.as_str(), t.summary.as_str(), t.order), ("Sum", "Adding numbers", 4));
+    let fault = |file: &str| parse("en", "x", file).unwrap_err()[0].what.clone();
+    assert!(fault("no front matter\n").contains("must start with"));
+    assert!(fault("---\ntitle: T\n").contains("not closed"));
+    assert!(fault("---\ntitle: T\nsummary: S\n---\nx\n").contains("`order`"));
+    assert!(fault("---\ntitle: T\nsummary: S\norder: first\n---\nx\n").contains("integer"));
+}
+
+#[test]
+fn problems_name_the_line_of_the_file() {
+    let problems =
+        parse("en", "x", "---\ntitle: T\nsummary: S\norder: 1\n---\nFine.\n\nNot <b>fine</b>.\n").unwrap_err();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].line, 8);
+}
+
+#[test]
+fn prose_renders_with_site_links_relative_tables_boxed_and_formulas_as_mathml() {
+    let t = text(
+        "See [the glossary](/glossary#park), [home](/) and [elsewhere](https://example.com/x).\n\n\
+         | a | b |\n|---|---|\n| 1 | 2 |\n\nSpeedup $S = T_1 / T_k$.\n",
+    );
+    let [Section::Prose(html)] = t.sections.as_slice() else { panic!("{:?}", t.sections) };
+    assert!(html.contains("href=\"glossary#park\""), "{html}");
+    assert!(html.contains("href=\"./\""), "{html}");
+    assert!(html.contains("href=\"https://example.com/x\""), "{html}");
+    assert!(html.contains("<div class=\"table-scroll\"><table>") && html.contains("</table></div>"), "{html}");
+    assert!(html.contains("<math") && !html.contains('$'), "{html}");
+}
+
+#[test]
+fn folds_become_details_and_join_the_prose_around_them() {
+    let t =
+        text("Open.\n<!-- fold: Why *it* works -->\nDetail.\n<!-- /fold -->\nAfter.\n<!-- experiment: sum -->\nEnd.\n");
+    assert_eq!(t.sections.len(), 3, "{:?}", t.sections);
+    let Section::Prose(first) = &t.sections[0] else { panic!() };
+    assert!(
+        first.starts_with("<p>Open.</p>\n<details class=\"fold\"><summary>Why <em>it</em> works</summary>"),
+        "{first}"
+    );
+    assert!(first.ends_with("</details><p>After.</p>\n"), "{first}");
+    assert_eq!(t.sections[1], Section::Experiment("sum".into()));
+}
+
+#[test]
+fn the_prose_between_experiments_has_one_piece_more_than_the_experiments() {
+    let t = text("<!-- experiment: a -->\n<!-- experiment: b -->\nMiddle.\n<!-- experiment: c -->\n");
+    assert_eq!(t.experiments().collect::<Vec<_>>(), ["a", "b", "c"]);
+    assert_eq!(t.prose_between(), ["", "", "<p>Middle.</p>\n", ""]);
+    assert_eq!(text("Only prose.\n").prose_between(), ["<p>Only prose.</p>\n"]);
+}
+
+#[test]
+fn the_file_is_json_and_named_by_its_bytes() {
+    let t = text("A \"quote\", a back\\slash and a\ttab.\n<!-- experiment: sum -->\n");
+    let json = t.json();
+    assert!(json.starts_with("{\"experiments\":[\"sum\"],\"prose\":[\"<p>A “quote”"), "{json}");
+    assert!(json.contains("back\\\\slash") && json.contains("a\\u0009tab") && json.contains("\\n\",\"\"]}"), "{json}");
+    let path = t.site_path();
+    assert!(
+        path.starts_with("content/en/sum-") && path.ends_with(".json") && path.len() == "content/en/sum-".len() + 21
+    );
+    assert_eq!(path, text("A \"quote\", a back\\slash and a\ttab.\n<!-- experiment: sum -->\n").site_path());
+    assert_ne!(path, text("Other words.\n<!-- experiment: sum -->\n").site_path());
+}
+
+#[test]
+fn json_strings_escape_what_json_requires() {
+    assert_eq!(json_string("a\"b\\c\nd\u{1}é"), "\"a\\\"b\\\\c\\nd\\u0001é\"");
+}
+
+#[test]
+fn every_text_in_content_reads_and_writes() {
+    let content = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content");
+    let (texts, read) = read(&content).unwrap_or_else(|problems| panic!("{}", problems.join("\n")));
+    assert!(texts.iter().filter(|t| t.lang == "en").count() >= 12, "{} texts", texts.len());
+    assert!(read.len() > texts.len());
+    let site = std::env::temp_dir().join(format!("prose-test-{}", std::process::id()));
+    let written = write_site(&texts, &site).unwrap();
+    assert_eq!(written.len(), texts.len());
+    for (text, path) in texts.iter().zip(&written) {
+        assert_eq!(std::fs::read_to_string(site.join(path)).unwrap(), text.json());
+        assert_eq!(text.prose_between().len(), text.experiments().count() + 1, "{path}");
+    }
+    std::fs::remove_dir_all(&site).unwrap();
+}
+
+#[test]
+fn site_links_stay_in_the_texts_language() {
+    let markdown = "See [the sum](/chapters/sum), [park](/glossary#park), [home](/) and [Go](https://go.dev/).\n";
+    let russian = render_in("ru", markdown);
+    assert!(russian.contains(r#"href="ru/chapters/sum""#), "{russian}");
+    assert!(russian.contains(r#"href="ru/glossary#park""#), "{russian}");
+    assert!(russian.contains(r#"href="ru/""#), "{russian}");
+    assert!(russian.contains(r#"href="https://go.dev/""#), "{russian}");
+    let english = render_in("en", markdown);
+    assert!(english.contains(r#"href="chapters/sum""#) && english.contains(r#"href="./""#), "{english}");
+    let folded = parse("hi", "sum", "---\ntitle: T\nsummary: S\norder: 1\n---\n<!-- fold: [x](/glossary) -->\nA [y](/chapters/sum).\n<!-- /fold -->\n").unwrap();
+    let html = folded.prose_between().concat();
+    assert!(html.contains(r#"href="hi/glossary""#) && html.contains(r#"href="hi/chapters/sum""#), "{html}");
+}
