@@ -346,7 +346,7 @@ pub fn hashing(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>, hashes: RwS
     let question = Signal::derive(move || {
         message(
             ui().predict_hash_question,
-            &[("workers", Arg::Count(workers.get() as u32 as u64)), ("hashes", Arg::Text(&format::int(hashes.get())))],
+            &[("workers", Arg::Count(workers.get() as u32 as u64)), ("hashes", Arg::Count(hashes.get()))],
         )
     });
     speedup_question("hashing", question, rows, "tasks", workers)

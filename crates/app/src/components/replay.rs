@@ -33,7 +33,7 @@ pub fn describe_event(event: &SchedulerEvent) -> String {
         SchedulerEventKind::Wake if event.worker.is_some() => (t.ev_wake_local, values(&[])),
         SchedulerEventKind::Wake => (t.ev_wake_global, values(&[])),
         SchedulerEventKind::Steal { victim, count } => {
-            (t.ev_steal, values(&[("victim", format!("W{victim}")), ("count", count.to_string())]))
+            (t.ev_steal, values(&[("victim", format!("W{victim}")), ("count", format::int(count as u64))]))
         }
         SchedulerEventKind::Finish => (t.ev_finish, values(&[])),
     };

@@ -201,7 +201,7 @@ pub fn Timeline(
                     },
                     &[
                         ("tasks", Arg::Count(m.trace.tasks_seen() as u32 as u64)),
-                        ("slices", Arg::Text(&format::int(m.trace.spans.len() as u64))),
+                        ("slices", Arg::Count(m.trace.spans.len() as u64)),
                         ("used", Arg::Text(&format::int(m.trace.workers_used().len() as u64))),
                         ("workers", Arg::Count(lanes.get() as u64)),
                         ("wall", Arg::Text(&format::ms(m.trace.wall_ms))),
