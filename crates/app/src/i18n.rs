@@ -720,6 +720,34 @@ mod tests {
         }
     }
 
+    /// English plural rules and plain digits, for the tests only (the app asks `Intl`).
+    struct EnglishCounting;
+
+    impl message::Counting for EnglishCounting {
+        fn category(&self, n: u64) -> String {
+            if n == 1 { "one" } else { "other" }.to_string()
+        }
+        fn number(&self, n: u64) -> String {
+            n.to_string()
+        }
+    }
+
+    #[test]
+    fn english_counts_agree_with_their_nouns() {
+        let t = Lang::En.ui();
+        let english = |template: &str, args: &[(&str, Arg<'_>)]| message::format(template, args, &EnglishCounting);
+        let agree = |n| english(t.hash_digests_agree, &[("hashes", Arg::Count(n))]);
+        assert_eq!(agree(1), "the hash agrees ✓");
+        assert_eq!(agree(30), "all 30 hashes agree ✓");
+        let machine =
+            |cores| english(t.machine_line, &[("cores", Arg::Count(cores)), ("browser", Arg::Text(t.unknown_browser))]);
+        assert!(machine(1).starts_with("Measured on your machine: 1 logical processor ("), "{}", machine(1));
+        assert!(machine(8).contains("8 logical processors (") && machine(8).contains("an unknown browser"));
+        let i7 = [("processor", Arg::Text("Intel Core i7")), ("cores", Arg::Count(4)), ("ghz", Arg::Text("2.9"))];
+        assert_eq!(english(t.published_machine_clocked, &i7), "Intel Core i7, 4 cores, 2.9 GHz");
+        assert_eq!(english(t.hash_loop, &[("hashes", Arg::Count(1))]), "Loop: 1 hash one after another");
+    }
+
     #[test]
     fn every_language_fills_the_same_blanks_as_english() {
         let english = Lang::En.ui().texts();
