@@ -11,6 +11,7 @@ use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
 use crate::components::timeline::{shared_axis_ms, Timeline};
 use crate::components::trace_picker::{TraceLog, TracePicker};
+use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
@@ -157,7 +158,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         threads_trace.with(|a| goroutines_trace.with(|b| shared_axis_ms(a.iter().chain(b).map(|m| &m.trace))))
     });
     let documents_help = Signal::derive(move || t.docs_documents_help.to_string());
-    let latency_help = Signal::derive(move || fill(t.docs_latency_help, &[("ms", &latency.get().to_string())]));
+    let latency_help = Signal::derive(move || fill(t.docs_latency_help, &[("ms", &format::int(latency.get() as u64))]));
     let marker = Signal::derive(move || sweep_workers.get());
     // Reads that wait skip the warm-up (see the engine's `measure`); say so.
     let repetitions_help = Signal::derive(move || {

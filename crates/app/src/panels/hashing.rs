@@ -234,7 +234,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
                         {move || throughputs.get().into_iter().map(|(name, k, mbps, speedup)| view! {
                             <tr data-workers=k data-mbps=mbps>
                                 <th scope="row">{name}</th>
-                                <td class="num">{k}</td>
+                                <td class="num">{format::int(k as u64)}</td>
                                 <td class="num">{format::fixed(mbps, 0)}</td>
                                 <td class="num">{format::times(speedup)}</td>
                             </tr>

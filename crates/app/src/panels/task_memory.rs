@@ -55,7 +55,9 @@ impl MemoryBlock {
             MemoryBlock::NoApi { isolated: true } => t.memory_block_no_api.to_string(),
             MemoryBlock::EngineRan => t.memory_block_engine_ran.to_string(),
             MemoryBlock::Refused(reason) => fill(t.memory_block_refused, &[("reason", reason)]),
-            MemoryBlock::NoAnswer => fill(t.memory_block_no_answer, &[("s", &(MEMORY_ANSWER_MS / 1000).to_string())]),
+            MemoryBlock::NoAnswer => {
+                fill(t.memory_block_no_answer, &[("s", &format::int((MEMORY_ANSWER_MS / 1000) as u64))])
+            }
         }
     }
 
@@ -294,7 +296,7 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
                 <p class="help" role="status" data-testid="memory-waiting">
                     <progress max=MEMORY_ANSWER_MS / 1000 value=move || waited_s.get()></progress>
                     " "
-                    {move || fill(t.memory_worker_waiting, &[("s", &waited_s.get().to_string()), ("max", &(MEMORY_ANSWER_MS / 1000).to_string())])}
+                    {move || fill(t.memory_worker_waiting, &[("s", &format::int(waited_s.get() as u64)), ("max", &format::int((MEMORY_ANSWER_MS / 1000) as u64))])}
                 </p>
             </Show>
             {move || worker_bytes.get().map(|measured| match measured {
