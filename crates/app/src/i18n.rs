@@ -263,6 +263,8 @@ ui_table! {
     pub chart_data_caption: &'static str,
     /// A line of a line chart in words: its name and its highest value.
     pub line_peak: &'static str,
+    /// A point of a chart in words: the axis named, not counted, so no plural is needed.
+    pub chart_point: &'static str,
 
     pub timeline_caption: &'static str,
     pub timeline_summary: &'static str,

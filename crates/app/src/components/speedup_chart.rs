@@ -378,7 +378,10 @@ pub fn SpeedupChart(
                     let points: Vec<String> = s
                         .points
                         .iter()
-                        .map(|p| format!("{} {x_label}: {}", format::int(p.x as u64), metric(p)))
+                        .map(|p| {
+                            let x = format::int(p.x as u64);
+                            fill(ui().chart_point, &[("axis", x_label), ("x", &x), ("value", &metric(p))])
+                        })
                         .collect();
                     format!("{}: {}", s.name, points.join(", "))
                 })

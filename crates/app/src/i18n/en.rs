@@ -121,6 +121,7 @@ pub static EN: Ui = Ui {
     col_series: "Series",
     chart_data_caption: "Data of the chart above",
     line_peak: "{name}: up to {peak}",
+    chart_point: "{axis} = {x}: {value}",
 
     timeline_caption: "{what}. Which worker ran which task, and when, during the median repetition. One lane per worker; {bars}",
     timeline_summary: "{tasks, plural, one {# task} other {# tasks}} ran on {used} of {workers, plural, one {# worker} other {# workers}} in {wall} ms.",
