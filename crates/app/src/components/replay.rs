@@ -343,7 +343,7 @@ pub fn Replay(
                 {move || chips(&snapshot().parked, active())}
             </p>
             <p class="replay-row">
-                {move || fill(t.finished_tasks, &[("done", &snapshot().finished.to_string()), ("total", &tasks.get().to_string())])}
+                {move || fill(t.finished_tasks, &[("done", &format::int(snapshot().finished as u64)), ("total", &format::int(tasks.get() as u64))])}
             </p>
         </div>
     }

@@ -245,7 +245,7 @@ impl RunLog {
     /// The run as the reader names it: "Run 2" or "Sweep 3".
     pub fn label(&self) -> String {
         let t = ui();
-        fill(if self.sweep { t.sweep_label } else { t.run_label }, &[("n", &self.run.to_string())])
+        fill(if self.sweep { t.sweep_label } else { t.run_label }, &[("n", &format::int(self.run as u64))])
     }
 
     /// Add a row for `m`; a `baseline` row becomes the reference for the speedups that follow.
