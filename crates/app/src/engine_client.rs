@@ -7,6 +7,7 @@
 //! run, never the page. A run that does not stop within [`STOP_GRACE_MS`] of Stop is ended by
 //! restarting the engine, so Stop always works.
 
+use crate::i18n::{message, ui, Arg};
 use experiments::protocol::{Request, Response, RunId, Stage};
 use experiments::{Job, Measurement};
 use futures_channel::{mpsc, oneshot};
@@ -126,9 +127,10 @@ fn start_worker(client: &mut Client) -> Result<(), String> {
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
     options.set_name("lab-engine");
-    let mode = availability().map_err(|_| "this browser cannot run Web Workers with WebAssembly".to_string())?;
+    let t = ui();
+    let mode = availability().map_err(|_| t.engine_unsupported.to_string())?;
     let worker = Worker::new_with_options(&coordinator_url(mode), &options)
-        .map_err(|e| format!("the browser refused to start the engine: {e:?}"))?;
+        .map_err(|e| message(t.engine_refused_to_start, &[("error", Arg::Text(&format!("{e:?}")))]))?;
     // Events of an engine already discarded (queued before it was ended) are ignored.
     let generation = client.generation + 1;
     let current = move || CLIENT.with(|c| c.borrow().generation == generation);
@@ -139,7 +141,9 @@ fn start_worker(client: &mut Client) -> Result<(), String> {
         let text = event.data().as_string().unwrap_or_default();
         match Response::from_json(&text) {
             Ok(response) => on_response(response),
-            Err(error) => fail(Some(format!("the engine sent an unreadable message ({error})"))),
+            Err(error) => {
+                fail(Some(message(ui().engine_unreadable_message, &[("error", Arg::Text(&error.to_string()))])))
+            }
         }
     });
     // A script that cannot be loaded (a 404, the wrong MIME type, offline, refused) fires a plain
@@ -164,7 +168,7 @@ fn start_worker(client: &mut Client) -> Result<(), String> {
             client.generation == generation && client.worker.is_some() && !client.ready
         });
         if late {
-            fail(Some(format!("the engine did not start within {} s", READY_LIMIT_MS / 1000)));
+            fail(Some(message(ui().engine_start_late, &[("s", Arg::Count((READY_LIMIT_MS / 1000) as u64))])));
         }
     });
     Ok(())
@@ -220,7 +224,7 @@ fn on_response(response: Response) {
             // what the browser now serves: this page must not mix the two.
             let runs = discard_engine();
             for (_, listener) in runs {
-                let _ = listener.unbounded_send(EngineEvent::Failed(crate::i18n::ui().engine_new_version.into()));
+                let _ = listener.unbounded_send(EngineEvent::Failed(ui().engine_new_version.into()));
             }
         }
         Response::Ready { .. } => CLIENT.with(|c| {
@@ -293,16 +297,17 @@ fn fail(detail: Option<String>) {
     let Ok(mode) = availability() else { return };
     wasm_bindgen_futures::spawn_local(async move {
         let problem = diagnose(mode).await;
-        let message = match (detail, problem) {
-            (Some(detail), Some(problem)) => format!("{detail}: {problem}"),
+        let t = ui();
+        let text = match (detail, problem) {
+            (Some(detail), Some(problem)) => {
+                message(t.engine_failure_and_cause, &[("failure", Arg::Text(&detail)), ("cause", Arg::Text(&problem))])
+            }
             (Some(detail), None) => detail,
-            (None, Some(problem)) => format!("the engine could not be loaded: {problem}"),
-            (None, None) => "the engine could not be loaded: its files all arrived as JavaScript and \
-                WebAssembly, so one of them may be broken, or blocked by a security policy"
-                .to_string(),
+            (None, Some(problem)) => message(t.engine_not_loaded, &[("problem", Arg::Text(&problem))]),
+            (None, None) => t.engine_not_loaded_files_fine.to_string(),
         };
         for (_, listener) in runs {
-            let _ = listener.unbounded_send(EngineEvent::Failed(message.clone()));
+            let _ = listener.unbounded_send(EngineEvent::Failed(text.clone()));
         }
     });
 }
@@ -343,24 +348,32 @@ async fn check_file(url: &str, path: &str) -> Option<String> {
     };
     let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(timer.unchecked_ref(), DIAGNOSIS_LIMIT_MS);
     let fetched = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str_and_init(url, &init)).await;
+    let t = ui();
     let response: web_sys::Response = match fetched {
         Ok(response) => response.unchecked_into(),
         Err(_) if abort.signal().aborted() => {
-            return Some(format!("{path} did not arrive within {} s", DIAGNOSIS_LIMIT_MS / 1000))
+            let seconds = (DIAGNOSIS_LIMIT_MS / 1000) as u64;
+            return Some(message(t.engine_file_late, &[("path", Arg::Text(path)), ("s", Arg::Count(seconds))]));
         }
-        Err(error) => return Some(format!("{path} could not be fetched ({})", describe(&error))),
+        Err(error) => {
+            let reason = describe(&error);
+            return Some(message(
+                t.engine_file_unfetched,
+                &[("path", Arg::Text(path)), ("reason", Arg::Text(&reason))],
+            ));
+        }
     };
     // Only the headers were needed: do not download the rest.
     abort.abort();
     if !response.ok() {
-        return Some(
-            format!("{path} answered {} {}", response.status(), response.status_text()).trim_end().to_string(),
-        );
+        // The status code is a protocol token, shown as it is (like "404 Not Found").
+        let status = format!("{} {}", response.status(), response.status_text()).trim_end().to_string();
+        return Some(message(t.engine_file_status, &[("path", Arg::Text(path)), ("status", Arg::Text(&status))]));
     }
     let kind = response.headers().get("content-type").ok().flatten().unwrap_or_default();
     if path.ends_with(".js") && !kind.contains("javascript") {
-        let kind = if kind.is_empty() { "no content type".to_string() } else { kind };
-        return Some(format!("{path} is served as {kind}, not as JavaScript"));
+        let kind = if kind.is_empty() { t.engine_file_no_content_type } else { &kind };
+        return Some(message(t.engine_file_not_javascript, &[("path", Arg::Text(path)), ("kind", Arg::Text(kind))]));
     }
     None
 }
@@ -371,7 +384,7 @@ fn describe(error: &JsValue) -> String {
         .dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
         .or_else(|| error.as_string())
-        .unwrap_or_else(|| "no reason given".into())
+        .unwrap_or_else(|| ui().no_reason_given.into())
 }
 
 /// Start the engine now, before anything asks it to measure, so that downloading and compiling it
@@ -451,7 +464,7 @@ fn end_by_restart(run_id: RunId, restarted: bool) {
         let event = if id == run_id {
             EngineEvent::Stopped { restarted }
         } else {
-            EngineEvent::Failed("the engine was restarted to stop another run".into())
+            EngineEvent::Failed(ui().engine_restarted_for_another_run.into())
         };
         let _ = listener.unbounded_send(event);
     }

@@ -9,8 +9,8 @@ use wasm_bindgen::JsValue;
 pub struct Machine {
     /// `navigator.hardwareConcurrency`: logical processors the browser may use.
     pub logical_processors: u32,
-    /// e.g. "Chromium 156", "Firefox 133", "Safari 18".
-    pub browser: String,
+    /// e.g. "Chromium 156", "Firefox 133", "Safari 18"; `None` when the browser does not say.
+    pub browser: Option<String>,
     /// `crossOriginIsolated`: whether the page may share memory between threads.
     pub isolated: bool,
     /// Whether `SharedArrayBuffer` exists at all.
@@ -21,7 +21,7 @@ fn global_get(name: &str) -> JsValue {
     Reflect::get(&js_sys::global(), &name.into()).unwrap_or(JsValue::UNDEFINED)
 }
 
-fn browser_name(navigator: &web_sys::Navigator) -> String {
+fn browser_name(navigator: &web_sys::Navigator) -> Option<String> {
     // Chromium-based browsers expose brands; pick the most specific real one.
     let brands = Reflect::get(navigator, &"userAgentData".into())
         .ok()
@@ -38,20 +38,20 @@ fn browser_name(navigator: &web_sys::Navigator) -> String {
             })
             .collect();
         if let Some((brand, version)) = named.iter().find(|(b, _)| b != "Chromium").or_else(|| named.first()) {
-            return format!("{brand} {version}");
+            return Some(format!("{brand} {version}"));
         }
     }
     let agent = navigator.user_agent().unwrap_or_default();
     let version_after =
         |marker: &str| agent.split(marker).nth(1).map(|rest| rest.split(['.', ' ']).next().unwrap_or("").to_string());
     if let Some(v) = version_after("Firefox/") {
-        format!("Firefox {v}")
+        Some(format!("Firefox {v}"))
     } else if let Some(v) = version_after("Chrome/") {
-        format!("Chrome {v}")
+        Some(format!("Chrome {v}"))
     } else if let (true, Some(v)) = (agent.contains("Safari/"), version_after("Version/")) {
-        format!("Safari {v}")
+        Some(format!("Safari {v}"))
     } else {
-        "an unknown browser".into()
+        None
     }
 }
 

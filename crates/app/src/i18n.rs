@@ -235,6 +235,23 @@ ui_table! {
     pub status_stopped: &'static str,
     pub status_stopped_restarted: &'static str,
     pub engine_new_version: &'static str,
+    // Why the engine failed, as the app finds out (the engine's own reports arrive as its text).
+    pub engine_unsupported: &'static str,
+    pub engine_refused_to_start: &'static str,
+    pub engine_unreadable_message: &'static str,
+    pub engine_start_late: &'static str,
+    /// What failed, then the engine file found at fault.
+    pub engine_failure_and_cause: &'static str,
+    pub engine_not_loaded: &'static str,
+    pub engine_not_loaded_files_fine: &'static str,
+    pub engine_file_late: &'static str,
+    pub engine_file_unfetched: &'static str,
+    pub engine_file_status: &'static str,
+    pub engine_file_not_javascript: &'static str,
+    pub engine_file_no_content_type: &'static str,
+    pub engine_restarted_for_another_run: &'static str,
+    /// A JavaScript error that gave no message.
+    pub no_reason_given: &'static str,
     pub status_failed: &'static str,
     pub progress_label: &'static str,
 
@@ -254,6 +271,8 @@ ui_table! {
     pub col_speedup: &'static str,
     pub col_check: &'static str,
     pub check_ok: &'static str,
+    /// A result that is right: "{value} correct ✓".
+    pub check_passed: &'static str,
     pub check_wrong: &'static str,
 
     pub sweep_title: &'static str,
@@ -266,6 +285,10 @@ ui_table! {
     pub your_cores: &'static str,
     pub col_series: &'static str,
     pub chart_data_caption: &'static str,
+    /// A line of a line chart in words: its name and its highest value.
+    pub line_peak: &'static str,
+    /// A point of a chart in words: the axis named, not counted, so no plural is needed.
+    pub chart_point: &'static str,
 
     pub timeline_caption: &'static str,
     pub timeline_summary: &'static str,
@@ -297,6 +320,8 @@ ui_table! {
     pub col_end: &'static str,
 
     pub machine_line: &'static str,
+    /// The browser in [`Self::machine_line`] when it does not say which it is.
+    pub unknown_browser: &'static str,
     pub yes: &'static str,
     pub no: &'static str,
     pub engine_workers_line: &'static str,
@@ -312,6 +337,14 @@ ui_table! {
     pub col_goroutines: &'static str,
     pub col_sequential_ns: &'static str,
     pub col_concurrent_ns: &'static str,
+    // The articles figures are quoted from, and the machines they measured on.
+    pub article_scheduling_part3_ru: &'static str,
+    pub article_concurrency_zh: &'static str,
+    pub article_high_concurrency_ru: &'static str,
+    pub article_goroutine_performance_hi: &'static str,
+    pub article_parallelism_by_goroutines_ja: &'static str,
+    pub published_machine: &'static str,
+    pub published_machine_clocked: &'static str,
 
     pub note_not_a_number: &'static str,
     pub note_below_min: &'static str,
@@ -600,6 +633,11 @@ ui_table! {
     pub memory_block_no_answer: &'static str,
     pub memory_reload_and_measure: &'static str,
     pub memory_worker_failed: &'static str,
+    pub memory_answer_without_bytes: &'static str,
+    pub idle_worker_refused: &'static str,
+    pub idle_worker_not_loaded: &'static str,
+    pub idle_worker_ended: &'static str,
+    pub idle_worker_late: &'static str,
     pub round_trips: &'static str,
     pub round_trips_help: &'static str,
     pub measure_switches: &'static str,
@@ -672,6 +710,8 @@ ui_table! {
     pub qps_single_worker: &'static str,
     pub published_qps_caption: &'static str,
     pub col_case: &'static str,
+    pub qps_case_hello_world: &'static str,
+    pub qps_case_sleep: &'static str,
 
     // --- Chapter sum ---
     pub sum_title: &'static str,
@@ -714,6 +754,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// English plural rules and plain digits, for the tests only (the app asks `Intl`).
+    struct EnglishCounting;
+
+    impl message::Counting for EnglishCounting {
+        fn category(&self, n: u64) -> String {
+            if n == 1 { "one" } else { "other" }.to_string()
+        }
+        fn number(&self, n: u64) -> String {
+            n.to_string()
+        }
+    }
+
+    #[test]
+    fn english_counts_agree_with_their_nouns() {
+        let t = Lang::En.ui();
+        let english = |template: &str, args: &[(&str, Arg<'_>)]| message::format(template, args, &EnglishCounting);
+        let agree = |n| english(t.hash_digests_agree, &[("hashes", Arg::Count(n))]);
+        assert_eq!(agree(1), "the hash agrees ✓");
+        assert_eq!(agree(30), "all 30 hashes agree ✓");
+        let machine =
+            |cores| english(t.machine_line, &[("cores", Arg::Count(cores)), ("browser", Arg::Text(t.unknown_browser))]);
+        assert!(machine(1).starts_with("Measured on your machine: 1 logical processor ("), "{}", machine(1));
+        assert!(machine(8).contains("8 logical processors (") && machine(8).contains("an unknown browser"));
+        let i7 = [("processor", Arg::Text("Intel Core i7")), ("cores", Arg::Count(4)), ("ghz", Arg::Text("2.9"))];
+        assert_eq!(english(t.published_machine_clocked, &i7), "Intel Core i7, 4 cores, 2.9 GHz");
+        assert_eq!(english(t.hash_loop, &[("hashes", Arg::Count(1))]), "Loop: 1 hash one after another");
     }
 
     #[test]

@@ -1,32 +1,66 @@
 //! Figures the seed articles published, quoted as facts with their source and machine.
 //!
 //! These are never presented as measurements of ours: every figure carries the article it comes from
-//! and the machine it was measured on, and the UI labels them as published.
+//! and the machine it was measured on, and the UI labels them as published. This crate keeps the
+//! data (titles in the articles' own languages, numbers, product names); the UI names each
+//! [`Article`] and describes each [`PublishedMachine`] in the reader's language.
+
+/// The articles figures are quoted from: a stable key that the UI turns into a short label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Article {
+    /// The Go scheduling series, part 3, in its Russian translation.
+    SchedulingPart3Ru,
+    /// The Chinese version of the concurrency article.
+    ConcurrencyZh,
+    /// "What is high concurrency?", in Russian.
+    HighConcurrencyRu,
+    /// "Go: goroutine performance", in its Hindi translation.
+    GoroutinePerformanceHi,
+    /// "Parallelism through goroutine concurrency", in Japanese.
+    ParallelismByGoroutinesJa,
+}
 
 /// Where a published figure comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Source {
-    /// Short label used in tables, e.g. "Article A".
-    pub label: &'static str,
+    /// Which article: the UI labels it in the reader's language.
+    pub article: Article,
     /// The article's title as published (in its own language).
     pub title: &'static str,
     pub language: &'static str,
 }
 
 pub const SCHEDULING_RU: Source = Source {
-    label: "Go scheduling series, part 3 (Russian translation)",
+    article: Article::SchedulingPart3Ru,
     title: "Понимание планирования Golang, часть 3: параллелизм",
     language: "ru",
 };
 
-pub const SCHEDULING_ZH: Source = Source { label: "Concurrency (Chinese version)", title: "并发", language: "zh" };
+pub const SCHEDULING_ZH: Source = Source { article: Article::ConcurrencyZh, title: "并发", language: "zh" };
+
+/// The machine an article measured on, as it describes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PublishedMachine {
+    /// The processor's product name, e.g. "Apple M1 Max".
+    pub processor: &'static str,
+    pub cores: u32,
+    /// The clock rate, when the article gives it.
+    pub ghz: Option<f64>,
+}
+
+/// The Russian translation's machine.
+pub const INTEL_I7_4_CORES: PublishedMachine =
+    PublishedMachine { processor: "Intel Core i7", cores: 4, ghz: Some(2.9) };
+
+/// The Chinese version's machine.
+pub const APPLE_M1_MAX: PublishedMachine = PublishedMachine { processor: "Apple M1 Max", cores: 10, ghz: None };
 
 /// One published comparison of a sequential and a concurrent run.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PublishedComparison {
     pub source: Source,
     /// The machine the article measured on.
-    pub machine: &'static str,
+    pub machine: PublishedMachine,
     /// `GOMAXPROCS` during the run: how many logical CPUs may run goroutines at once. Set by
     /// `go test -cpu N` when `cpu_flag` is true; otherwise Go's default, the logical CPU count
     /// (the `-8` suffix of the benchmark names shows it).
@@ -51,7 +85,7 @@ impl PublishedComparison {
 pub const SUM_10M: [PublishedComparison; 4] = [
     PublishedComparison {
         source: SCHEDULING_RU,
-        machine: "Intel Core i7, 4 cores, 2.9 GHz",
+        machine: INTEL_I7_4_CORES,
         gomaxprocs: 1,
         cpu_flag: true,
         goroutines: 8,
@@ -60,7 +94,7 @@ pub const SUM_10M: [PublishedComparison; 4] = [
     },
     PublishedComparison {
         source: SCHEDULING_RU,
-        machine: "Intel Core i7, 4 cores, 2.9 GHz",
+        machine: INTEL_I7_4_CORES,
         gomaxprocs: 8,
         cpu_flag: true,
         goroutines: 8,
@@ -69,7 +103,7 @@ pub const SUM_10M: [PublishedComparison; 4] = [
     },
     PublishedComparison {
         source: SCHEDULING_ZH,
-        machine: "Apple M1 Max, 10 cores",
+        machine: APPLE_M1_MAX,
         gomaxprocs: 1,
         cpu_flag: true,
         goroutines: 10,
@@ -78,7 +112,7 @@ pub const SUM_10M: [PublishedComparison; 4] = [
     },
     PublishedComparison {
         source: SCHEDULING_ZH,
-        machine: "Apple M1 Max, 10 cores",
+        machine: APPLE_M1_MAX,
         gomaxprocs: 10,
         cpu_flag: true,
         goroutines: 10,
@@ -93,9 +127,7 @@ pub const SUM_10M: [PublishedComparison; 4] = [
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PublishedServers {
     pub source: Source,
-    /// What each request did.
-    pub case: &'static str,
-    /// How long each request slept, in ms (0 for the hello-world case).
+    /// How long each request slept, in ms: 0 is the hello-world case (the UI words each case).
     pub sleep_ms: u32,
     pub thread_pool: &'static str,
     pub thread_pool_qps: u32,
@@ -109,12 +141,12 @@ pub struct PublishedServers {
 
 pub const HIGH_CONCURRENCY_RU: Source =
     Source {
-        label: "What is high concurrency? (Russian)", title: "Что такое высокий параллелизм?", language: "ru"
+        article: Article::HighConcurrencyRu, title: "Что такое высокий параллелизм?", language: "ru"
     };
 
 pub const GOROUTINE_PERFORMANCE_HI: Source =
     Source {
-        label: "Go: goroutine performance (Hindi translation)", title: "जाओ: गोरोइन प्रदर्शन", language: "hi"
+        article: Article::GoroutinePerformanceHi, title: "जाओ: गोरोइन प्रदर्शन", language: "hi"
     };
 
 /// One point of the Hindi article's batching advice, measured on one thread (`GOMAXPROCS=1`): work
@@ -134,7 +166,7 @@ pub const BATCHING_LOSS_HI: [BatchingLoss; 2] =
 pub const MOST_GOROUTINES_HI: u32 = 700_000;
 
 pub const PARALLELISM_BY_GOROUTINES_JA: Source = Source {
-    label: "Parallelism through goroutine concurrency (Japanese)",
+    article: Article::ParallelismByGoroutinesJa,
     title: "Goroutine の並行処理によって並列処理を実現する",
     language: "ja",
 };
@@ -145,7 +177,6 @@ pub const QPS_IN_FLIGHT: u32 = 1_000;
 pub const QPS: [PublishedServers; 2] = [
     PublishedServers {
         source: HIGH_CONCURRENCY_RU,
-        case: "hello world",
         sleep_ms: 0,
         thread_pool: "Java + Netty",
         thread_pool_qps: 84_042,
@@ -156,7 +187,6 @@ pub const QPS: [PublishedServers; 2] = [
     },
     PublishedServers {
         source: HIGH_CONCURRENCY_RU,
-        case: "10 ms blocking sleep per request",
         sleep_ms: 10,
         thread_pool: "Java + Netty",
         thread_pool_qps: 1_563,
@@ -178,7 +208,7 @@ pub const FIND_DOCUMENTS: u32 = 1_000;
 pub const FIND_1000: [PublishedComparison; 4] = [
     PublishedComparison {
         source: SCHEDULING_RU,
-        machine: "Intel Core i7, 4 cores, 2.9 GHz",
+        machine: INTEL_I7_4_CORES,
         gomaxprocs: 1,
         cpu_flag: true,
         goroutines: 8,
@@ -187,7 +217,7 @@ pub const FIND_1000: [PublishedComparison; 4] = [
     },
     PublishedComparison {
         source: SCHEDULING_RU,
-        machine: "Intel Core i7, 4 cores, 2.9 GHz",
+        machine: INTEL_I7_4_CORES,
         gomaxprocs: 8,
         cpu_flag: false,
         goroutines: 8,
@@ -196,7 +226,7 @@ pub const FIND_1000: [PublishedComparison; 4] = [
     },
     PublishedComparison {
         source: SCHEDULING_ZH,
-        machine: "Apple M1 Max, 10 cores",
+        machine: APPLE_M1_MAX,
         gomaxprocs: 1,
         cpu_flag: true,
         goroutines: 10,
@@ -205,7 +235,7 @@ pub const FIND_1000: [PublishedComparison; 4] = [
     },
     PublishedComparison {
         source: SCHEDULING_ZH,
-        machine: "Apple M1 Max, 10 cores",
+        machine: APPLE_M1_MAX,
         gomaxprocs: 10,
         cpu_flag: true,
         goroutines: 10,

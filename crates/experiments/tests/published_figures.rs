@@ -284,10 +284,16 @@ fn check_tables(rows: &[Vec<String>], quoted: &Quoted) -> Vec<String> {
                 problems.push(format!("{} table rows, {} published rows", rows.len(), published.len()));
             }
             for (cells, row) in rows.iter().zip(published.iter()) {
+                let machine = format!(
+                    "{} {} {}",
+                    row.machine.processor,
+                    row.machine.cores,
+                    row.machine.ghz.map(|ghz| ghz.to_string()).unwrap_or_default()
+                );
                 let machine_numbers_published = cells[0]
                     .split(|c: char| !c.is_ascii_digit())
                     .filter(|n| !n.is_empty())
-                    .all(|n| row.machine.split(|c: char| !c.is_ascii_digit()).any(|m| m == n));
+                    .all(|n| machine.split(|c: char| !c.is_ascii_digit()).any(|m| m == n));
                 if !machine_numbers_published {
                     problems.push(format!("machine {:?} is not {:?}", cells[0], row.machine));
                 }

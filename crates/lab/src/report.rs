@@ -4,7 +4,7 @@
 //! the name column is sized from the plan (known up front) and the numbers get fixed widths that
 //! fit any run shorter than a quarter of an hour.
 
-use experiments::published::{PublishedComparison, QPS};
+use experiments::published::{Article, PublishedComparison, PublishedMachine, QPS};
 use experiments::stats::speedup;
 use experiments::{HashSource, Measurement, Summary, Workload};
 use serde::Serialize;
@@ -194,6 +194,26 @@ pub fn align_columns(rows: &[Vec<String>], right_aligned: &[bool]) -> Vec<String
         .collect()
 }
 
+/// An article's short label in this (English) report.
+fn article_label(article: Article) -> &'static str {
+    match article {
+        Article::SchedulingPart3Ru => "Go scheduling series, part 3 (Russian translation)",
+        Article::ConcurrencyZh => "Concurrency (Chinese version)",
+        Article::HighConcurrencyRu => "What is high concurrency? (Russian)",
+        Article::GoroutinePerformanceHi => "Go: goroutine performance (Hindi translation)",
+        Article::ParallelismByGoroutinesJa => "Parallelism through goroutine concurrency (Japanese)",
+    }
+}
+
+/// A published machine as the article describes it, e.g. "Intel Core i7, 4 cores, 2.9 GHz".
+fn machine_text(machine: PublishedMachine) -> String {
+    let mut text = format!("{}, {} cores", machine.processor, machine.cores);
+    if let Some(ghz) = machine.ghz {
+        text.push_str(&format!(", {ghz} GHz"));
+    }
+    text
+}
+
 /// The articles' own `go test -bench` figures for `what` (e.g. "summing 10,000,000 integers"),
 /// clearly labelled as not measured here.
 pub fn published_table(what: &str, comparisons: &[PublishedComparison]) -> String {
@@ -210,8 +230,8 @@ pub fn published_table(what: &str, comparisons: &[PublishedComparison]) -> Strin
     .to_vec()];
     rows.extend(comparisons.iter().map(|c| {
         vec![
-            c.source.label.to_string(),
-            c.machine.to_string(),
+            article_label(c.source.article).to_string(),
+            machine_text(c.machine),
             if c.cpu_flag { c.gomaxprocs.to_string() } else { format!("none ({} by default)", c.gomaxprocs) },
             c.goroutines.to_string(),
             c.sequential_ns.to_string(),
@@ -234,8 +254,12 @@ pub fn published_servers() -> String {
     let mut rows = vec![["source", "case", "thread pool", "QPS", "coroutines", "QPS"].map(String::from).to_vec()];
     rows.extend(QPS.iter().map(|p| {
         vec![
-            p.source.label.to_string(),
-            p.case.to_string(),
+            article_label(p.source.article).to_string(),
+            if p.sleep_ms == 0 {
+                "hello world".to_string()
+            } else {
+                format!("{} ms blocking sleep per request", p.sleep_ms)
+            },
             p.thread_pool.to_string(),
             p.thread_pool_qps.to_string(),
             p.coroutines.to_string(),
@@ -389,7 +413,8 @@ mod tests {
         let table = published_table("summing 10,000,000 integers", &SUM_10M);
         assert!(table.starts_with("published, not measured here"));
         assert!(table.contains("Apple M1 Max, 10 cores"));
-        assert!(table.contains(SUM_10M[0].source.label));
+        assert!(table.contains(article_label(SUM_10M[0].source.article)));
+        assert!(table.contains("Intel Core i7, 4 cores, 2.9 GHz"));
         let lines: Vec<&str> = table.lines().skip(1).collect();
         assert_eq!(lines.len(), 1 + SUM_10M.len());
         let lengths: Vec<usize> = lines.iter().map(|l| l.chars().count()).collect();
@@ -402,7 +427,9 @@ mod tests {
     fn published_servers_are_labelled() {
         let table = published_servers();
         assert!(table.starts_with("published, not measured here"));
-        assert!(table.contains("9745") && table.contains("1563") && table.contains(QPS[0].source.label));
+        assert!(
+            table.contains("9745") && table.contains("1563") && table.contains(article_label(QPS[0].source.article))
+        );
     }
 
     #[test]

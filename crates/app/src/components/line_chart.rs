@@ -3,7 +3,7 @@
 use super::axis::Scale;
 use super::canvas::{chart_with_axes, err, paint, watch_width, AxisSpec, TASK_COLOURS};
 use crate::format;
-use crate::i18n::ui;
+use crate::i18n::{fill, ui};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -67,7 +67,7 @@ pub fn LineChart(
                 .iter()
                 .map(|l| {
                     let peak = l.points.iter().map(|p| p.1).fold(0.0, f64::max);
-                    format!("{}: up to {}", l.name, format::fixed(peak, 0))
+                    fill(ui().line_peak, &[("name", &l.name), ("peak", &format::fixed(peak, 0))])
                 })
                 .collect::<Vec<_>>()
                 .join("; ")

@@ -2,16 +2,42 @@
 
 use super::speedup_chart::PublishedPoint;
 use crate::format;
-use crate::i18n::{fill, ui};
-use experiments::published::{PublishedComparison, Source};
+use crate::i18n::{fill, message, ui, Arg};
+use experiments::published::{Article, PublishedComparison, PublishedMachine, Source};
 use leptos::prelude::*;
+
+/// An article's short label in the UI's language.
+pub fn article_label(article: Article) -> &'static str {
+    let t = ui();
+    match article {
+        Article::SchedulingPart3Ru => t.article_scheduling_part3_ru,
+        Article::ConcurrencyZh => t.article_concurrency_zh,
+        Article::HighConcurrencyRu => t.article_high_concurrency_ru,
+        Article::GoroutinePerformanceHi => t.article_goroutine_performance_hi,
+        Article::ParallelismByGoroutinesJa => t.article_parallelism_by_goroutines_ja,
+    }
+}
+
+/// A published machine in the UI's language, e.g. "Intel Core i7, 4 cores, 2.9 GHz".
+pub fn machine_text(machine: PublishedMachine) -> String {
+    let t = ui();
+    let processor = Arg::Text(machine.processor);
+    let cores = Arg::Count(machine.cores as u64);
+    match machine.ghz {
+        Some(ghz) => message(
+            t.published_machine_clocked,
+            &[("processor", processor), ("cores", cores), ("ghz", Arg::Text(&format::fixed(ghz, 1)))],
+        ),
+        None => message(t.published_machine, &[("processor", processor), ("cores", cores)]),
+    }
+}
 
 /// A published figure's source: its label in the UI's language, then its original title, marked
 /// with the article's own language so screen readers pronounce each part correctly.
 #[component]
 pub fn SourceCitation(source: Source) -> impl IntoView {
     view! {
-        <cite>{source.label}</cite>
+        <cite>{article_label(source.article)}</cite>
         <span class="original-title" lang=source.language>{source.title}</span>
     }
 }
@@ -29,7 +55,7 @@ pub fn PublishedTable(
             view! {
                 <tr>
                     <td><SourceCitation source=r.source /></td>
-                    <td>{r.machine}</td>
+                    <td>{machine_text(r.machine)}</td>
                     <td class="num">{gomaxprocs_cell(r)}</td>
                     <td class="num">{format::int(r.goroutines as u64)}</td>
                     <td class="num">{format::ms(r.sequential_ns as f64 / 1e6)}</td>
@@ -77,21 +103,21 @@ fn gomaxprocs_cell(r: &PublishedComparison) -> String {
 /// it used, or its goroutines), one symbol per source, labelled with source, machine and setting.
 pub fn published_points(rows: &[PublishedComparison], x: fn(&PublishedComparison) -> u32) -> Vec<PublishedPoint> {
     let t = ui();
-    let mut sources: Vec<&str> = Vec::new();
+    let mut sources: Vec<Article> = Vec::new();
     rows.iter()
         .map(|r| {
-            if !sources.contains(&r.source.label) {
-                sources.push(r.source.label);
+            if !sources.contains(&r.source.article) {
+                sources.push(r.source.article);
             }
-            let setting = fill(
+            let setting = message(
                 t.published_setting,
-                &[("cores", &gomaxprocs_cell(r)), ("goroutines", &format::int(r.goroutines as u64))],
+                &[("cores", Arg::Text(&gomaxprocs_cell(r))), ("goroutines", Arg::Count(r.goroutines as u64))],
             );
             let label = fill(
                 t.published_point,
                 &[
-                    ("source", r.source.label),
-                    ("machine", r.machine),
+                    ("source", article_label(r.source.article)),
+                    ("machine", &machine_text(r.machine)),
                     ("setting", &setting),
                     ("speedup", &format::times(r.speedup())),
                 ],
@@ -99,7 +125,7 @@ pub fn published_points(rows: &[PublishedComparison], x: fn(&PublishedComparison
             PublishedPoint {
                 x: x(r) as f64,
                 speedup: r.speedup(),
-                symbol: sources.iter().position(|s| *s == r.source.label).unwrap_or(0),
+                symbol: sources.iter().position(|s| *s == r.source.article).unwrap_or(0),
                 label,
             }
         })

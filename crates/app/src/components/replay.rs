@@ -33,7 +33,7 @@ pub fn describe_event(event: &SchedulerEvent) -> String {
         SchedulerEventKind::Wake if event.worker.is_some() => (t.ev_wake_local, values(&[])),
         SchedulerEventKind::Wake => (t.ev_wake_global, values(&[])),
         SchedulerEventKind::Steal { victim, count } => {
-            (t.ev_steal, values(&[("victim", format!("W{victim}")), ("count", count.to_string())]))
+            (t.ev_steal, values(&[("victim", format!("W{victim}")), ("count", format::int(count as u64))]))
         }
         SchedulerEventKind::Finish => (t.ev_finish, values(&[])),
     };
@@ -343,7 +343,7 @@ pub fn Replay(
                 {move || chips(&snapshot().parked, active())}
             </p>
             <p class="replay-row">
-                {move || fill(t.finished_tasks, &[("done", &snapshot().finished.to_string()), ("total", &tasks.get().to_string())])}
+                {move || fill(t.finished_tasks, &[("done", &format::int(snapshot().finished as u64)), ("total", &format::int(tasks.get() as u64))])}
             </p>
         </div>
     }

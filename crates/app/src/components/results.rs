@@ -1,7 +1,7 @@
 //! The results table every experiment fills: one row per measured variant, newest run last.
 
 use crate::format;
-use crate::i18n::{fill, ui};
+use crate::i18n::{fill, message, ui, Arg};
 use experiments::trust::Doubt;
 use experiments::{Check, Startup, Summary};
 use leptos::prelude::*;
@@ -50,9 +50,9 @@ pub fn doubt_text(row: &ResultRow) -> String {
             Doubt::Busy => t.doubt_busy.to_string(),
             Doubt::BusyDuring => t.doubt_busy_during.to_string(),
             Doubt::Noisy { spread } => fill(t.doubt_noisy, &[("spread", &format::times(spread))]),
-            Doubt::FewWorkers { used, possible, .. } => fill(
+            Doubt::FewWorkers { used, possible, .. } => message(
                 if doubt.small_tasks() { t.doubt_few_workers_small } else { t.doubt_few_workers_busy },
-                &[("used", &used.to_string()), ("possible", &possible.to_string())],
+                &[("used", Arg::Count(used as u64)), ("possible", Arg::Count(possible as u64))],
             ),
         })
         .collect();
@@ -78,16 +78,16 @@ fn startup_text(rows: &[ResultRow]) -> Option<String> {
         t.startup_workers_kept.to_string()
     });
     let settle = if startups.iter().all(|s| s.quiet) { t.startup_settled } else { t.startup_not_settled };
-    parts.push(fill(settle, &[("ms", &format::ms(settle_ms)), ("rounds", &rounds.to_string())]));
+    parts.push(message(settle, &[("ms", Arg::Text(&format::ms(settle_ms))), ("rounds", Arg::Count(rounds as u64))]));
     Some(fill(t.startup_line, &[("parts", &parts.join("; "))]))
 }
 
 /// The run column: the run's number, marked when the run was a sweep.
 fn run_cell(row: &ResultRow) -> String {
     if row.sweep {
-        fill(ui().run_cell_sweep, &[("n", &row.run.to_string())])
+        fill(ui().run_cell_sweep, &[("n", &format::int(row.run as u64))])
     } else {
-        row.run.to_string()
+        format::int(row.run as u64)
     }
 }
 
@@ -95,7 +95,7 @@ fn check_cell(check: &Check) -> String {
     let t = ui();
     if check.ok {
         let value = check.value.parse().map(format::int).unwrap_or_else(|_| shortened(&check.value));
-        format!("{value} {} ✓", t.check_ok)
+        fill(t.check_passed, &[("value", &value)])
     } else {
         fill(t.check_wrong, &[("expected", &check.expected)])
     }

@@ -99,7 +99,7 @@ pub fn results_csv(experiment: &str, rows: &[ResultRow]) -> String {
             r.check.value.clone(),
             r.check.ok.to_string(),
             m.logical_processors.to_string(),
-            m.browser.clone(),
+            m.browser.clone().unwrap_or_default(),
             m.isolated.to_string(),
             page.clone(),
         ];

@@ -375,8 +375,14 @@ pub fn SpeedupChart(
         series.with(|all| {
             all.iter()
                 .map(|s| {
-                    let points: Vec<String> =
-                        s.points.iter().map(|p| format!("{} {x_label}: {}", p.x, metric(p))).collect();
+                    let points: Vec<String> = s
+                        .points
+                        .iter()
+                        .map(|p| {
+                            let x = format::int(p.x as u64);
+                            fill(ui().chart_point, &[("axis", x_label), ("x", &x), ("value", &metric(p))])
+                        })
+                        .collect();
                     format!("{}: {}", s.name, points.join(", "))
                 })
                 .collect::<Vec<_>>()

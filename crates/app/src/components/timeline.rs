@@ -128,7 +128,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, workers:
         let steps = parked_steps(&trace.parked);
         let most = steps.iter().map(|&(_, c)| c).max().unwrap_or(1).max(1) as f64;
         if has_parked {
-            lane_label(workers, fill(t.parked_most, &[("n", &(most as u32).to_string())]))?;
+            lane_label(workers, fill(t.parked_most, &[("n", &format::int(most as u32 as u64))]))?;
         }
         let plot_width = chart.plotting_area().dim_in_pixel().0 as f64;
         for span in &trace.spans {

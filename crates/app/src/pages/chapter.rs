@@ -24,7 +24,7 @@ pub fn ChapterPage() -> impl IntoView {
 #[component]
 fn Chapter(chapter: &'static ChapterText) -> impl IntoView {
     let t = ui();
-    super::set_title(chapter.title);
+    super::set_title_and_description(chapter.title, chapter.summary);
     let all: Vec<_> = content::chapters(lang().tag()).collect();
     let position = all.iter().position(|c| c.slug == chapter.slug).unwrap_or(0);
     let link = |c: Option<&'static ChapterText>, label: &'static str, rel: &'static str| {

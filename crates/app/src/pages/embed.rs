@@ -14,7 +14,7 @@ pub fn ExperimentEmbed() -> impl IntoView {
         let name = params.read().get("name").unwrap_or_default();
         match chapter_of(&name) {
             Some(chapter) => {
-                super::set_title(chapter.title);
+                super::set_title_and_description(chapter.title, chapter.summary);
                 let name: &'static str = chapter.experiments.iter().find(|n| **n == name).copied().unwrap_or_default();
                 view! {
                     <article class="embed-experiment" data-embed=name>

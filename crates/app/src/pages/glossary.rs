@@ -11,7 +11,7 @@ pub fn GlossaryPage() -> impl IntoView {
     let Some(text) = content::chapter(lang().tag(), GLOSSARY) else {
         return view! { <super::not_found::NotFound /> }.into_any();
     };
-    super::set_title(text.title);
+    super::set_title_and_description(text.title, text.summary);
     let state = ProseState::load(text);
     // A deep link (`/glossary#park`) loads before the terms exist: show the term once they do.
     Effect::new(move || {

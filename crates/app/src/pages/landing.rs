@@ -11,7 +11,7 @@ use leptos_router::components::A;
 #[component]
 pub fn Landing() -> impl IntoView {
     let t = ui();
-    super::set_title(t.site_name);
+    super::set_title_and_description(t.site_name, t.tagline);
     let intro = content::chapter(lang().tag(), LANDING).map(|text| {
         let state = crate::prose::ProseState::load(text);
         view! { <super::text::TextBody text state /> }

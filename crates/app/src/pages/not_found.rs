@@ -7,7 +7,7 @@ use leptos_router::components::A;
 #[component]
 pub fn NotFound() -> impl IntoView {
     let t = ui();
-    super::set_title(t.not_found_title);
+    super::set_title_and_description(t.not_found_title, t.not_found_body);
     view! {
         <article class="chapter" data-testid="not-found">
             <h1>{t.not_found_title}</h1>

@@ -212,7 +212,7 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
             <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <Show when=slow>
                 <p class="notice notice-warning warning-inline" role="note" data-testid="slow-warning">
-                    {move || fill(t.sort_slow_warning, &[("value", &format::int(numbers.get()))])}
+                    {move || message(t.sort_slow_warning, &[("value", Arg::Count(numbers.get()))])}
                 </p>
             </Show>
             <RunButtons runner run_label=t.run second=(t.sweep, Callback::new(move |_| run_sweep())) second_disabled=mode == Mode::SingleWorker log />

@@ -201,7 +201,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         threads_trace.with(|a| goroutines_trace.with(|b| shared_axis_ms(a.iter().chain(b).map(|m| &m.trace))))
     });
     let documents_help = Signal::derive(move || t.docs_documents_help.to_string());
-    let latency_help = Signal::derive(move || fill(t.docs_latency_help, &[("ms", &latency.get().to_string())]));
+    let latency_help = Signal::derive(move || fill(t.docs_latency_help, &[("ms", &format::int(latency.get() as u64))]));
     let marker = Signal::derive(move || sweep_workers.get());
     // Reads that wait skip the warm-up (see the engine's `measure`); say so.
     let repetitions_help = Signal::derive(move || {

@@ -34,9 +34,8 @@ fn bytes_of(job: &Job) -> u64 {
 
 fn describe(job: &Job) -> String {
     let t = ui();
-    let hashes = fill("{n}", &[("n", &format::int(job.tasks as u64))]);
     match job.variant {
-        Variant::Sequential => fill(t.hash_loop, &[("hashes", &hashes)]),
+        Variant::Sequential => message(t.hash_loop, &[("hashes", Arg::Count(job.tasks as u64))]),
         _ => message(
             t.hash_tasks,
             &[("hashes", Arg::Count(job.tasks as u64)), ("workers", Arg::Count(job.workers as u64))],
@@ -216,7 +215,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
             view! {
                 <p class="digest" data-testid="digest" data-digest=digest.clone() data-agree=all_agree.to_string()>
                     {fill(t.hash_digest, &[("digest", &digest)])}" — "
-                    {if all_agree { fill(t.hash_digests_agree, &[("hashes", &count.to_string())]) } else { t.hash_digests_differ.to_string() }}
+                    {if all_agree { message(t.hash_digests_agree, &[("hashes", Arg::Count(count as u64))]) } else { t.hash_digests_differ.to_string() }}
                 </p>
             }
         })}
@@ -235,7 +234,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
                         {move || throughputs.get().into_iter().map(|(name, k, mbps, speedup)| view! {
                             <tr data-workers=k data-mbps=mbps>
                                 <th scope="row">{name}</th>
-                                <td class="num">{k}</td>
+                                <td class="num">{format::int(k as u64)}</td>
                                 <td class="num">{format::fixed(mbps, 0)}</td>
                                 <td class="num">{format::times(speedup)}</td>
                             </tr>

@@ -210,8 +210,8 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
                             <tr><th scope="row">{t.total_avg_turnaround}</th><td class="num">{format!("{} ms", format::ms(s.totals.average_turnaround_us / 1000.0))}</td></tr>
                             <tr><th scope="row">{t.total_makespan}</th><td class="num">{format!("{} ms", format::ms(ms(s.totals.makespan_us)))}</td></tr>
                             <tr><th scope="row">{t.total_utilisation}</th><td class="num" data-value=s.totals.cpu_utilisation>{format::percent(s.totals.cpu_utilisation)}</td></tr>
-                            <tr><th scope="row">{t.total_switches}</th><td class="num" data-value=s.totals.context_switches>{s.totals.context_switches}</td></tr>
-                            <tr><th scope="row">{t.total_preemptions}</th><td class="num">{s.totals.preemptions}</td></tr>
+                            <tr><th scope="row">{t.total_switches}</th><td class="num" data-value=s.totals.context_switches>{format::int(s.totals.context_switches as u64)}</td></tr>
+                            <tr><th scope="row">{t.total_preemptions}</th><td class="num">{format::int(s.totals.preemptions as u64)}</td></tr>
                         </tbody>
                     </table>
                 </div>
@@ -239,8 +239,8 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
                                     <td class="num">{format::ms(ms(r.io_us))}</td>
                                     <td class="num">{format::ms(ms(r.waiting_us))}</td>
                                     <td class="num">{format::ms(ms(r.turnaround_us))}</td>
-                                    <td class="num">{r.preemptions}</td>
-                                    <td class="num">{r.context_switches}</td>
+                                    <td class="num">{format::int(r.preemptions as u64)}</td>
+                                    <td class="num">{format::int(r.context_switches as u64)}</td>
                                 </tr>
                             }).collect_view()}
                         </tbody>

@@ -8,7 +8,7 @@ use crate::components::unavailable::{ModeBanner, UnavailableNotice};
 use crate::engine_client;
 use crate::environment::machine;
 use crate::format;
-use crate::i18n::{fill, ui};
+use crate::i18n::{fill, message, ui, Arg};
 use crate::runner::{Outcome, Runner};
 use experiments::catalog::{self, Machine, Mode, Runs};
 use experiments::protocol::Stage;
@@ -105,7 +105,7 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
     let what = move |index: usize| describe.with_value(|d| d(index));
     let progress_text = move || {
         let Some(step) = runner.current.get() else { return String::new() };
-        let (done, total) = (step.done.to_string(), step.total.to_string());
+        let (done, total) = (format::int(step.done as u64), format::int(step.total as u64));
         let what = what(step.job_index);
         match step.stage {
             None => fill(t.status_preparing, &[("what", &what)]),
@@ -135,12 +135,12 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
     let workers_line = move || {
         engine_status.get().map_or(String::new(), |s| {
             let template = if s.parked_workers > 0 { t.engine_workers_parked_line } else { t.engine_workers_line };
-            fill(
+            message(
                 template,
                 &[
-                    ("live", &s.live_workers.to_string()),
-                    ("pool", &s.pool_workers.to_string()),
-                    ("parked", &s.parked_workers.to_string()),
+                    ("live", Arg::Count(s.live_workers as u64)),
+                    ("pool", Arg::Count(s.pool_workers as u64)),
+                    ("parked", Arg::Count(s.parked_workers as u64)),
                 ],
             )
         })
@@ -245,7 +245,7 @@ impl RunLog {
     /// The run as the reader names it: "Run 2" or "Sweep 3".
     pub fn label(&self) -> String {
         let t = ui();
-        fill(if self.sweep { t.sweep_label } else { t.run_label }, &[("n", &self.run.to_string())])
+        fill(if self.sweep { t.sweep_label } else { t.run_label }, &[("n", &format::int(self.run as u64))])
     }
 
     /// Add a row for `m`; a `baseline` row becomes the reference for the speedups that follow.

@@ -37,6 +37,16 @@ fn at_middles(buckets: &[(f64, f64)]) -> Vec<(f64, f64)> {
     buckets.iter().map(|&(start, count)| (start + width / 2.0, count)).collect()
 }
 
+/// What each request of a published server test did, in the UI's language.
+fn qps_case(sleep_ms: u32) -> String {
+    let t = ui();
+    if sleep_ms == 0 {
+        t.qps_case_hello_world.to_string()
+    } else {
+        message(t.qps_case_sleep, &[("ms", Arg::Count(sleep_ms as u64))])
+    }
+}
+
 #[component]
 pub fn QpsExperiment() -> impl IntoView {
     let t = ui();
@@ -45,7 +55,7 @@ pub fn QpsExperiment() -> impl IntoView {
         .map(|p| {
             view! {
                 <tr>
-                    <th scope="row">{p.case}</th>
+                    <th scope="row">{qps_case(p.sleep_ms)}</th>
                     <td>{p.thread_pool}</td>
                     <td class="num">{format::int(p.thread_pool_qps as u64)}</td>
                     <td>{p.coroutines}</td>
@@ -188,7 +198,7 @@ fn QpsControls(machine: Machine) -> impl IntoView {
                                 <td class="num">{format::percent(q.computing_utilisation)}</td>
                                 <td class="num">{format::percent(q.held_utilisation)}</td>
                                 <td class="num">{format!("{} / {}", format::fixed(q.little.measured_in_flight, 1), format::fixed(q.little.predicted_in_flight, 1))}</td>
-                                <td class="check">{if m.check.ok { format!("{} {} ✓", format::int(q.requests as u64), t.check_ok) } else { fill(t.check_wrong, &[("expected", &m.check.expected)]) }}</td>
+                                <td class="check">{if m.check.ok { fill(t.check_passed, &[("value", &format::int(q.requests as u64))]) } else { fill(t.check_wrong, &[("expected", &m.check.expected)]) }}</td>
                             </tr>
                         })).collect_view()}
                     </tbody>

@@ -8,6 +8,7 @@ use crate::components::controls::NumberField;
 use crate::components::controls::Slider;
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
+use crate::components::published::article_label;
 use crate::components::results::{ResultsTable, RowRatio};
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint, YAxis};
@@ -62,7 +63,7 @@ fn own_loss(lines: &[(u32, Vec<SweepPoint>)]) -> Option<String> {
         .zip(&claimed)
         .filter_map(|(claim, points)| {
             let point = points.iter().find(|p| p.x == count)?;
-            let size = fill(t.count_series, &[("sqrt", &format::int(claim.sqrt_per_task as u64))]);
+            let size = message(t.count_series, &[("sqrt", Arg::Count(claim.sqrt_per_task as u64))]);
             Some(loss_text(&size, 1.0 / point.speedup))
         })
         .collect();
@@ -205,7 +206,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
             lines
                 .iter()
                 .map(|(sqrt, points)| Series {
-                    name: fill(t.count_series, &[("sqrt", &format::int(*sqrt as u64))]),
+                    name: message(t.count_series, &[("sqrt", Arg::Count(*sqrt as u64))]),
                     points: points.clone(),
                 })
                 .collect::<Vec<_>>()
@@ -217,14 +218,14 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
         let mut caption = format!(
             "{} {}",
             t.count_caption,
-            fill(
+            message(
                 t.count_batching_claim,
                 &[
-                    ("source", GOROUTINE_PERFORMANCE_HI.label),
-                    ("small", &small.sqrt_per_task.to_string()),
-                    ("large", &large.sqrt_per_task.to_string()),
-                    ("small_loss", &small.loss_percent.to_string()),
-                    ("large_loss", &large.loss_percent.to_string()),
+                    ("source", Arg::Text(article_label(GOROUTINE_PERFORMANCE_HI.article))),
+                    ("small", Arg::Count(small.sqrt_per_task as u64)),
+                    ("large", Arg::Count(large.sqrt_per_task as u64)),
+                    ("small_loss", Arg::Count(small.loss_percent as u64)),
+                    ("large_loss", Arg::Count(large.loss_percent as u64)),
                 ],
             )
         );

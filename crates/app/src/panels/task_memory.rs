@@ -55,7 +55,9 @@ impl MemoryBlock {
             MemoryBlock::NoApi { isolated: true } => t.memory_block_no_api.to_string(),
             MemoryBlock::EngineRan => t.memory_block_engine_ran.to_string(),
             MemoryBlock::Refused(reason) => fill(t.memory_block_refused, &[("reason", reason)]),
-            MemoryBlock::NoAnswer => fill(t.memory_block_no_answer, &[("s", &(MEMORY_ANSWER_MS / 1000).to_string())]),
+            MemoryBlock::NoAnswer => {
+                fill(t.memory_block_no_answer, &[("s", &format::int((MEMORY_ANSWER_MS / 1000) as u64))])
+            }
         }
     }
 
@@ -102,7 +104,7 @@ async fn ask_browser_memory() -> Result<f64, MemoryBlock> {
     js_sys::Reflect::get(&result, &"bytes".into())
         .ok()
         .and_then(|b| b.as_f64())
-        .ok_or_else(|| MemoryBlock::Refused("no bytes in the answer".into()))
+        .ok_or_else(|| MemoryBlock::Refused(ui().memory_answer_without_bytes.into()))
 }
 
 /// Whether this page is cross-origin isolated.
@@ -125,10 +127,12 @@ async fn weigh_idle_workers(count: u32) -> Result<Result<f64, MemoryBlock>, Stri
     type Handlers = (Closure<dyn FnMut()>, Closure<dyn FnMut(web_sys::Event)>);
     let mut workers: Vec<(web_sys::Worker, Handlers)> = Vec::new();
     let mut answers = Vec::new();
-    let script = engine_client::engine_script_url("idle-worker.js");
+    let t = ui();
+    let script_name = "idle-worker.js";
+    let script = engine_client::engine_script_url(script_name);
     for _ in 0..count {
         let worker = web_sys::Worker::new_with_options(&script, &options)
-            .map_err(|_| "the browser refused to start idle-worker.js".to_string())?;
+            .map_err(|_| message(t.idle_worker_refused, &[("script", Arg::Text(script_name))]))?;
         // Ready, or the reason it never will be (a script that cannot load fires `error`).
         let (tell, told) = futures_channel::oneshot::channel::<Result<(), String>>();
         let tell = std::rc::Rc::new(std::cell::Cell::new(Some(tell)));
@@ -143,7 +147,7 @@ async fn weigh_idle_workers(count: u32) -> Result<Result<f64, MemoryBlock>, Stri
         let failed = Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
             event.prevent_default();
             if let Some(tell) = tell.take() {
-                let _ = tell.send(Err("idle-worker.js could not be loaded".into()));
+                let _ = tell.send(Err(message(t.idle_worker_not_loaded, &[("script", Arg::Text(script_name))])));
             }
         });
         worker.set_onmessage(Some(ready.as_ref().unchecked_ref()));
@@ -154,13 +158,14 @@ async fn weigh_idle_workers(count: u32) -> Result<Result<f64, MemoryBlock>, Stri
     let all_ready = futures_util::future::join_all(answers);
     let outcome = match futures_util::future::select(all_ready, after_ms(IDLE_WORKERS_LIMIT_MS)).await {
         futures_util::future::Either::Left((answers, _)) => {
-            match answers.into_iter().find_map(|answer| answer.unwrap_or(Err("an idle worker ended".into())).err()) {
+            match answers.into_iter().find_map(|answer| answer.unwrap_or(Err(t.idle_worker_ended.into())).err()) {
                 Some(problem) => Err(problem),
                 None => Ok(browser_memory_bytes().await.map(|after| (after - before) / count as f64)),
             }
         }
         futures_util::future::Either::Right(_) => {
-            Err(format!("idle-worker.js did not start within {} s", IDLE_WORKERS_LIMIT_MS / 1000))
+            let seconds = (IDLE_WORKERS_LIMIT_MS / 1000) as u64;
+            Err(message(t.idle_worker_late, &[("script", Arg::Text(script_name)), ("s", Arg::Count(seconds))]))
         }
     };
     for (worker, _) in &workers {
@@ -291,7 +296,7 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
                 <p class="help" role="status" data-testid="memory-waiting">
                     <progress max=MEMORY_ANSWER_MS / 1000 value=move || waited_s.get()></progress>
                     " "
-                    {move || fill(t.memory_worker_waiting, &[("s", &waited_s.get().to_string()), ("max", &(MEMORY_ANSWER_MS / 1000).to_string())])}
+                    {move || fill(t.memory_worker_waiting, &[("s", &format::int(waited_s.get() as u64)), ("max", &format::int((MEMORY_ANSWER_MS / 1000) as u64))])}
                 </p>
             </Show>
             {move || worker_bytes.get().map(|measured| match measured {
@@ -300,14 +305,14 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
                     let per_worker = javascript + heap;
                     view! {
                         <p data-testid="bytes-per-worker" data-bytes=per_worker>
-                            {fill(t.memory_worker_line, &[
-                                ("bytes", &bytes(per_worker)),
-                                ("javascript", &bytes(javascript)),
-                                ("heap", &bytes(heap)),
-                                ("workers", &WEIGHED_WORKERS.to_string()),
+                            {message(t.memory_worker_line, &[
+                                ("bytes", Arg::Text(&bytes(per_worker))),
+                                ("javascript", Arg::Text(&bytes(javascript))),
+                                ("heap", Arg::Text(&bytes(heap))),
+                                ("workers", Arg::Count(WEIGHED_WORKERS as u64)),
                             ])}
                         </p>
-                        <p>{fill(t.memory_ratio_line, &[("ratio", &format::int((per_worker / per_task).round().max(0.0) as u64))])}</p>
+                        <p>{message(t.memory_ratio_line, &[("ratio", Arg::Count((per_worker / per_task).round().max(0.0) as u64))])}</p>
                     }.into_any()
                 }
                 None => match weigh_problem.get() {

@@ -151,8 +151,11 @@ pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), S
     for lang in &languages {
         for route in &all_routes {
             let path = language_route(lang, route);
-            let preloaded = preload_prose(&page, &base, prose_of_route(&texts, &path), out)?;
+            let text = prose_of_route(&texts, &path);
+            let landing = texts.iter().find(|t| t.lang == *lang && t.slug == "index");
+            let preloaded = preload_prose(&page, &base, text, out)?;
             let html = page_in_language(&preloaded, lang, &alternates(&base, site, &languages, route));
+            let html = titled(&html, text, landing);
             let file = if path.is_empty() { out.join("index.html") } else { out.join(&path).join("index.html") };
             std::fs::create_dir_all(file.parent().expect("a route has a folder")).map_err(|e| e.to_string())?;
             write(&file, &html)?;
@@ -209,6 +212,29 @@ pub fn alternates(base: &str, site: Option<&str>, languages: &[String], route: &
         if route.is_empty() { String::new() } else { format!("{route}/") }
     ));
     links.join("\n")
+}
+
+/// `page` with the title and description of the text it shows first (the landing text's name after
+/// a chapter's title), so a link's preview and a search result read in the page's language before the
+/// app starts. Pages without a text of their own keep the landing text's.
+pub fn titled(page: &str, text: Option<&prose::Text>, landing: Option<&prose::Text>) -> String {
+    let Some(landing) = landing else { return page.to_string() };
+    let escape = |s: &str| s.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;");
+    let (title, description) = match text {
+        Some(t) if t.slug != "index" => (format!("{} · {}", t.title, landing.title), t.summary.as_str()),
+        _ => (landing.title.clone(), landing.summary.as_str()),
+    };
+    let mut html = page.to_string();
+    if let (Some(start), Some(end)) = (html.find("<title>"), html.find("</title>")) {
+        html.replace_range(start + "<title>".len()..end, &escape(&title));
+    }
+    let marker = "<meta name=\"description\" content=\"";
+    if let Some(start) = html.find(marker).map(|i| i + marker.len()) {
+        if let Some(length) = html[start..].find('"') {
+            html.replace_range(start..start + length, &escape(description));
+        }
+    }
+    html
 }
 
 /// The app's page for a language: `<html lang>` set, the alternates before `</head>`.

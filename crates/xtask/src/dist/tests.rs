@@ -250,6 +250,12 @@ fn every_route_preloads_the_prose_it_shows_first() {
     assert_eq!(slug("chapters/no-such-chapter"), None);
     assert_eq!(slug("ru/chapters/sum"), Some(("ru", "sum")));
     assert_eq!(slug("ru"), Some(("ru", "index")));
+    let landing = texts.iter().find(|t| t.lang == "ru" && t.slug == "index");
+    let sum = prose_of_route(&texts, "ru/chapters/sum").unwrap();
+    let page =
+        super::titled("<title>Concurrency Lab</title><meta name=\"description\" content=\"x\" />", Some(sum), landing);
+    assert!(page.contains(&format!("<title>{} · {}</title>", sum.title, landing.unwrap().title)), "{page}");
+    assert!(page.contains(&format!("content=\"{}\"", sum.summary.replace('"', "&quot;"))), "{page}");
     let content = root().join("content/en");
     for route in routes(&content).unwrap().iter().filter(|r| !r.starts_with("embed/experiments/")) {
         assert!(slug(route).is_some(), "{route}: no prose to preload");
