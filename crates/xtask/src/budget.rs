@@ -23,8 +23,14 @@ pub const KB: u64 = 1000;
 /// prose left the module (662,611 B → 635,216 B here, 27,395 B less): each text's prose is now a file
 /// the page fetches (`prose` crate, `content/<lang>/<slug>-<hash>.json`), and only titles, summaries
 /// and experiment markers stay compiled in, so a new language adds files, not module bytes (about
-/// 33 KB gzip per language of prose as the English one weighs).
-pub const APP_WASM_GZIP_BUDGET: u64 = 640 * KB;
+/// 33 KB gzip per language of prose as the English one weighs). Raised to 735 KB by the languages
+/// (726,464 B here, up 91,248 B): the four translated UI tables are 48 KB gzip of strings in the module
+/// (Hindi 12.5, Russian 13.5, Japanese 11.7, Chinese 10.9 KB, measured on the built module); the
+/// other 43 KB came in the same merge (every string through i18n, the engine's load messages, the OS
+/// scheduler's code view, the overshoot report, the language menu and offer, five languages' titles
+/// and summaries) and is not yet attributed item by item. Next cut: fetch a non-English table on
+/// demand, as the prose is.
+pub const APP_WASM_GZIP_BUDGET: u64 = 735 * KB;
 /// The most the threaded engine (`dist/engine/engine_bg.wasm`) may weigh, gzip -9: 229,592 B here,
 /// with room for a build machine's longer paths.
 pub const ENGINE_WASM_GZIP_BUDGET: u64 = 236 * KB;

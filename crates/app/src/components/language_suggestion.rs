@@ -45,7 +45,19 @@ pub fn LanguageSuggestion() -> impl IntoView {
                 <aside class="language-suggestion" lang=to.tag() aria-label=t.suggest_label data-testid="language-suggestion">
                     <p>
                         {t.suggest_text}" "
-                        <a href=crate::links::this_page_in(to) rel="external" hreflang=to.tag() on:click=move |_| decide()>
+                        <a
+                            href=crate::links::this_page_in(to)
+                            rel="external"
+                            hreflang=to.tag()
+                            on:click=move |event| {
+                                // A new page in that language (the language is read at start-up).
+                                event.prevent_default();
+                                decide();
+                                if let Some(window) = web_sys::window() {
+                                    let _ = window.location().assign(&crate::links::this_page_in(to));
+                                }
+                            }
+                        >
                             {t.suggest_switch}
                         </a>
                     </p>

@@ -44,8 +44,8 @@ pub fn Layout(children: Children) -> impl IntoView {
 }
 
 /// The language switcher: this page (its chapter, settings and place) in each other language.
-/// Each link loads the page anew (`rel=external` keeps the router out), since the language is
-/// read once from the address.
+/// Each link loads the page anew (the router never handles it), since the language is read once
+/// from the address.
 #[component]
 fn LanguageMenu() -> impl IntoView {
     let t = ui();
@@ -61,7 +61,20 @@ fn LanguageMenu() -> impl IntoView {
             let current = (l == lang()).then_some("true");
             view! {
                 <li>
-                    <a href=href rel="external" hreflang=l.tag() lang=l.tag() aria-current=current>
+                    <a
+                        href=href
+                        rel="external"
+                        hreflang=l.tag()
+                        lang=l.tag()
+                        aria-current=current
+                        on:click=move |event| {
+                            // A new page, not the router's navigation: the language is read at start-up.
+                            event.prevent_default();
+                            if let Some(window) = web_sys::window() {
+                                let _ = window.location().assign(&crate::links::this_page_in(l));
+                            }
+                        }
+                    >
                         {l.native_name()}
                     </a>
                 </li>

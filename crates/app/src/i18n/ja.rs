@@ -10,7 +10,7 @@ pub static JA: Ui = Ui {
     core_forms: "{n, plural, other {#コア}}",
     thread_forms: "{n, plural, other {スレッド#本}}",
     switch_forms: "{n, plural, other {コンテキストスイッチ#回}}",
-    site_name: "Concurrency Lab",
+    site_name: "並行処理ラボ",
     tagline: "並行性と並列性を、あなた自身のマシンで測る",
     skip_to_content: "本文へスキップ",
     nav_label: "章",
@@ -154,7 +154,7 @@ pub static JA: Ui = Ui {
     timeline_truncated: "この実行はタスクのスライスが多すぎてすべては保持できませんでした。タイムラインには {wall} ms のうち最初の {until} ms を表示しています。",
     download_trace: "トレースをダウンロード（Perfetto / chrome://tracing）",
     download_trace_help: "同じ実行を、ワーカーごとに1トラックのトレースイベントファイルとして保存します。ui.perfetto.dev または chrome://tracing で開き、どのタスクにもズームできます。",
-    trace_process_name: "Concurrency Lab：{experiment} — {run}",
+    trace_process_name: "並行処理ラボ：{experiment} — {run}",
     col_task: "タスク",
     col_start: "開始 ms",
     col_end: "終了 ms",
@@ -419,7 +419,7 @@ pub static JA: Ui = Ui {
     plain_link: "またはリンクする：",
     embed_isolation_note: "デスクトップ版の Chrome と Edge 137 以降では、埋め込んだ実験はどのページでもスレッドを使って動きます。ほかのブラウザではワーカー一つで動き、教材全体を新しいタブで開くよう案内します。",
     close: "閉じる",
-    embed_from: "Concurrency Lab の章「{title}」より。",
+    embed_from: "並行処理ラボの章「{title}」より。",
     open_full_lesson: "教材全体を開く",
 
     // --- Chapter task-costs: granularity, memory, switches ---
