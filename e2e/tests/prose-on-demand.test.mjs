@@ -37,7 +37,8 @@ function frontMatter(slug, key) {
 async function textOf(page, html) {
   return page.evaluate((h) => {
     const div = document.createElement('div');
-    div.innerHTML = h;
+    // A figure marked {{num X}} reads X on an English page (the page sets it in the reader's locale).
+    div.innerHTML = h.replace(/\{\{num ([^}]*)\}\}/g, '$1');
     return div.textContent.replace(/\s+/g, ' ').trim();
   }, html);
 }

@@ -167,6 +167,8 @@ ui_table! {
     pub chapter_nav_label: &'static str,
     pub nav_chapters: &'static str,
     pub glossary: &'static str,
+    /// A chart's title followed by its caption in one sentence run ("{title}. {caption}").
+    pub title_then_caption: &'static str,
     /// The language switcher's name ("Language").
     pub language: &'static str,
     /// Offered on a first visit to the English landing page, written in the language offered.

@@ -17,6 +17,7 @@ pub static EN: Ui = Ui {
     chapter_nav_label: "Previous and next chapter",
     nav_chapters: "Chapters",
     glossary: "Glossary",
+    title_then_caption: "{title}. {caption}",
     language: "Language",
     suggest_label: "Language",
     suggest_text: "This lab is also written in English.",

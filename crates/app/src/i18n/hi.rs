@@ -16,6 +16,7 @@ pub static HI: Ui = Ui {
     chapter_nav_label: "पिछला और अगला अध्याय",
     nav_chapters: "अध्याय",
     glossary: "शब्दावली",
+    title_then_caption: "{title}। {caption}",
     language: "भाषा",
     suggest_label: "भाषा",
     suggest_text: "यह लैब हिन्दी में भी उपलब्ध है।",

@@ -17,6 +17,7 @@ pub static JA: Ui = Ui {
     chapter_nav_label: "前の章と次の章",
     nav_chapters: "章",
     glossary: "用語集",
+    title_then_caption: "{title}。{caption}",
     language: "言語",
     suggest_label: "言語",
     suggest_text: "このラボは日本語でも読めます。",

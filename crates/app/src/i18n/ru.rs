@@ -17,6 +17,7 @@ pub static RU: Ui = Ui {
     chapter_nav_label: "Предыдущая и следующая глава",
     nav_chapters: "Главы",
     glossary: "Глоссарий",
+    title_then_caption: "{title}. {caption}",
     language: "Язык",
     suggest_label: "Язык",
     suggest_text: "Эта лаборатория есть и на русском языке.",

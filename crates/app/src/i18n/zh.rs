@@ -17,6 +17,7 @@ pub static ZH: Ui = Ui {
     chapter_nav_label: "上一章与下一章",
     nav_chapters: "章节",
     glossary: "词汇表",
+    title_then_caption: "{title}。{caption}",
     language: "语言",
     suggest_label: "语言",
     suggest_text: "本实验室也有中文版。",

@@ -150,7 +150,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
         <SpeedupChart
             series
             spec=ChartSpec { ideal: true, markers: vec![(cores as f64, t.your_cores.to_string())], published: published_points(&SUM_10M, |r| r.gomaxprocs), ..ChartSpec::speedup(t.axis_workers) }
-            caption=Signal::derive(move || format!("{}. {}", t.sweep_title, message(t.sweep_caption, &[("tasks", Arg::Count(sweep_tasks.get() as u64))])))
+            caption=Signal::derive(move || fill(t.title_then_caption, &[("title", t.sweep_title), ("caption", &message(t.sweep_caption, &[("tasks", Arg::Count(sweep_tasks.get() as u64))]))]))
             empty_text=t.sweep_empty
             test_id="sweep"
         />
