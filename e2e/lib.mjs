@@ -109,3 +109,12 @@ export async function openFromChapterMenu(page, slug) {
   if (!(await menu.evaluate((d) => d.open))) await menu.locator('summary').click();
   await menu.locator(`a[href$="/chapters/${slug}"]`).click();
 }
+
+/** A new page at `url` and the panel of `experiment` on it, once that panel is there. */
+export async function openPanel(browser, url, experiment) {
+  const page = await newPage(browser);
+  await page.goto(url);
+  const panel = page.locator(`section[data-experiment="${experiment}"]`);
+  await panel.waitFor();
+  return { page, panel };
+}

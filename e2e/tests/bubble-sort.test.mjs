@@ -2,7 +2,7 @@
 // long bubble sort; a sweep fits Amdahl's law to each parallel sort.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { clickAndWait, launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+import { clickAndWait, launch, openPanel, serve, waitForOutcome } from '../lib.mjs';
 
 let browser;
 let server;
@@ -16,11 +16,7 @@ after(async () => {
 });
 
 async function open(query) {
-  const page = await newPage(browser);
-  await page.goto(`${server.url}/chapters/bubble-sort${query}`);
-  const panel = page.locator('section[data-experiment="bubble-sort"]');
-  await panel.waitFor();
-  return { page, panel };
+  return openPanel(browser, `${server.url}/chapters/bubble-sort${query}`, 'bubble-sort');
 }
 
 test('all four sorts run from a preset and every result is checked sorted', async () => {

@@ -1,7 +1,7 @@
 // The CPU-bound versus IO-bound chapter: the workload switch, presets, and one sweep line per kind.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { clickAndWait, launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+import { clickAndWait, launch, openPanel, serve, waitForOutcome } from '../lib.mjs';
 
 let browser;
 let server;
@@ -15,11 +15,7 @@ after(async () => {
 });
 
 async function open(query) {
-  const page = await newPage(browser);
-  await page.goto(`${server.url}/chapters/cpu-vs-io${query}`);
-  const panel = page.locator('section[data-experiment="cpu-vs-io"]');
-  await panel.waitFor();
-  return { page, panel };
+  return openPanel(browser, `${server.url}/chapters/cpu-vs-io${query}`, 'cpu-vs-io');
 }
 
 test('a preset picks the workload kind and runs it', async () => {

@@ -2,7 +2,7 @@
 // the goroutine timeline shows parked time, presets and the tasks sweep work.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { clickAndWait, launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+import { clickAndWait, launch, openPanel, serve, waitForOutcome } from '../lib.mjs';
 
 let browser;
 let server;
@@ -18,11 +18,7 @@ after(async () => {
 const number = (text) => Number(text.replace(/[^0-9.\-]/g, ''));
 
 async function open(query) {
-  const page = await newPage(browser);
-  await page.goto(`${server.url}/chapters/document-search${query}`);
-  const panel = page.locator('section[data-experiment="document-search"]');
-  await panel.waitFor();
-  return { page, panel };
+  return openPanel(browser, `${server.url}/chapters/document-search${query}`, 'document-search');
 }
 
 async function medianOf(panel, variant) {

@@ -4,7 +4,7 @@
 // with the run's own table and settings. Nothing here asserts how large the overshoot is.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+import { launch, openPanel, serve, waitForOutcome } from '../lib.mjs';
 
 let browser;
 let server;
@@ -22,11 +22,7 @@ const number = (text) => Number(text.replace(/[^0-9.\-]/g, ''));
 const ROUNDING_MS = 0.05;
 
 async function open(query) {
-  const page = await newPage(browser);
-  await page.goto(`${server.url}/chapters/document-search${query}`);
-  const panel = page.locator('section[data-experiment="document-search"]');
-  await panel.waitFor();
-  return { page, panel };
+  return openPanel(browser, `${server.url}/chapters/document-search${query}`, 'document-search');
 }
 
 test('after 1 ms reads the panel says how long they really waited, consistently with its table', async () => {
