@@ -144,7 +144,8 @@ test('the switcher keeps the chapter and its settings, and a run works after swi
   await page.waitForURL((url) => url.pathname.endsWith('/ru/chapters/sum'));
   const url = new URL(page.url());
   for (const [key, value] of new URLSearchParams(query)) assert.equal(url.searchParams.get(key), value, key);
-  assert.equal(await page.evaluate(() => document.documentElement.lang), 'ru');
+  // The app names the page's language as it starts (the served page may be the English index.html).
+  await page.waitForFunction(() => document.documentElement.lang === 'ru', null, { timeout: 60_000 });
   const russianPanel = page.locator('section[data-experiment="sum"]');
   await russianPanel.waitFor({ timeout: 60_000 });
   await russianPanel.getByRole('button', { name: 'Запустить' }).click();

@@ -33,9 +33,12 @@ test('the granularity sweep runs from a preset and fills the table and the chart
   const chart = panel.getByTestId('granularity-chart');
   // (The data table sits in a closed disclosure: its text is read, not its rendering.)
   assert.equal((await chart.locator('table.chart-data thead th').last().textContent()).trim(), 'time ÷ time of the loop');
-  const ratios = (await chart.locator('table.chart-data tbody tr td:last-child').allTextContents()).map((t) => t.trim());
+  const ratios = await chart.locator('table.chart-data tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [Number(tr.dataset.x), tr.cells[tr.cells.length - 1].textContent.trim()]));
   assert.equal(ratios.length, 20);
-  for (const ratio of ratios) assert.match(ratio, /^\d[\d,]*\.\d\d×$/);
+  // A loop of the smallest tasks can be too quick for the browser's clock on a busy machine (its
+  // median reads 0, the ratio "—", as the caption says); from 100 square roots on it is always timed.
+  for (const [x, ratio] of ratios) assert.match(ratio, x >= 100 ? /^\d[\d,]*\.\d\d×$/ : /^(\d[\d,]*\.\d\d×|—)$/, `${x}: ${ratio}`);
   // The results table states the same ratio under the same name, never its inverse as a "Speedup".
   const headings = (await panel.locator('table.results thead th').allTextContents()).map((t) => t.trim());
   assert.ok(headings.includes('time ÷ time of the loop') && !headings.includes('Speedup'), headings.join(' | '));
@@ -46,6 +49,8 @@ test('the granularity sweep runs from a preset and fills the table and the chart
   for (const cells of loopTimes) {
     const median = Number(cells[4].replace(/,/g, ''));
     if (cells[1].startsWith('Loop')) loop = median;
+    // A loop too quick for the clock (median 0) has no ratio to compare (checked above: "—").
+    if (!(loop > 0)) continue;
     const ratio = Number(cells[7].replace(/[×⚠\s,]/g, ''));
     assert.ok(Math.abs(ratio - median / loop) <= 0.15 * (median / loop) + 0.01, `${cells[1]}: ${ratio} vs ${median} / ${loop}`);
   }
