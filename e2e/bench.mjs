@@ -28,7 +28,12 @@
 // measures how much two warm runs differ: the noise of the comparison). The speedups come from the
 // engine's own measurements (the messages the page receives) and xtask prints the median cold speedup
 // beside the median warm one.
+import path from 'node:path';
 import { launch, newPage, openFromChapterMenu, serve, waitForOutcome } from './lib.mjs';
+import { startServer } from './server.mjs';
+
+/** The deployable site (`cargo xtask dist`), which the slow link serves as a static host would. */
+const DEPLOYED_SITE_DIR = process.env.DEPLOYED_SITE_DIR || path.resolve(import.meta.dirname, '../target/site');
 
 /**
  * What to measure, from `cargo xtask bench` (the BENCH_PLAN environment variable, JSON): the Sum
@@ -288,7 +293,7 @@ async function talkToEngine({ runs, labels, timeoutMs, settleMs, settleBefore, c
           case 'failed':
           case 'stopped':
           case 'crashed':
-            fail(`the engine answered "${message.type}" during ${labels[current]}: ${message.message ?? ''}`);
+            fail(`the engine answered "${message.type}" during ${labels[current]}: ${message.failure?.detail ?? ''}`);
             break;
           default:
             // progress and status messages carry nothing the bench needs
@@ -496,12 +501,17 @@ const NAVIGATION = ['bubble-sort', 'hashing', 'concurrency-vs-parallelism', 'sum
  * does. From the navigation's start, the Run button is clicked as soon as it can be, and the time is
  * taken when the engine answers the run (its first progress message, or the end of the run): Run
  * works only once the UI and the engine have both arrived and started. Cold: a new browser profile.
- * Warm: the same profile loads the page again (files revalidated by ETag: a round trip each, no
- * body). Then the longest main-thread task while navigating between chapters in the app.
+ * Warm: the same profile loads the page again (files named after their content are kept for good,
+ * as the site's `_headers` says; the others are revalidated by ETag: a round trip each, no body).
+ * The site is the deployable one (DEPLOYED_SITE_DIR, `cargo xtask dist`'s output: each route's page
+ * preloads its prose and panel code). Then the longest main-thread task while navigating between
+ * chapters in the app.
  */
 async function measureSlowLink(browser) {
-  const server = await serve('isolated', { link: SLOW_LINK });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const server = await startServer({ root: DEPLOYED_SITE_DIR, mode: 'isolated', link: SLOW_LINK });
+  // A host that sends the headers itself (Netlify, Cloudflare Pages): the page needs no service
+  // worker for isolation, and its offline copy, downloaded after the page, is left out of the timing.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   try {
     const page = await context.newPage();
     await page.addInitScript(instrumentPage);

@@ -33,8 +33,8 @@ export async function serve(mode = 'isolated', options = {}) {
  * A new page that records uncaught errors and console errors in `page.problems`.
  * Tests assert it stays empty: a crash in the page must fail the test even when the UI looks fine.
  */
-export async function newPage(browser, { viewport = { width: 1280, height: 900 }, reducedMotion } = {}) {
-  const context = await browser.newContext({ viewport, reducedMotion });
+export async function newPage(browser, { viewport = { width: 1280, height: 900 }, reducedMotion, serviceWorkers } = {}) {
+  const context = await browser.newContext({ viewport, reducedMotion, ...(serviceWorkers ? { serviceWorkers } : {}) });
   const page = await context.newPage();
   page.problems = [];
   page.on('pageerror', (error) => page.problems.push(`pageerror: ${error.message}`));

@@ -42,6 +42,32 @@ export const MODES = {
 const ALWAYS = { 'X-Content-Type-Options': 'nosniff' };
 
 /**
+ * The rules of the site's `_headers` file (Netlify and Cloudflare Pages syntax: a path pattern, `*`
+ * matching anything, then indented `Name: value` lines), as { pattern: RegExp, headers } in file
+ * order; none when the site has no such file.
+ */
+export function headersFileRules(root) {
+  let text;
+  try {
+    text = fs.readFileSync(path.join(root, '_headers'), 'utf8');
+  } catch {
+    return [];
+  }
+  const rules = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim() || line.trimStart().startsWith('#')) continue;
+    if (!/^\s/.test(line)) {
+      const source = line.trim().split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+      rules.push({ pattern: new RegExp(`^${source}$`), headers: {} });
+      continue;
+    }
+    const [name, ...value] = line.trim().split(':');
+    if (rules.length) rules.at(-1).headers[name] = value.join(':').trim();
+  }
+  return rules;
+}
+
+/**
  * Serve `root` on 127.0.0.1. `overrides` maps a path to what is served instead of the file (tests
  * use it to break one script on purpose); it can be changed while the server runs. An override is a
  * body (string), or `{ status, type, body, delayMs }`: any of these replaces what the file would
@@ -51,7 +77,8 @@ const ALWAYS = { 'X-Content-Type-Options': 'nosniff' };
  * each answer back one round trip, then sends every body through ONE shared pipe of that
  * throughput (parallel downloads share it, as on a real link). It also does what a static host
  * does: files are sent gzip-compressed (to a browser that accepts it), with an ETag, and a request
- * that brings the same ETag back gets a 304 without the body.
+ * that brings the same ETag back gets a 304 without the body. Its `Cache-Control` is the one the
+ * site's `_headers` gives the path (content-hashed files: cached for good), else `no-cache`.
  */
 export function startServer({ root: given, port = 0, mode = 'isolated', extraHeaders = {}, overrides = {}, link = null }) {
   // Absolute, so the containment check below also holds for a relative root like ../dist.
@@ -110,6 +137,10 @@ export function startServer({ root: given, port = 0, mode = 'isolated', extraHea
     fs.createReadStream(file).pipe(res);
   });
   // The slow link: when the shared pipe is next free (ms, Date.now() clock), and the bytes sent.
+  // Its caching follows the site's own `_headers`, as the static host would send them.
+  // (The first rule that names it wins: the later rules of the file only add other headers.)
+  const cacheRules = link ? headersFileRules(root).filter((rule) => rule.headers['Cache-Control']) : [];
+  const cacheControl = (pathname) => cacheRules.find((rule) => rule.pattern.test(pathname))?.headers['Cache-Control'] ?? 'no-cache';
   let pipeFreeAt = 0;
   let linkBytes = 0;
   const compressed = new Map();
@@ -124,7 +155,8 @@ export function startServer({ root: given, port = 0, mode = 'isolated', extraHea
     }
     const accepts = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
     const body = accepts && entry.gzip ? entry.gzip : entry.raw;
-    const common = { ...headers, ETag: entry.etag, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding' };
+    const pathname = new URL(req.url, 'http://localhost').pathname;
+    const common = { ...headers, ETag: entry.etag, 'Cache-Control': cacheControl(pathname), Vary: 'Accept-Encoding' };
     setTimeout(() => {
       if (res.destroyed) return;
       if (req.headers['if-none-match'] === entry.etag) {

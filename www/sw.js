@@ -34,8 +34,11 @@ self.addEventListener('install', (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
-      // `reload`: never store a copy the browser's HTTP cache kept from an older build.
-      await cache.addAll(self.__PRECACHE.map((path) => new Request(new URL(path, SCOPE), { cache: 'reload' })));
+      // `reload` for the files whose names stay: never store a copy the browser's HTTP cache kept
+      // from an older build. A file named after its content may come from that cache: the page
+      // has usually just fetched it, and a slow link should not carry it twice.
+      const request = (path) => new Request(new URL(path, SCOPE), { cache: HASHED.test(`/${path}`) ? 'default' : 'reload' });
+      await cache.addAll(self.__PRECACHE.map(request));
       await self.skipWaiting();
     })(),
   );
@@ -101,8 +104,9 @@ async function scriptsStored(response, url) {
   return true;
 }
 
-/** Trunk's hashed names (`app-0123456789abcdef.js`, `…_bg.wasm`) and ours (`init-…`). */
-const HASHED = /-[0-9a-f]{16}(_bg)?\.[a-z0-9]+$/;
+/** Names that carry their content's hash: Trunk's (`style-0123456789abcdef.css`), ours (`init-…`,
+ * the prose and interface tables' `…-<hash>.json`) and every file of the split UI's `app-<hash>/`. */
+const HASHED = /-[0-9a-f]{16}(\/|(_bg)?\.[a-z0-9]+$)/;
 
 /** Scripts, wasm, styles, icons: the stored copy, else the network's (then stored for next time). */
 async function cacheFirst(request) {

@@ -5,7 +5,8 @@
 //! fails, naming the file and line, on what the prose may not contain (raw HTML, `javascript:`
 //! links…): see `prose::check`.
 //!
-//! It also extracts the code shown beside each experiment's result (`code_beside_results`).
+//! It also extracts the code shown beside each experiment's result (`code_beside_results`), and
+//! names the interface tables the app fetches for the other languages (`ui_tables`).
 
 // The table of which code each experiment shows; the app reads only part of it.
 #[allow(dead_code)]
@@ -51,7 +52,20 @@ fn main() {
     out.push_str("];\n");
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("texts.rs");
     fs::write(dest, out).unwrap();
+    ui_tables();
     code_beside_results();
+}
+
+/// The site path of every non-English interface table (`ui/<tag>-<hash>.json`), which the app
+/// fetches for a page in that language and `cargo xtask build-prose` writes: both name it with
+/// `ui_text::site_path`, so the names agree.
+fn ui_tables() {
+    let mut out = String::from("pub static UI_TABLES: &[(&str, &str)] = &[\n");
+    for (tag, table) in ui_text::tables().into_iter().filter(|(tag, _)| *tag != "en") {
+        let _ = writeln!(out, "    ({tag:?}, {:?}),", ui_text::site_path(tag, &ui_text::to_json(table)));
+    }
+    out.push_str("];\n");
+    fs::write(Path::new(&std::env::var("OUT_DIR").unwrap()).join("ui_tables.rs"), out).unwrap();
 }
 
 /// A region of source between `// lesson-code: NAME` and `// lesson-code-end`.

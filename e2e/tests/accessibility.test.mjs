@@ -17,9 +17,15 @@ before(async () => {
   server = await serve('isolated');
   browser = await launch();
 });
+// What was audited, printed at the end for the README's figures: audits run, and the rules that
+// applied and passed.
+const audits = { pages: new Set(), runs: 0, passed: new Set() };
 after(async () => {
   await browser?.close();
   await server?.close();
+  if (audits.runs) {
+    console.log(`axe: ${audits.pages.size} pages, ${audits.runs} audits (light and dark), ${audits.passed.size} rules applied and passed`);
+  }
 });
 
 // Small settings that finish quickly; `experiment` is the panel whose run is awaited.
@@ -51,15 +57,19 @@ const EMBEDS = ['demo', 'os-scheduler', 'go-scheduler', 'sum', 'bubble-sort', 'c
 /** axe's serious and critical violations on the page as it is now, in words. */
 async function audit(page) {
   if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const result = await window.axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({
+  const { violations, passes } = await page.evaluate(async () => {
+    const result = await window.axe.run(document);
+    const violations = result.violations.map((v) => ({
       id: v.id,
       impact: v.impact,
       help: v.help,
       nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
     }));
+    return { violations, passes: result.passes.map((p) => p.id) };
   });
+  audits.runs += 1;
+  audits.pages.add(new URL(page.url()).pathname);
+  for (const id of passes) audits.passed.add(id);
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact} ${v.id} (${v.help}): ${v.nodes.join(' | ')}`);
@@ -107,4 +117,57 @@ test('every experiment embed, after a run where it has one, light and dark: no s
     problems.push(...(await auditPage(path, RUNS[name] ? name : null)).map((p) => `${path} ${p}`));
   }
   assert.deepEqual(problems, []);
+});
+
+test('keyboard alone: focus follows the reading order, and the Go replay steps and announces each step', async () => {
+  const page = await newPage(browser, { reducedMotion: 'reduce' });
+  try {
+    await page.goto(`${server.url}/chapters/go-scheduler${RUNS['go-scheduler']}`);
+    const panel = page.locator('section[data-experiment="go-scheduler"]');
+    assert.equal(await waitForOutcome(panel, 120_000), 'finished');
+    assert.equal(await page.locator('[tabindex]:not([tabindex="0"]):not([tabindex="-1"])').count(), 0, 'no positive tabindex');
+    // Tab through the whole page: every stop comes later in the document than the one before.
+    await page.evaluate(() => {
+      window.__stops = [];
+      document.activeElement?.blur();
+    });
+    for (let i = 0; i < 400; i++) {
+      await page.keyboard.press('Tab');
+      const done = await page.evaluate(() => {
+        const here = document.activeElement;
+        if (!here || here === document.body || window.__stops.includes(here)) return true;
+        window.__stops.push(here);
+        return false;
+      });
+      if (done) break;
+    }
+    const { count, backwards } = await page.evaluate(() => {
+      const stops = window.__stops;
+      const backwards = [];
+      for (let i = 1; i < stops.length; i++) {
+        if (stops[i - 1].compareDocumentPosition(stops[i]) & Node.DOCUMENT_POSITION_PRECEDING) {
+          const e = stops[i];
+          backwards.push(`${e.tagName.toLowerCase()} "${(e.innerText || e.getAttribute('aria-label') || '').slice(0, 40)}"`);
+        }
+      }
+      return { count: stops.length, backwards };
+    });
+    assert.ok(count > 20, `${count} tab stops`);
+    assert.deepEqual(backwards, [], 'these stops come before the one Tab left');
+
+    // The replay by keyboard: Step forward with Enter, and its status line (aria-live) says where it is.
+    const replay = panel.getByTestId('replay');
+    const status = panel.getByTestId('replay-status');
+    assert.equal(await status.getAttribute('aria-live'), 'polite');
+    const before = await status.innerText();
+    await replay.getByRole('button', { name: 'Step forward' }).focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Space');
+    const after = await status.innerText();
+    assert.notEqual(after, before, 'the status follows the steps');
+    assert.match(after, /^Step \d+ of \d+/);
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.context().close();
+  }
 });

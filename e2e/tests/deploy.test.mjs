@@ -8,7 +8,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { assertWorkersUsed, clickAndWait, launch, waitForOutcome } from '../lib.mjs';
-import { startServer } from '../server.mjs';
+import { headersFileRules, startServer } from '../server.mjs';
 
 const DIST_SITE_DIR = process.env.DIST_SITE_DIR || path.resolve(import.meta.dirname, '../../target/site');
 
@@ -345,13 +345,10 @@ test('a page open when a new version installs never runs on the new engine: it s
 });
 
 /** Every header `_headers` sets, whatever its path (the embed tests serve them all everywhere). */
-function headersFileRules(root = DIST_SITE_DIR) {
-  const headers = {};
-  for (const line of fs.readFileSync(path.join(root, '_headers'), 'utf8').split('\n')) {
-    const header = line.match(/^\s+([A-Za-z-]+):\s*(.*)$/);
-    if (header) headers[header[1]] = header[2];
-  }
-  return headers;
+function everyHeader(root = DIST_SITE_DIR) {
+  const rules = headersFileRules(root);
+  if (!rules.length) throw new Error(`${root}/_headers sets nothing`);
+  return Object.assign({}, ...rules.map((rule) => rule.headers));
 }
 
 /** A course page on another origin, without isolation headers, framing `src`. */
@@ -378,7 +375,7 @@ async function isolatedFrame(page, timeout = 60_000) {
 for (const host of ['GitHub Pages (no headers: the service worker)', 'Netlify or Cloudflare Pages (_headers)']) {
   test(`an embed in a course page that is not isolated runs on real workers: ${host}`, async (t) => {
     const byHeaders = host.includes('_headers');
-    const app = await startServer({ root: DIST_SITE_DIR, mode: 'none', extraHeaders: byHeaders ? headersFileRules() : {} });
+    const app = await startServer({ root: DIST_SITE_DIR, mode: 'none', extraHeaders: byHeaders ? everyHeader() : {} });
     t.after(() => app.close());
     const course = await coursePage(t, `${app.url}/embed/experiments/sum?workers=2&tasks=2&n=20000000&reps=1&autorun=1`);
     const page = await openPage(byHeaders ? { serviceWorkers: 'block' } : {});
@@ -451,16 +448,23 @@ test('every route page of the deployed site links an oEmbed answer that embeds t
     assert.ok(address.startsWith(PROJECT_SITE_ADDRESS), `${address} is on the site`);
     return `${server.url}/lab/${address.slice(PROJECT_SITE_ADDRESS.length)}`;
   };
-  // Every route folder that holds a page: chapters/<slug> and embed/{chapters,experiments}/<name>.
+  // Every route folder that holds a page, in every language (English at the top, the others under
+  // their tag): chapters/<slug> and embed/{chapters,experiments}/<name>.
+  const languages = ['', ...fs.readdirSync(root).filter((d) => /^[a-z]{2}$/.test(d) && fs.existsSync(path.join(root, d, 'chapters'))).map((d) => `${d}/`)];
+  assert.ok(languages.length >= 5, `languages: ${languages}`);
   const routes = [];
-  for (const top of ['chapters', 'embed/chapters', 'embed/experiments']) {
-    for (const name of fs.readdirSync(path.join(root, top))) {
-      if (fs.existsSync(path.join(root, top, name, 'index.html'))) routes.push(`${top}/${name}`);
+  for (const lang of languages) {
+    for (const top of ['chapters', 'embed/chapters', 'embed/experiments']) {
+      for (const name of fs.readdirSync(path.join(root, lang, top))) {
+        if (fs.existsSync(path.join(root, lang, top, name, 'index.html'))) routes.push([lang, `${top}/${name}`]);
+      }
     }
   }
-  assert.ok(routes.filter((r) => r.startsWith('chapters/')).length >= 10, `chapter routes: ${routes}`);
-  assert.ok(routes.filter((r) => r.startsWith('embed/experiments/')).length >= 12, `experiment routes: ${routes}`);
-  for (const route of routes) {
+  assert.ok(routes.filter(([lang, r]) => !lang && r.startsWith('chapters/')).length >= 10, `chapter routes: ${routes}`);
+  assert.ok(routes.filter(([lang, r]) => !lang && r.startsWith('embed/experiments/')).length >= 12, `experiment routes: ${routes}`);
+  const providers = new Set();
+  for (const [lang, page] of routes) {
+    const route = `${lang}${page}`;
     const html = await (await fetch(`${server.url}/lab/${route}/`)).text();
     const links = [...html.matchAll(/<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/g)].map((m) => m[1].replaceAll('&amp;', '&'));
     assert.equal(links.length, 1, `${route}: one oEmbed discovery link`);
@@ -473,9 +477,11 @@ test('every route page of the deployed site links an oEmbed answer that embeds t
     assert.ok(answer.title.length > 0 && answer.height >= 600 && answer.width > 0, JSON.stringify(answer));
     const src = answer.html.match(/^<iframe src="([^"]+)" title="[^"]+"/)?.[1];
     assert.ok(src, `${route}: the answer's HTML is an iframe with a title: ${answer.html}`);
-    const expected = route.startsWith('chapters/') ? `embed/${route}` : route;
+    const expected = page.startsWith('chapters/') ? `${lang}embed/${page}` : route;
+    providers.add(answer.provider_name);
     assert.equal(src, `${PROJECT_SITE_ADDRESS}${expected}`, `${route}: the iframe embeds ${expected}`);
     const embedded = await fetch(`${local(src)}/`);
     assert.equal(embedded.status, 200, `${route}: ${src} is a page of the site`);
   }
+  assert.equal(providers.size, languages.length, `the provider is named in each language: ${[...providers]}`);
 });

@@ -39,7 +39,13 @@ test('a worker that crashes mid-run fails that run with a message, not a frozen 
   await page.goto(`${server.url}/chapters/sum?workers=2&n=100000&reps=1`);
   const panel = page.locator('section[data-experiment="sum"]');
   assert.equal(await run(panel, 30_000), 'failed');
-  assert.match(await panel.getByTestId('outcome').innerText(), /a worker crashed: simulated crash/);
+  assert.match(await panel.getByTestId('outcome').innerText(), /^The run failed: a worker crashed$/);
+  // The engine's own words stay available, folded away, for a bug report.
+  const detail = panel.getByTestId('failure-detail');
+  assert.equal(await detail.locator('code').textContent(), 'a worker crashed: simulated crash');
+  assert.equal(await detail.locator('code').isVisible(), false, 'folded until asked for');
+  await detail.locator('summary').click();
+  assert.equal(await detail.locator('code').isVisible(), true);
   delete server.overrides['/engine/pool-worker.js'];
   assert.equal(await run(panel), 'finished');
   assert.equal(await panel.locator('table.results tbody tr[data-variant]').count(), 2);
@@ -54,7 +60,8 @@ test('without shared memory, message workers that cannot load fail the run with 
     await page.goto(`${plain.url}/chapters/sum?workers=2&tasks=4&n=100000&reps=1`);
     const panel = page.locator('section[data-experiment="sum"]');
     assert.equal(await run(panel, 60_000), 'failed');
-    assert.match(await panel.getByTestId('outcome').innerText(), /The run failed: message worker \d could not start/);
+    assert.match(await panel.getByTestId('outcome').innerText(), /The run failed: the workers could not be started/);
+    assert.match(await panel.locator('[data-testid="failure-detail"] code').textContent(), /message worker \d could not start/);
     await page.context().close();
   } finally {
     await plain.close();
@@ -78,11 +85,46 @@ self.onmessage = (event) => {
   await page.goto(`${server.url}/chapters/sum?workers=2&n=100000&reps=1`);
   const panel = page.locator('section[data-experiment="sum"]');
   assert.equal(await run(panel, 30_000), 'failed');
-  assert.match(await panel.getByTestId('outcome').innerText(), /The run failed: the engine panicked: .*simulated panic in the coordinator/);
+  assert.match(await panel.getByTestId('outcome').innerText(), /The run failed: the engine hit a bug and stopped/);
+  assert.match(
+    await panel.locator('[data-testid="failure-detail"] code').textContent(),
+    /the engine panicked: [^]*simulated panic in the coordinator/,
+  );
   delete server.overrides['/engine/coordinator.js'];
   await panel.getByLabel('Repetitions', { exact: true }).fill('2');
   assert.equal(await run(panel), 'finished', await panel.getByTestId('outcome').innerText());
   await page.context().close();
+});
+
+test("a refused run reads in the page's language; the engine's own words stay apart, for a bug report", async () => {
+  const page = await newPage(browser);
+  // The real coordinator, except that every request asks for 0 workers on its way in: a request
+  // the page itself never sends, which the engine refuses.
+  server.overrides['/engine/coordinator.js'] = `
+import init, { coordinator_start } from './engine.js';
+await init();
+coordinator_start('dev');
+const forward = self.onmessage;
+self.onmessage = (event) => {
+  const data = typeof event.data === 'string' ? event.data.replaceAll('"workers":2', '"workers":0') : event.data;
+  forward(new MessageEvent('message', { data }));
+};`;
+  try {
+    await page.goto(`${server.url}/ru/chapters/sum?workers=2&n=100000&reps=1`);
+    const panel = page.locator('section[data-experiment="sum"]');
+    assert.equal(await clickAndWait(panel, 'Запустить', 30_000), 'failed');
+    const status = await panel.getByTestId('outcome').innerText();
+    assert.match(status, /^Прогон не удался: движок отказался от этих настроек/);
+    assert.doesNotMatch(status, /[A-Za-z]/, `no English in the Russian status line: ${status}`);
+    const detail = panel.getByTestId('failure-detail');
+    assert.equal(await detail.getAttribute('open'), null, 'the detail is folded');
+    assert.equal(await detail.locator('summary').innerText(), 'Технические подробности (для отчёта об ошибке)');
+    assert.equal(await detail.locator('code').getAttribute('lang'), 'en');
+    assert.match(await detail.locator('code').textContent(), /workers must be between 1 and \d+, not 0/);
+  } finally {
+    delete server.overrides['/engine/coordinator.js'];
+    await page.context().close();
+  }
 });
 
 test('stopping a run that has ended, or leaving its page, leaves the engine alone (single worker)', async () => {

@@ -44,8 +44,8 @@ const EXPECTED = {
     delay: /did not start within 15 s: engine\/engine_bg\.wasm did not arrive/,
   },
   'engine/pool-worker.js': {
-    404: /a worker of the pool could not be loaded: engine\/pool-worker\.js answered 404/,
-    mime: /a worker of the pool could not be loaded: engine\/pool-worker\.js is served as text\/plain/,
+    404: /a worker crashed: engine\/pool-worker\.js answered 404.* \| a worker of the pool could not be loaded/,
+    mime: /a worker crashed: engine\/pool-worker\.js is served as text\/plain.* \| a worker of the pool could not be loaded/,
     syntax: /a worker of the pool (failed: .*SyntaxError|could not be loaded)/,
     delay: /starting the workers .* took longer than 20 s/,
   },
@@ -56,12 +56,15 @@ after(() => {
   if (times.length) console.log(`failure injection: ${times.map(([c, ms]) => `${c} ${(ms / 1000).toFixed(1)} s`).join(', ')}`);
 });
 
-/** Run the Sum experiment on `page` and return how it ended, its message, and how long it took. */
+/** Run the Sum experiment on `page` and return how it ended, its message (the status line, then
+ * the technical detail under it, if any), and how long it took. */
 async function runSum(page, timeout) {
   const panel = page.locator('section[data-experiment="sum"]');
   const started = Date.now();
   const outcome = await clickAndWait(panel, 'Run', timeout);
-  return { outcome, ms: Date.now() - started, message: await panel.getByTestId('outcome').innerText() };
+  const status = await panel.getByTestId('outcome').innerText();
+  const detail = await panel.locator('[data-testid="failure-detail"] code').allTextContents();
+  return { outcome, ms: Date.now() - started, message: [status, ...detail].join(' | ') };
 }
 
 for (const [file, faults] of Object.entries(EXPECTED)) {

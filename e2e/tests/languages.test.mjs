@@ -3,7 +3,7 @@
 // keeps the chapter and the settings, and a run works after switching; embeds carry the language.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { CHAPTER_FIRST_EXPERIMENTS, launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+import { CHAPTER_FIRST_EXPERIMENTS, clickAndWait, launch, newPage, serve, waitForOutcome } from '../lib.mjs';
 
 const LANGUAGES = ['ru', 'zh', 'ja', 'hi'];
 const PAGES = ['/', '/glossary', ...CHAPTER_FIRST_EXPERIMENTS.map(([slug]) => `/chapters/${slug}`)];
@@ -192,4 +192,36 @@ test('a first visit to the English landing page offers the browser’s language,
   await page.waitForTimeout(300);
   assert.equal(await page.getByTestId('language-suggestion').count(), 0, 'dismissed once, not offered again');
   await context.close();
+});
+
+test("a page fetches its own language's interface strings, and without them says so and works in English", async () => {
+  // The table of the page's language is fetched, and only that one.
+  const fetched = [];
+  const page = await newPage(browser);
+  page.on('request', (request) => {
+    if (/\/ui\/[a-z]+-[0-9a-f]{16}\.json$/.test(request.url())) fetched.push(new URL(request.url()).pathname);
+  });
+  await page.goto(`${server.url}/ja/chapters/sum`);
+  await page.locator('section[data-experiment="sum"]').waitFor();
+  assert.ok(fetched.length >= 1 && fetched.every((p) => /\/ui\/ja-/.test(p)), fetched.join(', '));
+  await page.goto(`${server.url}/chapters/sum`);
+  await page.locator('section[data-experiment="sum"]').waitFor();
+  assert.ok(fetched.every((p) => /\/ui\/ja-/.test(p)), `an English page fetches no table: ${fetched.join(', ')}`);
+  await page.context().close();
+
+  // Without it: a notice that says why, the interface in English, and a run that works.
+  const broken = await newPage(browser);
+  await broken.route(/\/ui\/ru-[0-9a-f]+\.json$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await broken.goto(`${server.url}/ru/chapters/sum?workers=2&tasks=4&n=100000&reps=1`);
+  const notice = broken.getByTestId('table-failure');
+  await notice.waitFor();
+  assert.match(await notice.innerText(), /^The interface in Русский could not be loaded \(404 Not Found\), so it is shown in English/);
+  const panel = broken.locator('section[data-experiment="sum"]');
+  assert.equal(await clickAndWait(panel, 'Run'), 'finished');
+  assert.deepEqual(
+    broken.problems.filter((p) => !/Failed to load resource.*404/.test(p)),
+    [],
+    'no error but the missing file',
+  );
+  await broken.context().close();
 });

@@ -8,7 +8,7 @@
 //! restarting the engine, so Stop always works.
 
 use crate::i18n::{message, ui, Arg};
-use experiments::protocol::{Request, Response, RunId, Stage};
+use experiments::protocol::{Failure, FailureKind, Request, Response, RunId, Stage};
 use experiments::{Job, Measurement};
 use futures_channel::{mpsc, oneshot};
 use std::cell::RefCell;
@@ -44,7 +44,45 @@ pub enum EngineEvent {
     Stopped {
         restarted: bool,
     },
-    Failed(String),
+    Failed(RunFailure),
+}
+
+/// Why a run failed: a sentence in the reader's language, and the technical words that came with it
+/// (the engine's or the browser's, usually English: for a bug report), if any.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunFailure {
+    pub message: String,
+    pub detail: Option<String>,
+}
+
+impl RunFailure {
+    /// A failure the page words itself, with nothing technical to add.
+    pub fn plain(message: impl Into<String>) -> Self {
+        RunFailure { message: message.into(), detail: None }
+    }
+
+    /// A failure worded by the page, with the technical `detail` beside it (none if empty).
+    fn detailed(message: impl Into<String>, detail: String) -> Self {
+        RunFailure { message: message.into(), detail: Some(detail).filter(|d| !d.trim().is_empty()) }
+    }
+
+    /// What the engine reported, in the reader's language: its kind decides the sentence.
+    pub fn from_engine(failure: Failure) -> Self {
+        let t = ui();
+        let sentence = match failure.kind {
+            FailureKind::Refused => t.failure_refused,
+            FailureKind::FileUnreadable => t.failure_file_unreadable,
+            FailureKind::EngineNotStarted => t.failure_engine_not_started,
+            FailureKind::WorkersNotStarted => t.failure_workers_not_started,
+            FailureKind::TimedOut => t.failure_timed_out,
+            FailureKind::NoSharedMemory => t.failure_no_shared_memory,
+            FailureKind::TooMuchMemory => t.failure_too_much_memory,
+            FailureKind::WorkerCrashed => t.failure_worker_crashed,
+            FailureKind::EnginePanicked => t.failure_engine_panicked,
+            FailureKind::Internal => t.failure_internal,
+        };
+        RunFailure::detailed(sentence, failure.detail)
+    }
 }
 
 /// Why experiments cannot run at all on this page.
@@ -120,7 +158,7 @@ fn coordinator_url(mode: Mode) -> String {
     format!("{}{}/coordinator.js", site_base(), engine_folder(mode))
 }
 
-fn start_worker(client: &mut Client) -> Result<(), String> {
+fn start_worker(client: &mut Client) -> Result<(), RunFailure> {
     if client.worker.is_some() {
         return Ok(());
     }
@@ -128,9 +166,9 @@ fn start_worker(client: &mut Client) -> Result<(), String> {
     options.set_type(WorkerType::Module);
     options.set_name("lab-engine");
     let t = ui();
-    let mode = availability().map_err(|_| t.engine_unsupported.to_string())?;
+    let mode = availability().map_err(|_| RunFailure::plain(t.engine_unsupported))?;
     let worker = Worker::new_with_options(&coordinator_url(mode), &options)
-        .map_err(|e| message(t.engine_refused_to_start, &[("error", Arg::Text(&format!("{e:?}")))]))?;
+        .map_err(|e| RunFailure::detailed(t.engine_refused_to_start, describe(&e)))?;
     // Events of an engine already discarded (queued before it was ended) are ignored.
     let generation = client.generation + 1;
     let current = move || CLIENT.with(|c| c.borrow().generation == generation);
@@ -141,9 +179,7 @@ fn start_worker(client: &mut Client) -> Result<(), String> {
         let text = event.data().as_string().unwrap_or_default();
         match Response::from_json(&text) {
             Ok(response) => on_response(response),
-            Err(error) => {
-                fail(Some(message(ui().engine_unreadable_message, &[("error", Arg::Text(&error.to_string()))])))
-            }
+            Err(error) => fail(Some(RunFailure::detailed(ui().engine_unreadable_message, error))),
         }
     });
     // A script that cannot be loaded (a 404, the wrong MIME type, offline, refused) fires a plain
@@ -153,7 +189,8 @@ fn start_worker(client: &mut Client) -> Result<(), String> {
         if !current() {
             return;
         }
-        fail(event.dyn_ref::<ErrorEvent>().map(ErrorEvent::message).filter(|m| !m.is_empty()));
+        let detail = event.dyn_ref::<ErrorEvent>().map(ErrorEvent::message).filter(|m| !m.is_empty());
+        fail(detail.map(|detail| RunFailure::detailed(ui().engine_error, detail)));
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -168,7 +205,8 @@ fn start_worker(client: &mut Client) -> Result<(), String> {
             client.generation == generation && client.worker.is_some() && !client.ready
         });
         if late {
-            fail(Some(message(ui().engine_start_late, &[("s", Arg::Count((READY_LIMIT_MS / 1000) as u64))])));
+            let late = message(ui().engine_start_late, &[("s", Arg::Count((READY_LIMIT_MS / 1000) as u64))]);
+            fail(Some(RunFailure::plain(late)));
         }
     });
     Ok(())
@@ -182,12 +220,12 @@ fn after_ms(ms: i32, then: impl FnOnce() + 'static) {
     }
 }
 
-fn send(request: &Request) -> Result<(), String> {
+fn send(request: &Request) -> Result<(), RunFailure> {
     send_with(request, None)
 }
 
 /// Post a request: its JSON alone, or `[JSON, file]` when it brings a file.
-fn send_with(request: &Request, file: Option<web_sys::File>) -> Result<(), String> {
+fn send_with(request: &Request, file: Option<web_sys::File>) -> Result<(), RunFailure> {
     CLIENT.with(|c| {
         let mut client = c.borrow_mut();
         start_worker(&mut client)?;
@@ -198,7 +236,7 @@ fn send_with(request: &Request, file: Option<web_sys::File>) -> Result<(), Strin
         };
         if client.ready {
             let worker = client.worker.as_ref().expect("started above");
-            worker.post_message(&message).map_err(|e| format!("{e:?}"))
+            worker.post_message(&message).map_err(|e| RunFailure::detailed(ui().engine_request_refused, describe(&e)))
         } else {
             client.waiting.push(message);
             Ok(())
@@ -224,7 +262,7 @@ fn on_response(response: Response) {
             // what the browser now serves: this page must not mix the two.
             let runs = discard_engine();
             for (_, listener) in runs {
-                let _ = listener.unbounded_send(EngineEvent::Failed(ui().engine_new_version.into()));
+                let _ = listener.unbounded_send(EngineEvent::Failed(RunFailure::plain(ui().engine_new_version)));
             }
         }
         Response::Ready { .. } => CLIENT.with(|c| {
@@ -245,14 +283,16 @@ fn on_response(response: Response) {
         }
         Response::Finished { run_id } => deliver(run_id, EngineEvent::Finished, true),
         Response::Stopped { run_id } => deliver(run_id, EngineEvent::Stopped { restarted: false }, true),
-        Response::Failed { run_id, message } => deliver(run_id, EngineEvent::Failed(message), true),
+        Response::Failed { run_id, failure } => {
+            deliver(run_id, EngineEvent::Failed(RunFailure::from_engine(failure)), true)
+        }
         Response::Status { live_workers, pool_workers, parked_workers, heap_bytes, memory_bytes } => CLIENT.with(|c| {
             for waiter in c.borrow_mut().status_waiters.drain(..) {
                 let _ =
                     waiter.send(EngineStatus { live_workers, pool_workers, parked_workers, heap_bytes, memory_bytes });
             }
         }),
-        Response::Crashed { message } => fail(Some(message)),
+        Response::Crashed { failure } => fail(Some(RunFailure::from_engine(failure))),
     }
 }
 
@@ -290,24 +330,30 @@ fn discard_engine() -> HashMap<RunId, mpsc::UnboundedSender<EngineEvent>> {
     runs
 }
 
-/// The engine failed (`detail` says how, if anything did): discard it, look for the engine file at
+/// The engine failed (`failure` says how, if anything did): discard it, look for the engine file at
 /// fault, and fail every run it had with a message that names what went wrong.
-fn fail(detail: Option<String>) {
+fn fail(failure: Option<RunFailure>) {
     let runs = discard_engine();
     let Ok(mode) = availability() else { return };
     wasm_bindgen_futures::spawn_local(async move {
         let problem = diagnose(mode).await;
         let t = ui();
-        let text = match (detail, problem) {
-            (Some(detail), Some(problem)) => {
-                message(t.engine_failure_and_cause, &[("failure", Arg::Text(&detail)), ("cause", Arg::Text(&problem))])
+        let failure = match (failure, problem) {
+            (Some(failure), Some(problem)) => RunFailure {
+                message: message(
+                    t.engine_failure_and_cause,
+                    &[("failure", Arg::Text(&failure.message)), ("cause", Arg::Text(&problem))],
+                ),
+                detail: failure.detail,
+            },
+            (Some(failure), None) => failure,
+            (None, Some(problem)) => {
+                RunFailure::plain(message(t.engine_not_loaded, &[("problem", Arg::Text(&problem))]))
             }
-            (Some(detail), None) => detail,
-            (None, Some(problem)) => message(t.engine_not_loaded, &[("problem", Arg::Text(&problem))]),
-            (None, None) => t.engine_not_loaded_files_fine.to_string(),
+            (None, None) => RunFailure::plain(t.engine_not_loaded_files_fine),
         };
         for (_, listener) in runs {
-            let _ = listener.unbounded_send(EngineEvent::Failed(text.clone()));
+            let _ = listener.unbounded_send(EngineEvent::Failed(failure.clone()));
         }
     });
 }
@@ -394,7 +440,7 @@ pub fn start_early() {
 }
 
 /// Start measuring `jobs`; events arrive on the returned channel. A new run stops the one in progress.
-pub fn run(jobs: Vec<Job>) -> Result<(RunId, mpsc::UnboundedReceiver<EngineEvent>), String> {
+pub fn run(jobs: Vec<Job>) -> Result<(RunId, mpsc::UnboundedReceiver<EngineEvent>), RunFailure> {
     run_with(jobs, None)
 }
 
@@ -402,14 +448,14 @@ pub fn run(jobs: Vec<Job>) -> Result<(RunId, mpsc::UnboundedReceiver<EngineEvent
 pub fn run_with_file(
     jobs: Vec<Job>,
     file: web_sys::File,
-) -> Result<(RunId, mpsc::UnboundedReceiver<EngineEvent>), String> {
+) -> Result<(RunId, mpsc::UnboundedReceiver<EngineEvent>), RunFailure> {
     run_with(jobs, Some(file))
 }
 
 fn run_with(
     jobs: Vec<Job>,
     file: Option<web_sys::File>,
-) -> Result<(RunId, mpsc::UnboundedReceiver<EngineEvent>), String> {
+) -> Result<(RunId, mpsc::UnboundedReceiver<EngineEvent>), RunFailure> {
     let (sender, receiver) = mpsc::unbounded();
     let run_id = CLIENT.with(|c| {
         let mut client = c.borrow_mut();
@@ -464,7 +510,7 @@ fn end_by_restart(run_id: RunId, restarted: bool) {
         let event = if id == run_id {
             EngineEvent::Stopped { restarted }
         } else {
-            EngineEvent::Failed(ui().engine_restarted_for_another_run.into())
+            EngineEvent::Failed(RunFailure::plain(ui().engine_restarted_for_another_run))
         };
         let _ = listener.unbounded_send(event);
     }

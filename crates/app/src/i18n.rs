@@ -1,17 +1,18 @@
-//! Every user-interface string in one place, per language. Chapter prose lives in `content/<lang>/`.
+//! The page's language and its interface strings, and the messages made of them. The strings live
+//! in the `ui-text` crate, one typed table per language; chapter prose lives in `content/<lang>/`.
 //!
-//! Strings with blanks use `{name}` placeholders filled by [`fill`]. To add a language: add a
-//! [`Lang`] variant, a `Ui` table, and a `content/<tag>/` folder. `Ui` and each table are grouped by
-//! chapter (headed by the chapter's slug), after the strings every page shares.
+//! English is compiled in. A page in another language fetches its table once, before the app
+//! starts ([`load_table`]): a reader downloads one language's strings, not five. Strings with
+//! blanks use `{name}` placeholders filled by [`fill`], or plural messages ([`message`]). To add a
+//! language: add a [`Lang`] variant, a table in `ui-text`, and a `content/<tag>/` folder.
 
-mod en;
-mod hi;
-mod ja;
 mod message;
-mod ru;
-mod zh;
 
 pub use message::Arg;
+pub use ui_text::{Forms, Ui};
+
+// `UI_TABLES`: each non-English table's site path (written by build.rs).
+include!(concat!(env!("OUT_DIR"), "/ui_tables.rs"));
 
 /// Languages the interface is available in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,17 +49,40 @@ impl Lang {
             Lang::Hi => "हिन्दी",
         }
     }
+}
 
-    /// The strings of this language.
-    pub fn ui(self) -> &'static Ui {
-        match self {
-            Lang::En => &en::EN,
-            Lang::Ru => &ru::RU,
-            Lang::Zh => &zh::ZH,
-            Lang::Ja => &ja::JA,
-            Lang::Hi => &hi::HI,
+/// The page's table when it is not English, once [`load_table`] has fetched it.
+static LOADED: std::sync::OnceLock<&'static Ui> = std::sync::OnceLock::new();
+/// Why the page's table could not be fetched, if it could not (the page is then in English).
+static LOAD_FAILURE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Fetch the page's interface table, if its language is not English; call before the app starts.
+/// A table that cannot be fetched or read leaves the interface in English, and [`load_failure`]
+/// says why (the prose still comes in the page's language when it can).
+pub async fn load_table() {
+    let lang = lang();
+    if lang == Lang::En {
+        return;
+    }
+    match fetch_table(lang).await {
+        Ok(table) => {
+            let _ = LOADED.set(Box::leak(Box::new(table)));
+        }
+        Err(reason) => {
+            let _ = LOAD_FAILURE.set(reason);
         }
     }
+}
+
+/// Why the page's language is shown in English, if it is: `(language, reason)`.
+pub fn load_failure() -> Option<(&'static str, &'static str)> {
+    LOAD_FAILURE.get().map(|reason| (lang().native_name(), reason.as_str()))
+}
+
+async fn fetch_table(lang: Lang) -> Result<Ui, String> {
+    let path = UI_TABLES.iter().find(|(tag, _)| *tag == lang.tag()).map(|(_, path)| *path).ok_or("no table")?;
+    let file = crate::site_json::fetch(path).await?;
+    Ui::from_texts(&mut |name| crate::site_json::strings(&file, name)).map_err(|field| format!("{path}: no `{field}`"))
 }
 
 /// The language of this page, read once from its address (`/ru/…` is Russian; no prefix, English).
@@ -67,19 +91,15 @@ pub fn lang() -> Lang {
     *LANG.get_or_init(crate::links::language_in_address)
 }
 
-/// The strings of the current language.
+/// The strings of the current language (English until its table is fetched, or if it cannot be).
 pub fn ui() -> &'static Ui {
-    lang().ui()
+    LOADED.get().copied().unwrap_or(&ui_text::en::EN)
 }
 
 /// Replace each `{key}` in `template` by its value.
 pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
     values.iter().fold(template.to_string(), |text, (key, value)| text.replace(&format!("{{{key}}}"), value))
 }
-
-/// The count forms of a noun as a plural message over `n`, e.g.
-/// `{n, plural, one {# worker} other {# workers}}` (see [`message`]).
-pub type Forms = &'static str;
 
 /// The browser's `Intl` for the page's language: plural categories and digit grouping.
 struct IntlCounting;
@@ -110,649 +130,17 @@ pub fn workers(n: u32) -> String {
     counted(n as u64, ui().worker_forms)
 }
 
-/// Declares [`Ui`] and [`Ui::texts`], which lists every field's text(s) by name, so that tests can
-/// hold every language's table against the English one.
-macro_rules! ui_table {
-    ($( $(#[$meta:meta])* pub $name:ident : $kind:ty, )*) => {
-        /// Every reader-visible string of the interface in one language.
-        pub struct Ui {
-            $( $(#[$meta])* pub $name: $kind, )*
-        }
-
-        impl Ui {
-            /// Every field's name and text(s), in declaration order.
-            #[cfg_attr(not(test), allow(dead_code, reason = "the tests hold each language against English"))]
-            pub fn texts(&self) -> Vec<(&'static str, Vec<&'static str>)> {
-                vec![$( (stringify!($name), Texts::texts(&self.$name)) ),*]
-            }
-        }
-    };
-}
-
-/// The text(s) of one field of [`Ui`].
-trait Texts {
-    fn texts(&self) -> Vec<&'static str>;
-}
-
-impl Texts for &'static str {
-    fn texts(&self) -> Vec<&'static str> {
-        vec![self]
-    }
-}
-
-impl<const N: usize> Texts for [&'static str; N] {
-    fn texts(&self) -> Vec<&'static str> {
-        self.to_vec()
-    }
-}
-
-impl Texts for &'static [&'static str] {
-    fn texts(&self) -> Vec<&'static str> {
-        self.to_vec()
-    }
-}
-
-ui_table! {
-    // --- Every page: the site, navigation, the shared controls, results, charts, notices ---
-    pub worker_forms: Forms,
-    pub task_forms: Forms,
-    pub core_forms: Forms,
-    pub thread_forms: Forms,
-    pub switch_forms: Forms,
-    pub site_name: &'static str,
-    pub tagline: &'static str,
-    pub skip_to_content: &'static str,
-    pub nav_label: &'static str,
-    /// The previous/next links under a chapter (a landmark named apart from the header's).
-    pub chapter_nav_label: &'static str,
-    pub nav_chapters: &'static str,
-    pub glossary: &'static str,
-    /// A chart's title followed by its caption in one sentence run ("{title}. {caption}").
-    pub title_then_caption: &'static str,
-    /// The language switcher's name ("Language").
-    pub language: &'static str,
-    /// Offered on a first visit to the English landing page, written in the language offered.
-    pub suggest_label: &'static str,
-    pub suggest_text: &'static str,
-    pub suggest_switch: &'static str,
-    pub suggest_dismiss: &'static str,
-    pub chapter_number: &'static str,
-    pub try_it: &'static str,
-    pub previous: &'static str,
-    pub next: &'static str,
-    pub start_reading: &'static str,
-    pub chapters_heading: &'static str,
-    pub coming_next_heading: &'static str,
-    pub coming_next: &'static [&'static str],
-    pub footer: &'static str,
-    pub not_found_title: &'static str,
-    pub not_found_body: &'static str,
-    pub unknown_experiment: &'static str,
-    pub back_home: &'static str,
-    /// A page's text is fetched when shown (`prose.rs`): while it loads, and when it could not be.
-    pub prose_loading: &'static str,
-    pub prose_failed_title: &'static str,
-    pub prose_failed_body: &'static str,
-    /// `{why}`: what the browser or the server said.
-    pub prose_failed_why: &'static str,
-    pub retry: &'static str,
-
-    pub workers: &'static str,
-    pub workers_help: &'static str,
-    pub tasks: &'static str,
-    pub tasks_help: &'static str,
-    pub numbers: &'static str,
-    pub numbers_help: &'static str,
-    pub repetitions: &'static str,
-    pub repetitions_help: &'static str,
-    pub repetitions_help_no_warm_up: &'static str,
-    pub repetitions_help_hash: &'static str,
-    pub repetitions_help_load_test: &'static str,
-    pub run: &'static str,
-    pub sweep: &'static str,
-    pub stop: &'static str,
-    pub clear: &'static str,
-    /// A panel's settings form, named after its experiment so that two panels of a chapter differ.
-    pub controls_of: &'static str,
-
-    pub status_idle: &'static str,
-    pub status_measuring: &'static str,
-    pub status_preparing: &'static str,
-    pub col_note: &'static str,
-    pub doubt_busy: &'static str,
-    pub doubt_busy_during: &'static str,
-    pub doubt_noisy: &'static str,
-    pub doubt_few_workers_small: &'static str,
-    pub doubt_few_workers_busy: &'static str,
-    pub doubt_baseline: &'static str,
-    pub doubt_mark_label: &'static str,
-    pub startup_line: &'static str,
-    pub startup_workers: &'static str,
-    pub startup_workers_kept: &'static str,
-    pub startup_settled: &'static str,
-    pub startup_not_settled: &'static str,
-    pub status_starting: &'static str,
-    pub status_settling: &'static str,
-    pub status_finished: &'static str,
-    pub status_stopped: &'static str,
-    pub status_stopped_restarted: &'static str,
-    pub engine_new_version: &'static str,
-    // Why the engine failed, as the app finds out (the engine's own reports arrive as its text).
-    pub engine_unsupported: &'static str,
-    pub engine_refused_to_start: &'static str,
-    pub engine_unreadable_message: &'static str,
-    pub engine_start_late: &'static str,
-    /// What failed, then the engine file found at fault.
-    pub engine_failure_and_cause: &'static str,
-    pub engine_not_loaded: &'static str,
-    pub engine_not_loaded_files_fine: &'static str,
-    pub engine_file_late: &'static str,
-    pub engine_file_unfetched: &'static str,
-    pub engine_file_status: &'static str,
-    pub engine_file_not_javascript: &'static str,
-    pub engine_file_no_content_type: &'static str,
-    pub engine_restarted_for_another_run: &'static str,
-    /// A JavaScript error that gave no message.
-    pub no_reason_given: &'static str,
-    pub status_failed: &'static str,
-    pub progress_label: &'static str,
-
-    pub results_caption: &'static str,
-    pub results_caption_overhead: &'static str,
-    pub results_empty: &'static str,
-    pub col_run: &'static str,
-    pub run_cell_sweep: &'static str,
-    pub run_label: &'static str,
-    pub sweep_label: &'static str,
-    pub col_variant: &'static str,
-    pub col_workers: &'static str,
-    pub col_tasks: &'static str,
-    pub col_median: &'static str,
-    pub col_min: &'static str,
-    pub col_max: &'static str,
-    pub col_speedup: &'static str,
-    pub col_check: &'static str,
-    pub check_ok: &'static str,
-    /// A result that is right: "{value} correct ✓".
-    pub check_passed: &'static str,
-    pub check_wrong: &'static str,
-
-    pub sweep_title: &'static str,
-    pub sweep_caption: &'static str,
-    pub sweep_empty: &'static str,
-    pub axis_workers: &'static str,
-    pub axis_speedup: &'static str,
-    pub axis_overhead: &'static str,
-    pub ideal: &'static str,
-    pub your_cores: &'static str,
-    pub col_series: &'static str,
-    pub chart_data_caption: &'static str,
-    /// A line of a line chart in words: its name and its highest value.
-    pub line_peak: &'static str,
-    /// A point of a chart in words: the axis named, not counted, so no plural is needed.
-    pub chart_point: &'static str,
-
-    pub timeline_caption: &'static str,
-    pub timeline_summary: &'static str,
-    pub timeline_summary_slices: &'static str,
-    pub trace_picker_label: &'static str,
-    pub trace_choice: &'static str,
-    pub trace_point: &'static str,
-    pub timeline_bars_tasks: &'static str,
-    pub timeline_bars_slices: &'static str,
-    pub timeline_workers_caption: &'static str,
-    pub timeline_workers_caption_slices: &'static str,
-    pub axis_time_ms: &'static str,
-    pub worker_lane: &'static str,
-    pub col_worker: &'static str,
-    pub col_task_count: &'static str,
-    pub col_slices: &'static str,
-    pub col_busy: &'static str,
-    pub col_first_start: &'static str,
-    pub col_last_end: &'static str,
-    pub col_parked: &'static str,
-    pub parked_most: &'static str,
-    pub timeline_tasks_detail: &'static str,
-    pub timeline_truncated: &'static str,
-    pub download_trace: &'static str,
-    pub download_trace_help: &'static str,
-    pub trace_process_name: &'static str,
-    pub col_task: &'static str,
-    pub col_start: &'static str,
-    pub col_end: &'static str,
-
-    pub machine_line: &'static str,
-    /// The browser in [`Self::machine_line`] when it does not say which it is.
-    pub unknown_browser: &'static str,
-    pub yes: &'static str,
-    pub no: &'static str,
-    pub engine_workers_line: &'static str,
-    pub engine_workers_parked_line: &'static str,
-
-    pub published_title: &'static str,
-    pub published_sum_caption: &'static str,
-    pub published_find_caption: &'static str,
-    pub col_source: &'static str,
-    pub col_machine: &'static str,
-    pub col_cores_used: &'static str,
-    pub gomaxprocs_default: &'static str,
-    pub col_goroutines: &'static str,
-    pub col_sequential_ns: &'static str,
-    pub col_concurrent_ns: &'static str,
-    // The articles figures are quoted from, and the machines they measured on.
-    pub article_scheduling_part3_ru: &'static str,
-    pub article_concurrency_zh: &'static str,
-    pub article_high_concurrency_ru: &'static str,
-    pub article_goroutine_performance_hi: &'static str,
-    pub article_parallelism_by_goroutines_ja: &'static str,
-    pub published_machine: &'static str,
-    pub published_machine_clocked: &'static str,
-
-    pub note_not_a_number: &'static str,
-    pub note_below_min: &'static str,
-    pub note_not_an_option: &'static str,
-    pub note_above_max: &'static str,
-    pub notes_label: &'static str,
-
-    pub unavailable_title: &'static str,
-    pub single_worker_title: &'static str,
-    pub single_worker_body: &'static str,
-    pub message_workers_title: &'static str,
-    pub message_workers_body: &'static str,
-    pub no_workers_body: &'static str,
-    pub open_isolated: &'static str,
-
-    // --- Chapter concurrency-vs-parallelism: the demo ---
-    pub demo_title: &'static str,
-    pub demo_run: &'static str,
-    pub demo_lane_caption: &'static str,
-
-    // --- Chapter document-search (its sweep and controls also serve cpu-vs-io) ---
-    pub docs_title: &'static str,
-    pub docs_sequential: &'static str,
-    pub docs_threads: &'static str,
-    pub docs_timeline_note: &'static str,
-    pub docs_threads_no_wait: &'static str,
-    pub docs_goroutines_no_wait: &'static str,
-    pub docs_goroutines: &'static str,
-    pub docs_threads_series: &'static str,
-    pub docs_goroutines_series: &'static str,
-    pub docs_documents_help: &'static str,
-    pub docs_latency_help: &'static str,
-    pub docs_sweep_caption: &'static str,
-    pub docs_sweep_empty: &'static str,
-    /// The reader's own sleep overshoot, after a run whose reads wait: {reads}, {asked}, {mean},
-    /// {longest} (milliseconds), {articles_reads}, {loop} (seconds).
-    pub docs_overshoot: &'static str,
-    pub documents: &'static str,
-    pub read_latency: &'static str,
-    pub sweep_tasks: &'static str,
-    pub axis_tasks: &'static str,
-    pub workers_marker: &'static str,
-
-    // --- Chapter cpu-vs-io ---
-    pub cpu_io_title: &'static str,
-    pub workload: &'static str,
-    pub kind_io: &'static str,
-    pub kind_cpu: &'static str,
-    pub kind_io_help: &'static str,
-    pub kind_cpu_help: &'static str,
-    pub cpu_io_sweep_caption: &'static str,
-    pub cpu_io_sweep_empty: &'static str,
-
-    // --- Chapter bubble-sort: what splits well, Amdahl's law ---
-    pub amdahl_caption: &'static str,
-    pub amdahl_fit_label: &'static str,
-    pub whiskers_speedup: &'static str,
-    pub whiskers_ms: &'static str,
-    pub whiskers_overhead: &'static str,
-    pub published_points_title: &'static str,
-    pub published_point: &'static str,
-    pub published_setting: &'static str,
-    pub col_serial_fraction: &'static str,
-    pub col_speedup_limit: &'static str,
-    pub sort_title: &'static str,
-    pub sort_bubble: &'static str,
-    pub sort_chunked: &'static str,
-    pub sort_odd_even: &'static str,
-    pub sort_merge: &'static str,
-    pub sort_chunked_short: &'static str,
-    pub sort_odd_even_short: &'static str,
-    pub sort_merge_short: &'static str,
-    pub sort_chunks_help: &'static str,
-    pub sort_numbers_help: &'static str,
-    pub sort_slow_warning: &'static str,
-    pub sort_time_caption: &'static str,
-    pub sort_time_sequential: &'static str,
-    pub sort_speedup_caption: &'static str,
-    pub sort_sweep_empty: &'static str,
-    pub timeline_of: &'static str,
-
-    // --- Chapter go-scheduler: scenarios and the replay ---
-    pub go_title: &'static str,
-    pub scenario: &'static str,
-    pub scenario_spawn_on_one: &'static str,
-    pub scenario_io_mix: &'static str,
-    pub scenario_many_tasks: &'static str,
-    pub scenario_long_task: &'static str,
-    pub scenario_spawn_on_one_help: &'static str,
-    pub scenario_io_mix_help: &'static str,
-    pub scenario_many_tasks_help: &'static str,
-    pub scenario_long_task_help: &'static str,
-    pub record_run: &'static str,
-    pub scenario_reset: &'static str,
-    pub replay_label: &'static str,
-    pub replay_first: &'static str,
-    pub replay_back: &'static str,
-    pub replay_play: &'static str,
-    pub replay_pause: &'static str,
-    pub replay_forward: &'static str,
-    pub replay_last: &'static str,
-    pub replay_speed: &'static str,
-    pub replay_step: &'static str,
-    pub replay_step_value: &'static str,
-    pub replay_speed_value: &'static str,
-    pub replay_strip_label: &'static str,
-    pub replay_reduced_motion: &'static str,
-    pub replay_status: &'static str,
-    pub replay_start: &'static str,
-    pub replay_empty: &'static str,
-    pub ev_spawn_local: &'static str,
-    pub ev_spawn_global: &'static str,
-    pub ev_run: &'static str,
-    pub ev_park: &'static str,
-    pub ev_wake_local: &'static str,
-    pub ev_wake_global: &'static str,
-    pub ev_steal: &'static str,
-    pub ev_finish: &'static str,
-    pub col_running: &'static str,
-    pub col_local_queue: &'static str,
-    pub global_queue: &'static str,
-    pub parked_tasks: &'static str,
-    pub finished_tasks: &'static str,
-    pub idle: &'static str,
-    pub queue_empty: &'static str,
-    pub replay_invalid: &'static str,
-
-    // --- Chapter os-scheduler: the simulation ---
-    pub os_title: &'static str,
-    pub os_simulation_note: &'static str,
-    pub threads: &'static str,
-    pub threads_help: &'static str,
-    pub cores: &'static str,
-    pub cores_help: &'static str,
-    pub quantum: &'static str,
-    pub quantum_help: &'static str,
-    pub switch_cost: &'static str,
-    pub switch_cost_help: &'static str,
-    pub seed: &'static str,
-    pub seed_help: &'static str,
-    pub mix: &'static str,
-    pub mix_cpu: &'static str,
-    pub mix_io: &'static str,
-    pub mix_mixed: &'static str,
-    pub gantt_caption: &'static str,
-    pub states_caption: &'static str,
-    pub gantt_summary: &'static str,
-    pub core_lane: &'static str,
-    pub thread_lane: &'static str,
-    pub col_thread: &'static str,
-    pub col_arrival: &'static str,
-    pub col_cpu_ms: &'static str,
-    pub col_io_ms: &'static str,
-    pub col_waiting_ms: &'static str,
-    pub col_turnaround_ms: &'static str,
-    pub col_preemptions: &'static str,
-    pub col_switches: &'static str,
-    pub threads_caption: &'static str,
-    pub totals_caption: &'static str,
-    pub total_avg_waiting: &'static str,
-    pub total_avg_turnaround: &'static str,
-    pub total_makespan: &'static str,
-    pub total_utilisation: &'static str,
-    pub total_switches: &'static str,
-    pub total_preemptions: &'static str,
-    pub simulation_refused: &'static str,
-    pub axis_time_sim: &'static str,
-    // Solve, then reveal: predict the simulated schedule, then see it.
-    pub quiz_toggle: &'static str,
-    pub quiz_heading: &'static str,
-    pub quiz_intro: &'static str,
-    pub quiz_threads_caption: &'static str,
-    pub quiz_col_bursts: &'static str,
-    pub quiz_burst_cpu: &'static str,
-    pub quiz_burst_io: &'static str,
-    pub quiz_first_question: &'static str,
-    pub quiz_last_question: &'static str,
-    pub quiz_choose: &'static str,
-    pub quiz_reveal: &'static str,
-    pub quiz_next: &'static str,
-    pub quiz_right: &'static str,
-    pub quiz_wrong: &'static str,
-    pub quiz_first_answer: &'static str,
-    pub quiz_last_answer: &'static str,
-    pub quiz_your_guess: &'static str,
-    pub quiz_no_guess: &'static str,
-
-    // --- Predict, then run: every experiment's question and the comparison after the run ---
-    pub predict_kicker: &'static str,
-    pub predict_help: &'static str,
-    pub predict_result: &'static str,
-    pub predict_result_model: &'static str,
-    pub predict_right: &'static str,
-    pub predict_wrong: &'static str,
-    pub predict_value_speedup: &'static str,
-    pub predict_value_overhead: &'static str,
-    pub predict_value_memory: &'static str,
-    pub predict_value_switch: &'static str,
-    pub predict_value_qps: &'static str,
-    pub predict_value_steals: &'static str,
-    pub predict_speedup_options: [&'static str; 4],
-    pub predict_workers_options: [&'static str; 4],
-    pub predict_demo_question: &'static str,
-    pub predict_demo_options: [&'static str; 3],
-    pub predict_sum_question: &'static str,
-    pub predict_sort_question: &'static str,
-    pub predict_hash_question: &'static str,
-    pub predict_docs_question: &'static str,
-    pub predict_cpu_io_question_io: &'static str,
-    pub predict_cpu_io_question_cpu: &'static str,
-    pub predict_granularity_question: &'static str,
-    pub predict_granularity_options: [&'static str; 4],
-    pub predict_memory_question: &'static str,
-    pub predict_memory_options: [&'static str; 4],
-    pub predict_switch_question: &'static str,
-    pub predict_switch_options: [&'static str; 4],
-    pub predict_qps_question: &'static str,
-    pub predict_qps_options: [&'static str; 3],
-    pub predict_go_question: &'static str,
-    pub predict_go_options: [&'static str; 3],
-
-    // --- Every experiment: share, embed, download ---
-    pub share_label: &'static str,
-    pub share_menu: &'static str,
-    pub copy_link: &'static str,
-    pub copied: &'static str,
-    pub copy_failed: &'static str,
-    pub embed: &'static str,
-    pub download_csv: &'static str,
-    pub download_json: &'static str,
-    pub embed_title: &'static str,
-    pub embed_help: &'static str,
-    pub embed_experiment: &'static str,
-    pub embed_chapter: &'static str,
-    pub copy_snippet: &'static str,
-    pub plain_link: &'static str,
-    pub embed_isolation_note: &'static str,
-    pub close: &'static str,
-    pub embed_from: &'static str,
-    pub open_full_lesson: &'static str,
-
-    // --- Chapter task-costs: granularity, memory, switches ---
-    pub granularity_title: &'static str,
-    pub memory_title: &'static str,
-    pub switch_title: &'static str,
-    pub granularity_tasks_help: &'static str,
-    pub granularity_workers_help: &'static str,
-    pub granularity_run: &'static str,
-    pub granularity_loop: &'static str,
-    pub granularity_rayon: &'static str,
-    pub granularity_goroutines: &'static str,
-    pub series_rayon: &'static str,
-    pub series_goroutines: &'static str,
-    pub granularity_caption: &'static str,
-    pub granularity_empty: &'static str,
-    pub count_sweep: &'static str,
-    pub count_sweep_up_to: &'static str,
-    pub count_sweep_up_to_help: &'static str,
-    pub count_series: &'static str,
-    pub count_axis: &'static str,
-    pub count_caption: &'static str,
-    pub count_batching_claim: &'static str,
-    pub count_your_loss: &'static str,
-    pub count_loss_more: &'static str,
-    pub count_loss_less: &'static str,
-    pub count_loss_times: &'static str,
-    pub count_empty: &'static str,
-    pub sqrt_per_task: &'static str,
-    pub threshold_us: &'static str,
-    pub threshold_ms: &'static str,
-    pub parked_tasks_label: &'static str,
-    pub parked_tasks_help: &'static str,
-    pub measure_memory: &'static str,
-    pub memory_job_parked: &'static str,
-    pub memory_job_workers: &'static str,
-    pub memory_task_line: &'static str,
-    pub memory_spawn_line: &'static str,
-    pub memory_worker_line: &'static str,
-    pub memory_ratio_line: &'static str,
-    pub memory_worker_waiting: &'static str,
-    pub memory_worker_unavailable: &'static str,
-    pub memory_block_not_isolated: &'static str,
-    pub memory_block_no_api: &'static str,
-    pub memory_block_engine_ran: &'static str,
-    pub memory_block_refused: &'static str,
-    pub memory_block_no_answer: &'static str,
-    pub memory_reload_and_measure: &'static str,
-    pub memory_worker_failed: &'static str,
-    pub memory_answer_without_bytes: &'static str,
-    pub idle_worker_refused: &'static str,
-    pub idle_worker_not_loaded: &'static str,
-    pub idle_worker_ended: &'static str,
-    pub idle_worker_late: &'static str,
-    pub round_trips: &'static str,
-    pub round_trips_help: &'static str,
-    pub measure_switches: &'static str,
-    pub switch_threads: &'static str,
-    pub switch_goroutines: &'static str,
-    pub switch_caption: &'static str,
-    pub col_ns_median: &'static str,
-    pub col_ns_min: &'static str,
-    pub col_ns_max: &'static str,
-    pub switch_ratio: &'static str,
-    pub switch_single_worker: &'static str,
-    pub cost_claims_title: &'static str,
-    pub cost_claim_overhead: &'static str,
-    pub cost_claim_memory: &'static str,
-    pub cost_claim_lighter: &'static str,
-
-    // --- Chapter hashing ---
-    pub hash_title: &'static str,
-    pub hash_source: &'static str,
-    pub hash_generated: &'static str,
-    pub hash_file: &'static str,
-    pub hash_size: &'static str,
-    pub hash_size_help: &'static str,
-    pub hash_pick: &'static str,
-    pub hash_drop: &'static str,
-    pub hash_no_file: &'static str,
-    pub hash_file_chosen: &'static str,
-    pub hashes: &'static str,
-    pub hashes_help: &'static str,
-    pub hash_run_presets: &'static str,
-    pub hash_loop: &'static str,
-    pub hash_tasks: &'static str,
-    pub hash_timeline_note: &'static str,
-    pub hash_digest: &'static str,
-    pub hash_digests_agree: &'static str,
-    pub hash_digests_differ: &'static str,
-    pub hash_throughput_caption: &'static str,
-    pub col_mb_per_s: &'static str,
-    pub hash_claim: &'static str,
-
-    // --- Chapter high-concurrency: the load test ---
-    pub qps_title: &'static str,
-    pub qps_requests: &'static str,
-    pub qps_requests_help: &'static str,
-    pub qps_concurrency: &'static str,
-    pub qps_concurrency_help: &'static str,
-    pub qps_wait: &'static str,
-    pub qps_wait_help: &'static str,
-    pub qps_work: &'static str,
-    pub qps_work_help: &'static str,
-    pub qps_threads: &'static str,
-    pub qps_threads_help: &'static str,
-    pub qps_workers: &'static str,
-    pub qps_workers_help: &'static str,
-    pub qps_pool_server: &'static str,
-    pub qps_goroutine_server: &'static str,
-    pub qps_caption: &'static str,
-    pub col_server: &'static str,
-    pub col_qps: &'static str,
-    pub col_p50: &'static str,
-    pub col_p95: &'static str,
-    pub col_p99: &'static str,
-    pub col_computing: &'static str,
-    pub col_held: &'static str,
-    pub col_in_flight: &'static str,
-    pub qps_ratio: &'static str,
-    pub in_flight_caption: &'static str,
-    pub axis_in_flight: &'static str,
-    pub axis_time_run: &'static str,
-    pub qps_single_worker: &'static str,
-    pub published_qps_caption: &'static str,
-    pub col_case: &'static str,
-    pub qps_case_hello_world: &'static str,
-    pub qps_case_sleep: &'static str,
-
-    // --- Chapter sum ---
-    pub sum_title: &'static str,
-    pub sum_series: &'static str,
-    pub sum_sequential_long: &'static str,
-    pub sum_tasks_long: &'static str,
-
-    // --- The code beside the result ---
-    pub code_summary: &'static str,
-    pub code_rust_heading: &'static str,
-    /// The Rust heading of a model the page runs itself (not the engine).
-    pub code_rust_heading_model: &'static str,
-    pub code_go_heading: &'static str,
-    pub code_role_sequential: &'static str,
-    pub code_role_pool: &'static str,
-    pub code_role_goroutines: &'static str,
-    pub code_role_shared: &'static str,
-    pub code_role_both: &'static str,
-    pub code_role_model_loop: &'static str,
-    pub code_role_model_steps: &'static str,
-    /// One part's line count: "{role}: {lines}".
-    pub code_count: &'static str,
-    pub code_line_forms: Forms,
-    pub code_weigh: &'static str,
-    /// Said under a model's listing instead of `code_weigh`.
-    pub code_weigh_model: &'static str,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn every_message_of_every_language_is_well_formed() {
-        for lang in Lang::ALL {
-            for (field, texts) in lang.ui().texts() {
+        for (tag, table) in ui_text::tables() {
+            for (field, texts) in table.texts() {
                 for text in texts {
                     let problems = message::problems(text);
-                    assert!(problems.is_empty(), "{}.{field}: {problems:?}", lang.tag());
+                    assert!(problems.is_empty(), "{tag}.{field}: {problems:?}");
                 }
             }
         }
@@ -772,7 +160,7 @@ mod tests {
 
     #[test]
     fn english_counts_agree_with_their_nouns() {
-        let t = Lang::En.ui();
+        let t = &ui_text::en::EN;
         let english = |template: &str, args: &[(&str, Arg<'_>)]| message::format(template, args, &EnglishCounting);
         let agree = |n| english(t.hash_digests_agree, &[("hashes", Arg::Count(n))]);
         assert_eq!(agree(1), "the hash agrees ✓");
@@ -788,16 +176,15 @@ mod tests {
 
     #[test]
     fn every_language_fills_the_same_blanks_as_english() {
-        let english = Lang::En.ui().texts();
-        for lang in Lang::ALL {
-            for ((field, texts), (_, english_texts)) in lang.ui().texts().into_iter().zip(&english) {
-                assert_eq!(texts.len(), english_texts.len(), "{}.{field}: as many texts as English", lang.tag());
+        let english = ui_text::en::EN.texts();
+        for (tag, table) in ui_text::tables() {
+            for ((field, texts), (_, english_texts)) in table.texts().into_iter().zip(&english) {
+                assert_eq!(texts.len(), english_texts.len(), "{tag}.{field}: as many texts as English");
                 for (text, english_text) in texts.iter().zip(english_texts) {
                     assert_eq!(
                         message::argument_names(text),
                         message::argument_names(english_text),
-                        "{}.{field}: the same {{blanks}} as English in {text:?}",
-                        lang.tag()
+                        "{tag}.{field}: the same {{blanks}} as English in {text:?}"
                     );
                 }
             }

@@ -17,6 +17,7 @@ mod panels;
 mod presets;
 mod prose;
 mod runner;
+mod site_json;
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
@@ -24,15 +25,20 @@ use leptos_router::path;
 
 fn main() {
     console_error_panic_hook::set_once();
-    // The static "Loading…" line in index.html has done its job.
-    if let Some(boot) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("boot")) {
-        boot.remove();
-    }
     // The page's language, from its address: screen readers, fonts and hyphenation follow it.
     if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
         let _ = root.set_attribute("lang", i18n::lang().tag());
     }
-    leptos::mount::mount_to_body(App);
+    // A page in another language than English first fetches its interface strings (preloaded by
+    // the page, so usually already here); an English page starts at once.
+    wasm_bindgen_futures::spawn_local(async {
+        i18n::load_table().await;
+        // The static "Loading…" line in index.html has done its job.
+        if let Some(boot) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("boot")) {
+            boot.remove();
+        }
+        leptos::mount::mount_to_body(App);
+    });
 }
 
 #[component]

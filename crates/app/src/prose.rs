@@ -7,8 +7,6 @@ use crate::content::ChapterText;
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
-use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 
 /// The prose between a text's experiments: one more piece of HTML than it has experiments (before
 /// the first, between each two, after the last), each possibly empty. Trusted HTML: the build made
@@ -80,34 +78,9 @@ impl ProseState {
     }
 }
 
-/// The address of a text's prose file: under the page's base URL, so a site served under a path
-/// (`/repo/`) finds it too.
-pub fn url(text: &ChapterText) -> String {
-    let base = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.base_uri().ok().flatten())
-        .unwrap_or_else(|| "/".into());
-    format!("{}{}", if base.ends_with('/') { base } else { format!("{base}/") }, text.prose)
-}
-
 async fn fetch(text: &'static ChapterText) -> Result<Pieces, String> {
-    // What the browser said ("Failed to fetch"), without the stack.
-    let describe = |e: JsValue| match e.dyn_ref::<js_sys::Error>() {
-        Some(error) => String::from(error.message()),
-        None => e.as_string().unwrap_or_default(),
-    };
-    let window = web_sys::window().ok_or("no window")?;
-    let response: web_sys::Response =
-        JsFuture::from(window.fetch_with_str(&url(text))).await.map_err(describe)?.dyn_into().map_err(describe)?;
-    if !response.ok() {
-        return Err(format!("{} {}", response.status(), response.status_text()));
-    }
-    // The browser's JSON parser: the module carries none for this.
-    let file = JsFuture::from(response.json().map_err(describe)?).await.map_err(describe)?;
-    let strings = |key: &str| {
-        let value = js_sys::Reflect::get(&file, &key.into()).ok().filter(js_sys::Array::is_array)?;
-        js_sys::Array::from(&value).iter().map(|item| item.as_string()).collect::<Option<Vec<String>>>()
-    };
+    let file = crate::site_json::fetch(text.prose).await?;
+    let strings = |key: &str| crate::site_json::strings(&file, key);
     // Figures marked `{{num …}}` in the Markdown, in the reader's locale.
     check(text.experiments, strings("experiments"), strings("prose"))
         .map(|pieces| Rc::new(pieces.iter().map(|html| crate::format::prose_numbers(html)).collect()))

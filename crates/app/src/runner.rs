@@ -4,7 +4,7 @@
 //! into signal updates, ignores events of runs the reader has replaced, and stops its run when the
 //! panel leaves the page.
 
-use crate::engine_client::{self, EngineEvent};
+use crate::engine_client::{self, EngineEvent, RunFailure};
 use experiments::protocol::{RunId, Stage};
 use experiments::{Job, Measurement};
 use futures_util::StreamExt;
@@ -21,7 +21,7 @@ pub enum Outcome {
     Stopped {
         restarted: bool,
     },
-    Failed(String),
+    Failed(RunFailure),
 }
 
 /// The engine's latest progress report of a run.
@@ -102,8 +102,8 @@ impl Runner {
         };
         let (run_id, mut events) = match started {
             Ok(started) => started,
-            Err(message) => {
-                self.outcome.set(Some(Outcome::Failed(message)));
+            Err(failure) => {
+                self.outcome.set(Some(Outcome::Failed(failure)));
                 self.ended.update(|n| *n += 1);
                 return;
             }
@@ -140,7 +140,7 @@ impl Runner {
                     }
                     EngineEvent::Finished => finish(Outcome::Finished),
                     EngineEvent::Stopped { restarted } => finish(Outcome::Stopped { restarted }),
-                    EngineEvent::Failed(message) => finish(Outcome::Failed(message)),
+                    EngineEvent::Failed(failure) => finish(Outcome::Failed(failure)),
                 }
             }
         });

@@ -12,6 +12,9 @@ try {
 } catch (error) {
   postMessage(JSON.stringify({
     type: 'crashed',
-    message: 'the engine could not start: ' + (error && error.message ? error.message : String(error)),
+    failure: {
+      kind: 'engine_not_started',
+      detail: 'the engine could not start: ' + (error && error.message ? error.message : String(error)),
+    },
   }));
 }

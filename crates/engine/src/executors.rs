@@ -5,6 +5,7 @@
 use crate::clock::now_ms;
 use crate::runtime::{Handle, Runtime};
 use crate::threads::spawn_worker;
+use experiments::protocol::{Failure, FailureKind};
 use rayon::{ThreadPool, ThreadPoolBuilder};
 use std::sync::Arc;
 
@@ -72,11 +73,12 @@ pub struct Executors {
     inline_runtime: Option<Runtime>,
 }
 
-fn one_worker_only(workers: u32) -> Result<(), String> {
+fn one_worker_only(workers: u32) -> Result<(), Failure> {
     if workers == 1 {
         Ok(())
     } else {
-        Err(format!("this page cannot share memory between threads, so it runs one worker, not {workers}"))
+        let detail = format!("this page cannot share memory between threads, so it runs one worker, not {workers}");
+        Err(Failure::new(FailureKind::NoSharedMemory, detail))
     }
 }
 
@@ -103,7 +105,7 @@ impl Executors {
 
     /// The executor for `need`, started if it is not running yet, and when it was built if no
     /// job has used it since. Other executors are left alone.
-    pub fn get(&mut self, need: Need) -> Result<(Executor, Option<PoolBuilt>), String> {
+    pub fn get(&mut self, need: Need) -> Result<(Executor, Option<PoolBuilt>), Failure> {
         let workers = need.workers().max(1);
         if !crate::threads::SHARED_MEMORY {
             one_worker_only(workers)?;
@@ -115,9 +117,10 @@ impl Executors {
         };
         if !self.kept.iter().any(|entry| entry.need == need) {
             let built = PoolBuilt { at_ms: now_ms(), live_bytes: crate::alloc::live_bytes() };
+            let not_started = |detail| Failure::new(FailureKind::WorkersNotStarted, detail);
             let kept = match need {
-                Need::Pool(k) => Kept::Pool(Arc::new(build_pool(k)?)),
-                Need::Runtime(k) => Kept::Runtime(Runtime::new(k)?),
+                Need::Pool(k) => Kept::Pool(Arc::new(build_pool(k).map_err(not_started)?)),
+                Need::Runtime(k) => Kept::Runtime(Runtime::new(k).map_err(not_started)?),
             };
             self.kept.push(Entry { need, kept, built, fresh: true });
         }
@@ -128,7 +131,7 @@ impl Executors {
 
     /// A rayon pool of exactly `workers` threads as the only executor kept, and when it was built
     /// if no job ran on it yet.
-    pub fn pool(&mut self, workers: u32) -> Result<(Arc<ThreadPool>, Option<PoolBuilt>), String> {
+    pub fn pool(&mut self, workers: u32) -> Result<(Arc<ThreadPool>, Option<PoolBuilt>), Failure> {
         let need = Need::Pool(workers.max(1));
         self.keep_only(&[need]);
         match self.get(need)? {
@@ -139,7 +142,7 @@ impl Executors {
 
     /// An M:N task runtime of exactly `workers` workers as the only executor kept, and whether no
     /// job ran on it yet.
-    pub fn runtime(&mut self, workers: u32) -> Result<(Handle, bool), String> {
+    pub fn runtime(&mut self, workers: u32) -> Result<(Handle, bool), Failure> {
         let need = Need::Runtime(workers.max(1));
         self.keep_only(&[need]);
         match self.get(need)? {

@@ -5,6 +5,7 @@ use crate::executors::Executors;
 use crate::harness::{self, Context, SliceSource};
 use crate::hashing::hash_parameters;
 use crate::outcome::RunEnd;
+use experiments::protocol::{Failure, FailureKind};
 use experiments::{HashSource, Job, Measurement};
 use std::cell::RefCell;
 use std::io::{Read, Seek, SeekFrom};
@@ -36,10 +37,12 @@ struct NativeSource {
 }
 
 impl SliceSource for NativeSource {
-    fn slice(&mut self, offset: u64, length: usize) -> Result<Vec<u8>, String> {
+    fn slice(&mut self, offset: u64, length: usize) -> Result<Vec<u8>, Failure> {
         let mut slice = vec![0u8; length];
         match &mut self.file {
-            Some(file) => read_at(file, offset, &mut slice)?,
+            Some(file) => {
+                read_at(file, offset, &mut slice).map_err(|e| Failure::new(FailureKind::FileUnreadable, e))?
+            }
             None => fill_generated(&mut slice, offset, self.seed),
         }
         Ok(slice)
@@ -90,7 +93,8 @@ impl NativeEngine {
     /// consecutive jobs kept alive together, each job warmed up until the machine is quiet, then
     /// timed. Load tests run alone (see [`crate::qps::measure`]).
     pub fn run_all(&mut self, jobs: &[Job], cancel: &Cancel) -> Result<Vec<Measurement>, RunError> {
-        experiments::job::validate_run(jobs).map_err(RunError::Failed)?;
+        experiments::job::validate_run(jobs)
+            .map_err(|reason| RunError::Failed(Failure::new(FailureKind::Refused, reason)))?;
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
         let cx = Context {
             cancel,
@@ -127,5 +131,5 @@ impl NativeEngine {
 #[derive(Debug, PartialEq, Eq)]
 pub enum RunError {
     Stopped,
-    Failed(String),
+    Failed(Failure),
 }

@@ -1,12 +1,13 @@
 //! How a step of a run, and a run of jobs, ends: done, stopped by the reader, or failed with a reason.
 
 use crate::cancel::Stopped;
+use experiments::protocol::Failure;
 use experiments::Measurement;
 
 /// How one step of a run ended: `Ok(Ok(value))` done, `Ok(Err(Stopped))` stopped by the reader,
-/// `Err(reason)` failed. Nested results rather than an enum of our own so that `?` hands a failure
+/// `Err(failure)` failed. Nested results rather than an enum of our own so that `?` hands a failure
 /// on (stable Rust has no `?` for other types); [`RunEnd`] names the three ends of a whole run.
-pub type Outcome<T> = Result<Result<T, Stopped>, String>;
+pub type Outcome<T> = Result<Result<T, Stopped>, Failure>;
 
 /// How measuring some jobs of a run ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -15,8 +16,8 @@ pub enum RunEnd {
     Measured(Vec<Measurement>),
     /// Stopped by the reader after the jobs measured so far (kept, in order: they finished).
     Stopped(Vec<Measurement>),
-    /// Failed, with the reason for the reader.
-    Failed(String),
+    /// Failed, with what went wrong.
+    Failed(Failure),
 }
 
 impl RunEnd {

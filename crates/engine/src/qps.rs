@@ -17,6 +17,7 @@ use crate::outcome::Outcome;
 use crate::runtime::{self, Handle, Runtime};
 use crate::threads::{block_for, SHARED_MEMORY};
 use experiments::latency::{in_flight_over_time, littles_law, percentiles, qps, time_weighted_in_flight};
+use experiments::protocol::{Failure, FailureKind};
 use experiments::{Check, Job, Measurement, QpsReport, Trace, Variant, Workload};
 use futures_channel::oneshot;
 use rayon::ThreadPool;
@@ -215,7 +216,8 @@ pub fn report(times: &[RequestTimes], workers: u32, load: Load, thread_pool: boo
 /// it, so no worker outlives the run.
 pub async fn measure(job: &Job, executors: &RefCell<Executors>, cx: &Context<'_>) -> Outcome<Measurement> {
     if !SHARED_MEMORY {
-        return Err("a server and its load generator need two threads, which this page cannot share".into());
+        let detail = "a server and its load generator need two threads, which this page cannot share";
+        return Err(Failure::new(FailureKind::NoSharedMemory, detail));
     }
     let Workload::Qps { requests, concurrency, work_us, wait_us } = job.workload else {
         return Err("only load tests have a server".into());

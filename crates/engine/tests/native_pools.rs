@@ -3,6 +3,7 @@
 use engine::native::{NativeEngine, RunError};
 use engine::threads::live_workers;
 use engine::Cancel;
+use experiments::protocol::FailureKind;
 use experiments::{Job, Variant, Workload};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -207,7 +208,10 @@ fn invalid_jobs_are_refused_with_a_reason() {
     let mut engine = NativeEngine::impatient();
     let job = Job { workers: 0, ..spin_job(1, 1, 1) };
     match engine.run(&job, &Cancel::new()) {
-        Err(RunError::Failed(reason)) => assert!(reason.contains("workers"), "{reason}"),
+        Err(RunError::Failed(failure)) => {
+            assert_eq!(failure.kind, FailureKind::Refused, "{failure}");
+            assert!(failure.detail.contains("workers"), "{failure}");
+        }
         other => panic!("expected a refusal, got {other:?}"),
     }
 }

@@ -4,6 +4,7 @@
 //! pure functions (clamping, statistics); nothing runs an experiment.
 
 pub mod catalog;
+pub mod compare;
 pub mod job;
 pub mod latency;
 pub mod params;

@@ -45,8 +45,8 @@ pub enum Response {
     Finished { run_id: RunId },
     /// The run was stopped before it finished.
     Stopped { run_id: RunId },
-    /// The run could not be completed; `message` says why in plain words.
-    Failed { run_id: RunId, message: String },
+    /// The run could not be completed; `failure` says why.
+    Failed { run_id: RunId, failure: Failure },
     /// Answer to [`Request::Status`].
     Status {
         live_workers: u32,
@@ -61,7 +61,70 @@ pub enum Response {
         memory_bytes: u64,
     },
     /// A worker died (a panic or a trap). The engine must be restarted.
-    Crashed { message: String },
+    Crashed { failure: Failure },
+}
+
+/// Why a run failed or the engine stopped: a kind the page words in the reader's language, and the
+/// engine's own technical words (English, for a bug report or the command line).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Failure {
+    pub kind: FailureKind,
+    /// What happened, in the engine's words: `"a worker crashed: RuntimeError: unreachable"`.
+    pub detail: String,
+}
+
+/// What kind of thing went wrong, for the page to explain in the reader's language.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// The request is outside the engine's limits or unreadable (the page itself keeps within them:
+    /// a hand-made request, or a page and an engine of different builds).
+    Refused,
+    /// The file to hash could not be read (moved, changed or no longer allowed since it was picked).
+    FileUnreadable,
+    /// The engine's module could not be loaded or started (`coordinator.js` reports it).
+    EngineNotStarted,
+    /// Workers could not be started, or did not load the engine in time.
+    WorkersNotStarted,
+    /// A step took longer than the engine waits for it.
+    TimedOut,
+    /// The job needs threads that share memory, which this page cannot have.
+    NoSharedMemory,
+    /// Without shared memory every worker needs its own copy of the data, more than a page should
+    /// hold: fewer workers would do.
+    TooMuchMemory,
+    /// A worker died (a trap, a panic, a script that would not load).
+    WorkerCrashed,
+    /// The engine itself panicked: a bug.
+    EnginePanicked,
+    /// Anything else: a bug.
+    #[default]
+    Internal,
+}
+
+impl Failure {
+    pub fn new(kind: FailureKind, detail: impl Into<String>) -> Self {
+        Failure { kind, detail: detail.into() }
+    }
+}
+
+/// A reason in words alone is a failure of an unknown kind (a bug, [`FailureKind::Internal`]).
+impl From<String> for Failure {
+    fn from(detail: String) -> Self {
+        Failure::new(FailureKind::Internal, detail)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(detail: &str) -> Self {
+        Failure::new(FailureKind::Internal, detail)
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.detail)
+    }
 }
 
 /// What the engine is doing for the jobs of a [`Response::Progress`].
@@ -113,6 +176,18 @@ mod tests {
             }],
         };
         assert_eq!(Request::from_json(&request.to_json()), Ok(request));
+    }
+
+    #[test]
+    fn failures_travel_with_their_kind() {
+        let response = Response::Failed {
+            run_id: 3,
+            failure: Failure::new(FailureKind::FileUnreadable, "reading the file: NotReadableError"),
+        };
+        let json = response.to_json();
+        assert!(json.contains("\"kind\":\"file_unreadable\""), "{json}");
+        assert_eq!(Response::from_json(&json), Ok(response));
+        assert_eq!(Failure::from("oops".to_string()).kind, FailureKind::Internal);
     }
 
     #[test]

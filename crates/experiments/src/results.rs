@@ -61,6 +61,10 @@ pub struct Trace {
     /// Set when a run had too many spans to keep: spans after this time were not recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shown_until_ms: Option<f64>,
+    /// Set when one pass of the work was too short for the clock to time: the repetition ran this
+    /// many passes back to back, and `wall_ms` is their mean.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passes: Option<u32>,
 }
 
 impl Trace {

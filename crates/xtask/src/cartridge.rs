@@ -18,6 +18,7 @@ use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::Writer;
 use std::io::{Cursor, Write};
 use std::path::Path;
+use ui_text::Ui;
 
 const HELP: &str =
     "usage: cargo xtask cartridge --site https://HOST/PATH/ [--lang en] [--chapters sum,hashing] [--out FILE]";
@@ -85,7 +86,7 @@ pub fn build(content: &Path, options: &Options) -> Result<Vec<u8>, String> {
     let chosen: Vec<&Chapter> =
         all.iter().filter(|c| options.chapters.is_empty() || options.chapters.contains(&c.slug)).collect();
     let routes = dist::routes(&folder)?;
-    let lang_prefix = if options.lang == "en" { String::new() } else { format!("{}/", options.lang) };
+    let ui = dist::interface_texts(&options.lang)?;
 
     let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
     let file_options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
@@ -96,15 +97,16 @@ pub fn build(content: &Path, options: &Options) -> Result<Vec<u8>, String> {
             return Err(format!("`cargo xtask dist` writes no {embed_route}"));
         }
         let href = format!("wiki_content/{:02}-{}.html", index + 1, chapter.slug);
-        let embed = format!("{}{lang_prefix}{embed_route}", options.site);
-        let page = format!("{}{lang_prefix}chapters/{}", options.site, chapter.slug);
-        let html = chapter_page(chapter, &options.lang, &embed, &page)?;
+        let embed = format!("{}{}", options.site, dist::language_route(&options.lang, &embed_route));
+        let page =
+            format!("{}{}", options.site, dist::language_route(&options.lang, &format!("chapters/{}", chapter.slug)));
+        let html = chapter_page(chapter, &options.lang, ui, &embed, &page)?;
         zip.start_file(&href, file_options).map_err(|e| e.to_string())?;
         zip.write_all(&html).map_err(|e| e.to_string())?;
         pages.push((*chapter, href));
     }
     zip.start_file("imsmanifest.xml", file_options).map_err(|e| e.to_string())?;
-    zip.write_all(&manifest(&options.lang, &pages)?).map_err(|e| e.to_string())?;
+    zip.write_all(&manifest(&options.lang, ui.site_name, &pages)?).map_err(|e| e.to_string())?;
     Ok(zip.finish().map_err(|e| e.to_string())?.into_inner())
 }
 
@@ -160,11 +162,10 @@ const SCHEMA_LOCATION: &str = "http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1
      http://www.imsglobal.org/profile/cc/ccv1p3/ccv1p3_imscp_v1p2_v1p0.xsd \
      http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest \
      http://www.imsglobal.org/profile/cc/ccv1p3/LOM/ccv1p3_lommanifest_v1p0.xsd";
-const MODULE_TITLE: &str = "Concurrency Lab";
 
 /// `imsmanifest.xml`: the metadata, one organization (a module with an item per page, in order),
 /// and a web-content resource per page.
-fn manifest(lang: &str, pages: &[(&Chapter, String)]) -> Result<Vec<u8>, String> {
+fn manifest(lang: &str, module_title: &str, pages: &[(&Chapter, String)]) -> Result<Vec<u8>, String> {
     let mut xml = Writer::new_with_indent(Cursor::new(Vec::new()), b' ', 2);
     xml.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None))).map_err(xml_error)?;
     let identifier = format!("concurrency-lab-{lang}");
@@ -182,7 +183,7 @@ fn manifest(lang: &str, pages: &[(&Chapter, String)]) -> Result<Vec<u8>, String>
             element(xml, "lomimscc:lom", &[], |xml| {
                 element(xml, "lomimscc:general", &[], |xml| {
                     element(xml, "lomimscc:title", &[], |xml| {
-                        text_element(xml, "lomimscc:string", &[("language", lang)], MODULE_TITLE)
+                        text_element(xml, "lomimscc:string", &[("language", lang)], module_title)
                     })?;
                     text_element(xml, "lomimscc:language", &[], lang)
                 })
@@ -192,7 +193,7 @@ fn manifest(lang: &str, pages: &[(&Chapter, String)]) -> Result<Vec<u8>, String>
             element(xml, "organization", &[("identifier", "organization"), ("structure", "rooted-hierarchy")], |xml| {
                 element(xml, "item", &[("identifier", "root")], |xml| {
                     element(xml, "item", &[("identifier", "module")], |xml| {
-                        text_element(xml, "title", &[], MODULE_TITLE)?;
+                        text_element(xml, "title", &[], module_title)?;
                         for (chapter, _) in pages {
                             let item = format!("item-{}", chapter.slug);
                             let resource = format!("resource-{}", chapter.slug);
@@ -218,10 +219,10 @@ fn manifest(lang: &str, pages: &[(&Chapter, String)]) -> Result<Vec<u8>, String>
 }
 
 /// One chapter's page: title, summary, the embed and a link to the chapter in its own tab.
-fn chapter_page(chapter: &Chapter, lang: &str, embed: &str, page: &str) -> Result<Vec<u8>, String> {
+fn chapter_page(chapter: &Chapter, lang: &str, ui: &Ui, embed: &str, page: &str) -> Result<Vec<u8>, String> {
     let mut xml = Writer::new_with_indent(Cursor::new(Vec::new()), b' ', 2);
     xml.write_event(Event::DocType(BytesText::from_escaped("html"))).map_err(xml_error)?;
-    let frame = iframe_attributes(embed, &format!("{MODULE_TITLE}: {}", chapter.title), CHAPTER_HEIGHT);
+    let frame = iframe_attributes(embed, &format!("{}: {}", ui.site_name, chapter.title), CHAPTER_HEIGHT);
     element(&mut xml, "html", &[("lang", lang)], |xml| {
         element(xml, "head", &[], |xml| {
             empty_element(xml, "meta", &[("charset", "utf-8")])?;
@@ -234,7 +235,7 @@ fn chapter_page(chapter: &Chapter, lang: &str, embed: &str, page: &str) -> Resul
             text_element(xml, "iframe", &attributes, "")?;
             element(xml, "p", &[], |xml| {
                 let attributes = [("href", page), ("target", "_blank"), ("rel", "noopener")];
-                text_element(xml, "a", &attributes, "Open this chapter in its own tab")
+                text_element(xml, "a", &attributes, ui.open_isolated)
             })
         })
     })?;

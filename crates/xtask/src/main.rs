@@ -4,6 +4,7 @@
 //! (wasm32 targets, the engine's pinned nightly with rust-src, trunk, the wasm-bindgen CLI matching
 //! Cargo.lock, Chromium, npm packages) and skip whatever is already installed at the right version.
 
+mod app_build;
 mod bench;
 mod budget;
 mod cartridge;
@@ -33,6 +34,8 @@ cargo xtask <command>
                 [--lang en] [--chapters sum,hashing] [--out FILE])
   setup         only install what is missing
   build-engine  build the threaded engine module (Trunk runs this as a pre-build hook)
+  build-app     build the UI module split per experiment into the site and start it from its page
+                (Trunk runs this as its post-build hook) [DIR]
   build-prose   write each text's prose into the site as content/<lang>/<slug>-<hash>.json, which
                 the app fetches on demand (Trunk runs this as a pre-build hook too) [DIR]
 ";
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
         Some("cartridge") => cartridge::command(&args[1..]),
         Some("setup") => tools::setup(),
         Some("build-engine") => site::build_engine(args.get(1).map(String::as_str)),
+        Some("build-app") => app_build::command(args.get(1).map(String::as_str)),
         Some("build-prose") => site::build_prose(args.get(1).map(String::as_str)),
         Some("help" | "--help" | "-h") | None => {
             print!("{HELP}");

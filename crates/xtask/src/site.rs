@@ -64,7 +64,8 @@ pub fn build_engine(out: Option<&str>) -> Result<(), String> {
     build_single_engine(&out_dir.with_file_name("engine-single"))
 }
 
-/// Write every text's prose into the site (`content/<lang>/<slug>-<hash>.json`) under `out`
+/// Write every text's prose into the site (`content/<lang>/<slug>-<hash>.json`), and every
+/// non-English interface table (`ui/<tag>-<hash>.json`), under `out`
 /// (default: Trunk's staging dir when run as a hook, else `dist`): the app has each text's title
 /// and experiments compiled in and fetches its prose from there when a page shows it. Refuses the
 /// same Markdown the app's build script refuses, naming file and line.
@@ -76,6 +77,9 @@ pub fn build_prose(out: Option<&str>) -> Result<(), String> {
     let texts = texts()?;
     let written = prose::write_site(&texts, &site)?;
     eprintln!("xtask: {} prose files in {}", written.len(), site.join("content").display());
+    // The interface strings of every language but English (compiled into the app), fetched likewise.
+    let tables = ui_text::write_site(&site)?;
+    eprintln!("xtask: {} interface tables in {}", tables.len(), site.join("ui").display());
     Ok(())
 }
 

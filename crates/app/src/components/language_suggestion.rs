@@ -39,12 +39,13 @@ pub fn LanguageSuggestion() -> impl IntoView {
         }
     };
     offer.map(|to| {
-        let t = to.ui();
+        // The few strings of the offer in every language are compiled in (not the whole tables).
+        let t = ui_text::offer::offer(to.tag()).expect("every language has its offer");
         view! {
             <Show when=move || shown.get()>
-                <aside class="language-suggestion" lang=to.tag() aria-label=t.suggest_label data-testid="language-suggestion">
+                <aside class="language-suggestion" lang=to.tag() aria-label=t.label data-testid="language-suggestion">
                     <p>
-                        {t.suggest_text}" "
+                        {t.text}" "
                         <a
                             href=crate::links::this_page_in(to)
                             rel="external"
@@ -58,10 +59,10 @@ pub fn LanguageSuggestion() -> impl IntoView {
                                 }
                             }
                         >
-                            {t.suggest_switch}
+                            {t.switch}
                         </a>
                     </p>
-                    <button type="button" on:click=move |_| { decide(); shown.set(false); }>{t.suggest_dismiss}</button>
+                    <button type="button" on:click=move |_| { decide(); shown.set(false); }>{t.dismiss}</button>
                 </aside>
             </Show>
         }

@@ -11,9 +11,17 @@ use wasm_bindgen::JsCast;
 
 #[component]
 pub fn Layout(children: Children) -> impl IntoView {
+    // The page's language could not be fetched: say so, in English (what the page shows).
+    let table_failure = crate::i18n::load_failure().map(|(language, reason)| {
+        view! {
+            <p class="notice notice-warning" role="alert" data-testid="table-failure">
+                {crate::i18n::fill(ui().table_failed, &[("language", language), ("reason", reason)])}
+            </p>
+        }
+    });
     if crate::pages::is_embed() {
         report_height_to_parent();
-        return view! { <main id="main" class="embed" tabindex="-1">{children()}</main> }.into_any();
+        return view! { <main id="main" class="embed" tabindex="-1">{table_failure}{children()}</main> }.into_any();
     }
     let t = ui();
     let chapters = content::chapters(lang().tag())
@@ -35,7 +43,7 @@ pub fn Layout(children: Children) -> impl IntoView {
                 <LanguageMenu />
             </nav>
         </header>
-        <main id="main" tabindex="-1">{children()}</main>
+        <main id="main" tabindex="-1">{table_failure}{children()}</main>
         <footer class="site-footer">
             <p>{t.footer}</p>
         </footer>

@@ -3,6 +3,7 @@
 pub mod axis;
 pub mod canvas;
 pub mod code_view;
+pub mod compare;
 pub mod controls;
 pub mod lane_chart;
 pub mod language_suggestion;

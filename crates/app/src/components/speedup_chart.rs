@@ -3,6 +3,7 @@
 
 use super::axis::Scale;
 use super::canvas::{chart_with_axes, err, paint, watch_width, Axes, AxisSpec, Chart, TASK_COLOURS};
+use super::compare::SHAPES;
 use crate::format;
 use crate::i18n::{fill, ui};
 use experiments::stats::{amdahl_serial_fraction, amdahl_speedup};
@@ -148,7 +149,14 @@ fn draw_dashed(
     Ok(())
 }
 
-fn draw(canvas: &web_sys::HtmlCanvasElement, series: &[Series], spec: &ChartSpec) {
+/// Which of [`SHAPES`] a loaded line is drawn with: the one its name starts with.
+fn shape_of(name: &str) -> usize {
+    SHAPES.iter().position(|shape| name.starts_with(shape)).unwrap_or(0)
+}
+
+/// Draw `series`: the first `own` are the reader's (circles), the rest loaded from other machines'
+/// files (each file's shape, [`SHAPES`], so colour is not the only difference).
+fn draw(canvas: &web_sys::HtmlCanvasElement, series: &[Series], own: usize, spec: &ChartSpec) {
     let all = || series.iter().flat_map(|s| s.points.iter());
     let ranges: Vec<(f64, f64, f64)> = all()
         .map(|p| value_and_range(spec.y_axis, p))
@@ -279,9 +287,24 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, series: &[Series], spec: &ChartSpec
             }
             let points: Vec<(f64, f64)> = values.iter().map(|&(x, (v, _, _))| at(x, v)).collect();
             chart.draw_series(LineSeries::new(points.clone(), colour.stroke_width(ink.px(3.0) as u32))).map_err(err)?;
-            chart
-                .draw_series(points.iter().map(|&(x, y)| Circle::new((x, y), ink.px(5.0), colour.filled())))
-                .map_err(err)?;
+            if index < own {
+                chart
+                    .draw_series(points.iter().map(|&(x, y)| Circle::new((x, y), ink.px(5.0), colour.filled())))
+                    .map_err(err)?;
+            } else {
+                let shape = shape_of(&line.name);
+                for &(x, y) in &points {
+                    let (px, py) = chart.backend_coord(&(x, y));
+                    let s = ink.px(6.0);
+                    let corners = match shape {
+                        0 => vec![(px - s, py - s), (px + s, py - s), (px + s, py + s), (px - s, py + s)],
+                        1 => vec![(px, py - s), (px + s, py + s), (px - s, py + s)],
+                        2 => vec![(px, py - s), (px + s, py), (px, py + s), (px - s, py)],
+                        _ => vec![(px - s, py - s), (px + s, py - s), (px, py + s)],
+                    };
+                    root.draw(&Polygon::new(corners, colour.filled())).map_err(err)?;
+                }
+            }
             if let (true, true, Some(serial)) = (spec.fit_amdahl, speedups, fitted_serial_fraction(line)) {
                 // The fitted curve: a dash pattern and a label of its own per series.
                 let curve: Vec<(i32, i32)> = (0..=80)
@@ -339,8 +362,20 @@ pub fn SpeedupChart(
     #[prop(into)] caption: Signal<String>,
     empty_text: &'static str,
     #[prop(optional)] test_id: &'static str,
+    /// Lines from other machines' results files (see `compare`), drawn after `series` with shapes.
+    #[prop(optional, into)]
+    compared: Option<Signal<Vec<Series>>>,
 ) -> impl IntoView {
     let t = ui();
+    let own = series;
+    let own_count = Signal::derive(move || own.with(Vec::len));
+    let series = Signal::derive(move || {
+        let mut all = own.get();
+        if let Some(compared) = compared {
+            all.extend(compared.get());
+        }
+        all
+    });
     let canvas = NodeRef::<Canvas>::new();
     let width = watch_width(canvas);
     let x_label = spec.x_label;
@@ -365,9 +400,10 @@ pub fn SpeedupChart(
     Effect::new(move |_| {
         width.track();
         let Some(element) = canvas.get() else { return };
+        let own = own_count.get();
         series.with(|s| {
             if s.iter().any(|s| !s.points.is_empty()) {
-                draw(&element, s, &spec)
+                draw(&element, s, own, &spec)
             }
         });
     });

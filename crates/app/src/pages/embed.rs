@@ -18,7 +18,7 @@ pub fn ExperimentEmbed() -> impl IntoView {
                 let name: &'static str = chapter.experiments.iter().find(|n| **n == name).copied().unwrap_or_default();
                 view! {
                     <article class="embed-experiment" data-embed=name>
-                        {panels::panel(name)}
+                        <panels::Panel name />
                         <FromLesson title=chapter.title />
                     </article>
                 }

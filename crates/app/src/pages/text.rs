@@ -74,5 +74,5 @@ fn PanelAfterProse(name: &'static str) -> impl IntoView {
     let ready = RwSignal::new(false);
     // `try_set`: the reader may have left the chapter before the timer fires.
     set_timeout(move || _ = ready.try_set(true), std::time::Duration::ZERO);
-    move || ready.get().then(|| panels::panel(name))
+    move || ready.get().then(|| view! { <panels::Panel name /> })
 }

@@ -3,6 +3,7 @@
 //! fitted to each parallel sort's own speedups.
 
 use super::panel::{ExperimentFrame, ResultLog, RunButtons, RunStatus};
+use crate::components::compare::{CompareResults, Compared, SweptCount};
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
@@ -95,6 +96,7 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
 
     let runner = Runner::new();
     let log = ResultLog::new();
+    let compared = Compared::new();
     let traces = TraceLog::new();
     let shown = RwSignal::new(SortAlgorithm::ChunkedBubble);
     let sweep = RwSignal::new(Vec::<(SortAlgorithm, Vec<(u32, Summary)>)>::new());
@@ -221,6 +223,7 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
         <ShareBar experiment="bubble-sort" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />
+        <CompareResults experiment="bubble-sort" own=log.rows.into() compared />
         <TracePicker log=traces />
         <Show when=move || traced_job.with(Option::is_some)>
             <div class="control timeline-choice">
@@ -242,6 +245,7 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
         </Show>
         <Timeline measurement=shown_trace what=shown_label lanes test_id="sort-timeline" />
         <SpeedupChart
+            compared=compared.sweep_series(SweptCount::Workers)
             series=time_series
             spec=ChartSpec { y_axis: YAxis::Milliseconds, ..ChartSpec::speedup(t.axis_workers) }
             caption=Signal::derive(move || time_caption(sequential_ms.get()))
@@ -249,6 +253,7 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
             test_id="sort-time"
         />
         <SpeedupChart
+            compared=compared.sweep_series(SweptCount::Workers)
             series=self_series
             spec=ChartSpec { ideal: true, fit_amdahl: true, markers: vec![(cores as f64, t.your_cores.to_string())], ..ChartSpec::speedup(t.axis_workers) }
             caption=Signal::derive(move || t.sort_speedup_caption.to_string())

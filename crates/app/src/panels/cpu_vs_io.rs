@@ -3,6 +3,7 @@
 //! sweep over the task count that draws one line per kind.
 
 use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
+use crate::components::compare::{CompareResults, Compared, SweptCount};
 use crate::components::controls::{unique_id, Slider};
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
@@ -56,6 +57,7 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
 
     let runner = Runner::new();
     let log = ResultLog::new();
+    let compared = Compared::new();
     let traces = TraceLog::new();
     let io_points = RwSignal::new(Vec::<SweepPoint>::new());
     let cpu_points = RwSignal::new(Vec::<SweepPoint>::new());
@@ -170,12 +172,14 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
         <ShareBar experiment="cpu-vs-io" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />
+        <CompareResults experiment="cpu-vs-io" own=log.rows.into() compared />
         <TracePicker log=traces />
         <Timeline measurement=traced what=traced_label lanes test_id="cpu-io-timeline" note=t.docs_timeline_note />
         {move || {
             let k = sweep_workers.get();
             view! {
                 <SpeedupChart
+                    compared=compared.sweep_series(SweptCount::Tasks)
                     series
                     spec=ChartSpec { ideal: false, markers: vec![(k as f64, message(t.workers_marker, &[("workers", Arg::Count(k as u64))]))], ..ChartSpec::speedup(t.axis_tasks) }
                     caption=Signal::derive(move || message(t.cpu_io_sweep_caption, &[("workers", Arg::Count(sweep_workers.get() as u64))]))

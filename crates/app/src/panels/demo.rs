@@ -2,6 +2,7 @@
 //! drawn as two timelines.
 
 use super::panel::{ExperimentFrame, ResultLog, RunButtons, RunStatus};
+use crate::components::compare::{CompareResults, Compared};
 use crate::components::controls::Slider;
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
@@ -48,6 +49,7 @@ fn DemoControls(machine: Machine) -> impl IntoView {
 
     let runner = Runner::new();
     let log = ResultLog::new();
+    let compared = Compared::new();
     let one_worker = RwSignal::new(None::<Measurement>);
     let many_workers = RwSignal::new(None::<Measurement>);
     let jobs_of_run = RwSignal::new(Vec::<Job>::new());
@@ -98,6 +100,7 @@ fn DemoControls(machine: Machine) -> impl IntoView {
         <ShareBar experiment="demo" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />
+        <CompareResults experiment="demo" own=log.rows.into() compared />
         <div class="timeline-pair">
             <Timeline measurement=one_worker what=label_of(one_worker) lanes=lanes_of(one_worker) test_id="demo-timeline-one" axis_max_ms />
             <Timeline measurement=many_workers what=label_of(many_workers) lanes=lanes_of(many_workers) test_id="demo-timeline-many" axis_max_ms />

@@ -2,6 +2,7 @@
 //! goroutines that park; plus a sweep over the task count for both kinds of concurrency.
 
 use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
+use crate::components::compare::{CompareResults, Compared, SweptCount};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
@@ -95,6 +96,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
 
     let runner = Runner::new();
     let log = ResultLog::new();
+    let compared = Compared::new();
     let traces = TraceLog::new();
     let threads_points = RwSignal::new(Vec::<SweepPoint>::new());
     let goroutines_points = RwSignal::new(Vec::<SweepPoint>::new());
@@ -222,6 +224,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         <ShareBar experiment="document-search" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />
+        <CompareResults experiment="document-search" own=log.rows.into() compared />
         <OvershootLine report=overshoot.into() />
         <TracePicker log=traces />
         <div class="timeline-pair">
@@ -232,6 +235,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
             let k = marker.get();
             view! {
                 <SpeedupChart
+                    compared=compared.sweep_series(SweptCount::Tasks)
                     series
                     spec=ChartSpec { ideal: true, markers: vec![(k as f64, message(t.workers_marker, &[("workers", Arg::Count(k as u64))]))], published: published_points(&FIND_1000, |r| r.goroutines), ..ChartSpec::speedup(t.axis_tasks) }
                     caption=Signal::derive(move || t.docs_sweep_caption.to_string())

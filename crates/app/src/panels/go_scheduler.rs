@@ -2,6 +2,7 @@
 //! every step, and replay it: local queues, the global queue, parked tasks, steals.
 
 use super::panel::{ExperimentFrame, ResultLog, RunButtons, RunStatus};
+use crate::components::compare::{CompareResults, Compared};
 use crate::components::controls::Slider;
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
@@ -62,6 +63,7 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
 
     let runner = Runner::new();
     let log = ResultLog::new();
+    let compared = Compared::new();
     let recorded = RwSignal::new(None::<Measurement>);
     let step = RwSignal::new(start_step);
 
@@ -143,6 +145,7 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
         </form>
         {predict::go_scheduler(Signal::derive(move || recorded.with(|m| m.as_ref().map(|m| predict::stolen_tasks(&m.trace.events, m.job.tasks)))))}
         <ShareBar experiment="go-scheduler" rows=log.rows.into() />
+        <CompareResults experiment="go-scheduler" own=log.rows.into() compared />
         <RunStatus runner describe=move |_| name(scenario.get_untracked()).to_string() />
         {move || replay_error.get().map(|message| view! {
             <p class="notice notice-warning" role="alert">{fill(t.replay_invalid, &[("message", &message)])}</p>

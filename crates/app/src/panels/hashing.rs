@@ -2,6 +2,7 @@
 //! loop on one worker and as t tasks on k workers (the article's 1, 4 and 16), read slice by slice.
 
 use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
+use crate::components::compare::{CompareResults, Compared};
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
@@ -101,6 +102,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
 
     let runner = Runner::new();
     let log = ResultLog::new();
+    let compared = Compared::new();
     let traces = TraceLog::new();
     let digests = RwSignal::new(Vec::<(String, bool, u32)>::new());
     let throughputs = RwSignal::new(Vec::<(String, u32, f64, f64)>::new());
@@ -220,6 +222,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
             }
         })}
         <ResultsTable rows=log.rows.into() />
+        <CompareResults experiment="hashing" own=log.rows.into() compared />
         <Show when=move || throughputs.with(|r| !r.is_empty())>
             <div class="table-scroll" tabindex="0">
                 <table class="throughput" data-testid="throughput">

@@ -187,8 +187,14 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
                 <Slider label=t.switch_cost help=t.switch_cost_help.to_string() value=switch_cost range=Signal::stored(SWITCH_US) disabled=never />
                 <NumberField label=t.seed help=t.seed_help.to_string() value=seed range=SEED disabled=never />
             </form>
-            {move || schedule.with(|s| s.as_ref().err().map(|message| view! {
-                <p class="notice notice-warning" role="alert">{fill(t.simulation_refused, &[("message", message)])}</p>
+            {move || schedule.with(|s| s.as_ref().err().map(|detail| view! {
+                <div class="notice notice-warning" role="alert">
+                    <p>{t.simulation_refused}</p>
+                    <details class="failure-detail">
+                        <summary>{t.failure_detail_summary}</summary>
+                        <code lang="en">{detail.clone()}</code>
+                    </details>
+                </div>
             }))}
             {asks_questions.then(|| view! { <SolveThenReveal phase=quiz seed specs schedule /> })}
             <Show when=shown>

@@ -5,7 +5,7 @@ use crate::components::code_view::CodeView;
 use crate::components::machine::MachineLine;
 use crate::components::results::ResultRow;
 use crate::components::unavailable::{ModeBanner, UnavailableNotice};
-use crate::engine_client;
+use crate::engine_client::{self, RunFailure};
 use crate::environment::machine;
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
@@ -118,7 +118,7 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
         Some(Outcome::Finished) => t.status_finished.to_string(),
         Some(Outcome::Stopped { restarted: false }) => t.status_stopped.to_string(),
         Some(Outcome::Stopped { restarted: true }) => t.status_stopped_restarted.to_string(),
-        Some(Outcome::Failed(message)) => fill(t.status_failed, &[("message", &message)]),
+        Some(Outcome::Failed(failure)) => fill(t.status_failed, &[("message", &failure.message)]),
         None if runner.running.get() => String::new(),
         None => t.status_idle.to_string(),
     };
@@ -128,6 +128,16 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
         Some(Outcome::Failed(_)) => "failed",
         None if runner.running.get() => "running",
         None => "idle",
+    };
+    // The engine's or the browser's own words, for a bug report: technical, and usually English.
+    let failure_detail = move || match runner.outcome.get() {
+        Some(Outcome::Failed(RunFailure { detail: Some(detail), .. })) => Some(view! {
+            <details class="failure-detail" data-testid="failure-detail">
+                <summary>{t.failure_detail_summary}</summary>
+                <code lang="en">{detail}</code>
+            </details>
+        }),
+        _ => None,
     };
     // After each run, show how many engine workers are alive (pools end their workers).
     // The figures ride along as data attributes, for the soak test.
@@ -174,6 +184,7 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
             >
                 {outcome_text}
             </p>
+            {failure_detail}
             <p
                 class="engine-workers"
                 data-testid="engine-workers"

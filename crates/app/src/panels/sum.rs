@@ -1,6 +1,7 @@
 //! The Sum chapter's experiment: one loop versus t tasks on k workers, and a sweep over k.
 
 use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
+use crate::components::compare::{CompareResults, Compared, SweptCount};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
@@ -60,6 +61,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
 
     let runner = Runner::new();
     let log = ResultLog::new();
+    let compared = Compared::new();
     let points = RwSignal::new(Vec::<SweepPoint>::new());
     let sweep_tasks = RwSignal::new(tasks.get_untracked() as u32);
     let series = Signal::derive(move || {
@@ -145,9 +147,11 @@ fn SumControls(machine: Machine) -> impl IntoView {
         <ShareBar experiment="sum" rows=log.rows.into() />
         <RunStatus runner describe=describe_job />
         <ResultsTable rows=log.rows.into() />
+        <CompareResults experiment="sum" own=log.rows.into() compared />
         <TracePicker log=traces />
         <Timeline measurement=traced what=traced_label lanes test_id="sum-timeline" />
         <SpeedupChart
+            compared=compared.sweep_series(SweptCount::Workers)
             series
             spec=ChartSpec { ideal: true, markers: vec![(cores as f64, t.your_cores.to_string())], published: published_points(&SUM_10M, |r| r.gomaxprocs), ..ChartSpec::speedup(t.axis_workers) }
             caption=Signal::derive(move || fill(t.title_then_caption, &[("title", t.sweep_title), ("caption", &message(t.sweep_caption, &[("tasks", Arg::Count(sweep_tasks.get() as u64))]))]))

@@ -4,6 +4,7 @@
 
 use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use super::task_costs::CostClaims;
+use crate::components::compare::{CompareResults, Compared};
 use crate::components::controls::NumberField;
 use crate::components::controls::Slider;
 use crate::components::notes::ClampNotes;
@@ -21,13 +22,25 @@ use experiments::catalog::{self, Machine};
 use experiments::params::task_cost::{workers as workers_range, COUNT_SWEEP_UP_TO, REPETITIONS, SQRT_COUNTS, TASKS};
 use experiments::published::{BATCHING_LOSS_HI, GOROUTINE_PERFORMANCE_HI};
 use experiments::stats::speedup;
-use experiments::{Job, Summary, Variant, Workload};
+use experiments::{Job, Measurement, Summary, Variant, Workload};
 use leptos::prelude::*;
 
 fn sqrt_of(job: &Job) -> u32 {
     match job.workload {
         Workload::Granularity { sqrt } => sqrt,
         _ => 0,
+    }
+}
+
+/// A measured row's description: the job's, and how many passes its time is the mean of when a
+/// pass was too short to time alone (the loop of small tasks).
+fn describe_measured(m: &Measurement) -> String {
+    let row = describe_granularity(&m.job);
+    match m.trace.passes {
+        Some(passes) => {
+            message(ui().granularity_passes, &[("row", Arg::Text(&row)), ("passes", Arg::Count(passes as u64))])
+        }
+        None => row,
     }
 }
 
@@ -125,6 +138,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
     let notes = preset.notes;
     let runner = Runner::new();
     let log = ResultLog::new();
+    let compared = Compared::new();
     let jobs_of_run = RwSignal::new(Vec::<Job>::new());
     // Per (variant, workers): the overhead points; and the loop's time per task size.
     let lines = RwSignal::new(Vec::<((Variant, u32), Vec<SweepPoint>)>::new());
@@ -159,7 +173,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
         let baseline = StoredValue::new(None::<Summary>);
         runner.run(jobs, move |_, m| {
             let sequential = m.job.variant == Variant::Sequential;
-            run_log.add(&m, variant_id(m.job.variant), describe_granularity(&m.job), sequential);
+            run_log.add(&m, variant_id(m.job.variant), describe_measured(&m), sequential);
             if sequential {
                 baseline.set_value(Some(m.summary));
                 loop_ms.update(|l| l.push((sqrt_of(&m.job), m.summary.median_ms)));
@@ -184,7 +198,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
         let baseline = StoredValue::new(None::<Summary>);
         runner.run(jobs, move |_, m| {
             let sequential = m.job.variant == Variant::Sequential;
-            run_log.add(&m, variant_id(m.job.variant), describe_granularity(&m.job), sequential);
+            run_log.add(&m, variant_id(m.job.variant), describe_measured(&m), sequential);
             if sequential {
                 baseline.set_value(Some(m.summary));
                 return;
@@ -300,6 +314,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
             test_id="count-chart"
         />
         <ResultsTable rows=log.rows.into() ratio=RowRatio::TimeOverBaseline />
+        <CompareResults experiment="task-granularity" own=log.rows.into() compared />
     }
 }
 

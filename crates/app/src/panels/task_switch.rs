@@ -2,6 +2,7 @@
 //! goroutines (the time of a switch).
 
 use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
+use crate::components::compare::{CompareResults, Compared};
 use crate::components::controls::NumberField;
 use crate::components::controls::Slider;
 use crate::components::notes::ClampNotes;
@@ -38,6 +39,7 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
     let runner = Runner::new();
     let results = RwSignal::new(Vec::<Measurement>::new());
     let log = ResultLog::new();
+    let compared = Compared::new();
 
     let measure = move || {
         let s = catalog::task_switch::Settings {
@@ -82,6 +84,7 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
         {(mode == Mode::Threads).then(|| predict::task_switch(Signal::derive(ratio)))}
         {(mode == Mode::SingleWorker).then(|| view! { <p class="help">{t.switch_single_worker}</p> })}
         <ShareBar experiment="task-switch" rows=log.rows.into() />
+        <CompareResults experiment="task-switch" own=log.rows.into() compared />
         <RunStatus runner describe=move |index| {
             let threads_first = mode == Mode::Threads;
             if threads_first && index == 0 { t.switch_threads } else { t.switch_goroutines }.to_string()

@@ -9,6 +9,7 @@ use crate::executors::{Executor, PoolBuilt};
 use crate::outcome::Outcome;
 use crate::runtime::Handle;
 use crate::threads::SHARED_MEMORY;
+use experiments::protocol::{Failure, FailureKind};
 use futures_channel::oneshot;
 use futures_util::future::{select, Either};
 use std::future::Future;
@@ -64,10 +65,11 @@ pub(super) async fn within<T>(
     let mut future = pin!(future);
     loop {
         match select(future.as_mut(), (cx.sleep)(50)).await {
-            Either::Left((result, _)) => return result.map(Ok),
+            Either::Left((result, _)) => return result.map(Ok).map_err(Failure::from),
             Either::Right(_) if cx.cancel.is_stopped() => return Ok(Err(Stopped)),
             Either::Right(_) if now_ms() > deadline => {
-                return Err(format!("{what} took longer than {} s", limit_ms / 1000.0))
+                let kind = if what == STARTING { FailureKind::WorkersNotStarted } else { FailureKind::TimedOut };
+                return Err(Failure::new(kind, format!("{what} took longer than {} s", limit_ms / 1000.0)));
             }
             Either::Right(_) => {}
         }

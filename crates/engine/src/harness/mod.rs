@@ -27,7 +27,7 @@ use crate::outcome::{Outcome, RunEnd};
 use crate::quiet::{probe, QuietCheck};
 use crate::runtime::Handle;
 use crate::threads::SHARED_MEMORY;
-use experiments::protocol::Stage;
+use experiments::protocol::{Failure, Stage};
 use experiments::stats;
 use experiments::{HashSource, Job, Measurement, MemoryReport, Startup, Variant, Workload};
 use futures_util::future::{select, Either};
@@ -50,7 +50,7 @@ const PROGRESS_EVERY_MS: f64 = 100.0;
 
 /// The bytes a hashing job hashes: a file or the generator, read one slice at a time.
 pub trait SliceSource {
-    fn slice(&mut self, offset: u64, length: usize) -> Result<Vec<u8>, String>;
+    fn slice(&mut self, offset: u64, length: usize) -> Result<Vec<u8>, Failure>;
 }
 
 /// One progress report, for the page.
@@ -399,8 +399,8 @@ async fn repetitions(
 /// Await `reps`, reporting how many are done every [`PROGRESS_EVERY_MS`] after the first: a job
 /// shorter than that reports nothing while it is timed, so the page does not render meanwhile
 /// (on a small machine the page's rendering takes a core from the workers).
-async fn watch<T>(
-    reps: impl Future<Output = Outcome<T>>,
+async fn watch<T, E: Into<Failure>>(
+    reps: impl Future<Output = Result<Result<T, Stopped>, E>>,
     done: &Done,
     job_index: usize,
     total: u32,
@@ -410,7 +410,7 @@ async fn watch<T>(
     let mut reps = pin!(reps);
     loop {
         match select(reps.as_mut(), (cx.sleep)(PROGRESS_EVERY_MS as u32)).await {
-            Either::Left((outcome, _)) => return outcome,
+            Either::Left((outcome, _)) => return outcome.map_err(Into::into),
             Either::Right(_) => progress.report(job_index, Stage::Measuring, done.0.load(Ordering::Relaxed), total),
         }
     }

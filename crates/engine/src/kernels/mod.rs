@@ -204,7 +204,7 @@ static CACHE: Mutex<Option<(InputKey, Arc<dyn Prepared>)>> = Mutex::new(None);
 pub fn prepare(job: &Job, cancel: &Cancel) -> Outcome<Arc<dyn Prepared>> {
     let kernel = of(&job.workload).ok_or("this job is driven step by step, not by a kernel")?;
     if !kernel.variants().contains(&job.variant) {
-        return Err(format!("this workload does not run as {:?}", job.variant));
+        return Err(format!("this workload does not run as {:?}", job.variant).into());
     }
     let key = (job.workload.clone(), if kernel.input_per_task_count() { job.tasks } else { 0 });
     let mut cache = CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());

@@ -16,7 +16,7 @@ use crate::executors::Executors;
 use crate::harness::{self, Context, Report, SliceSource};
 use crate::outcome::RunEnd;
 use crate::threads::live_workers;
-use experiments::protocol::{Request, Response, RunId};
+use experiments::protocol::{Failure, FailureKind, Request, Response, RunId};
 use experiments::Job;
 use futures_channel::mpsc;
 use futures_util::StreamExt;
@@ -72,7 +72,8 @@ pub(crate) fn install_panic_hook(listener: PanicListener) {
         let message = format!("{info}");
         let report: JsValue = match listener {
             PanicListener::Ui => {
-                Response::Crashed { message: format!("the engine panicked: {message}") }.to_json().into()
+                let failure = Failure::new(FailureKind::EnginePanicked, format!("the engine panicked: {message}"));
+                Response::Crashed { failure }.to_json().into()
             }
             #[cfg(target_feature = "atomics")]
             PanicListener::Coordinator => {
@@ -111,8 +112,8 @@ pub fn coordinator_start(build: String) {
         };
         match Request::from_json(&text) {
             Ok(Request::Run { run_id, jobs }) => {
-                if let Err(message) = experiments::job::validate_run(&jobs) {
-                    post(&Response::Failed { run_id, message });
+                if let Err(reason) = experiments::job::validate_run(&jobs) {
+                    post(&Response::Failed { run_id, failure: Failure::new(FailureKind::Refused, reason) });
                     return;
                 }
                 RUNS_ASKED.with(|n| n.set(n.get() + 1));
@@ -137,7 +138,10 @@ pub fn coordinator_start(build: String) {
                 heap_bytes: crate::alloc::live_bytes().max(0) as u64,
                 memory_bytes: wasm_memory_bytes(),
             }),
-            Err(error) => post(&Response::Failed { run_id: 0, message: format!("unreadable request: {error}") }),
+            Err(error) => post(&Response::Failed {
+                run_id: 0,
+                failure: Failure::new(FailureKind::Refused, format!("unreadable request: {error}")),
+            }),
         }
     });
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -235,7 +239,7 @@ async fn run(request: &RunRequest) -> Response {
         let (measurements, stopped) = match end {
             RunEnd::Measured(measurements) => (measurements, false),
             RunEnd::Stopped(measurements) => (measurements, true),
-            RunEnd::Failed(message) => return Response::Failed { run_id, message },
+            RunEnd::Failed(failure) => return Response::Failed { run_id, failure },
         };
         // Posted together once the group is done, so the page renders while nothing is timed.
         for (offset, measurement) in measurements.into_iter().enumerate() {

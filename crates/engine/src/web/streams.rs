@@ -4,15 +4,17 @@
 use super::describe;
 use crate::harness::SliceSource;
 use crate::hashing::hash_parameters;
+use experiments::protocol::{Failure, FailureKind};
 use experiments::{HashSource, Job};
 use workloads::hashing::fill_generated;
 
 /// Read bytes `offset..offset + length` of the attached file (the coordinator is a worker, so it
 /// may read synchronously).
-fn read_file_slice(file: &web_sys::File, offset: u64, length: usize) -> Result<Vec<u8>, String> {
-    let blob = file.slice_with_f64_and_f64(offset as f64, (offset + length as u64) as f64).map_err(describe)?;
-    let reader = web_sys::FileReaderSync::new().map_err(describe)?;
-    let buffer = reader.read_as_array_buffer(&blob).map_err(|e| format!("reading the file: {}", describe(e)))?;
+fn read_file_slice(file: &web_sys::File, offset: u64, length: usize) -> Result<Vec<u8>, Failure> {
+    let unreadable = |e| Failure::new(FailureKind::FileUnreadable, format!("reading the file: {}", describe(e)));
+    let blob = file.slice_with_f64_and_f64(offset as f64, (offset + length as u64) as f64).map_err(unreadable)?;
+    let reader = web_sys::FileReaderSync::new().map_err(|e| Failure::from(describe(e)))?;
+    let buffer = reader.read_as_array_buffer(&blob).map_err(unreadable)?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
@@ -41,7 +43,7 @@ impl HashInput {
     }
 
     /// Bytes `offset..offset + length`: read from the file, or generated.
-    pub fn slice(&self, offset: u64, length: usize) -> Result<Vec<u8>, String> {
+    pub fn slice(&self, offset: u64, length: usize) -> Result<Vec<u8>, Failure> {
         match (&self.file, &self.source) {
             (Some(file), _) => read_file_slice(file, offset, length),
             (None, HashSource::Generated { seed, .. }) => {
@@ -55,7 +57,7 @@ impl HashInput {
 }
 
 impl SliceSource for HashInput {
-    fn slice(&mut self, offset: u64, length: usize) -> Result<Vec<u8>, String> {
+    fn slice(&mut self, offset: u64, length: usize) -> Result<Vec<u8>, Failure> {
         HashInput::slice(self, offset, length)
     }
 }

@@ -17,7 +17,7 @@
 
 use super::describe;
 use crate::threads::{worker_finished, worker_started, WorkerMain};
-use experiments::protocol::Response;
+use experiments::protocol::{Failure, FailureKind, Response};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -156,7 +156,8 @@ fn on_worker_message(id: u32, event: MessageEvent) {
                 .ok()
                 .and_then(|v| v.as_string())
                 .unwrap_or_else(|| "unknown error".into());
-            super::post(&Response::Crashed { message: format!("a worker crashed: {message}") });
+            let failure = Failure::new(FailureKind::WorkerCrashed, format!("a worker crashed: {message}"));
+            super::post(&Response::Crashed { failure });
         }
         _ => {}
     }
@@ -177,7 +178,7 @@ fn on_worker_error(id: u32, event: Event) {
     if let Some(worker) = count_out(id) {
         worker.terminate();
     }
-    super::post(&Response::Crashed { message });
+    super::post(&Response::Crashed { failure: Failure::new(FailureKind::WorkerCrashed, message) });
 }
 
 /// Worker `id` has ended (or will never run): no longer live. Its handle is dropped after the

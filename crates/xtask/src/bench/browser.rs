@@ -39,6 +39,7 @@ pub(super) fn measure_browser(dist: &Path, plan: &Value) -> Result<Figures, Stri
         .arg("bench.mjs")
         .current_dir(root().join("e2e"))
         .env("SITE_DIR", dist)
+        .env("DEPLOYED_SITE_DIR", root().join("target/site"))
         .env("BENCH_PLAN", plan.to_string())
         .env("PATH", tool_path())
         .stderr(Stdio::inherit());

@@ -32,7 +32,7 @@ use browser::{browser_plan, measure_browser};
 use native::measure_native;
 use results::BenchResults;
 use serde_json::Value;
-use site_size::{app_wasm, weigh};
+use site_size::{app_chunks, app_wasm, chapter_code, weigh, Weight};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
@@ -85,8 +85,9 @@ cargo xtask bench
   budgets (crates/xtask/src/budget.rs); the bench only reports.
 
   Steps: install missing tools and build dist/ (as `cargo xtask build`), `cargo build --release
-  -p lab`, run lab sum for --tasks 2 and 8, then lab hash, cost, docsearch and qps, run
-  e2e/bench.mjs against dist/, weigh dist/*.wasm, run twiggy.
+  -p lab`, run lab sum for --tasks 2 and 8, then lab hash, cost, docsearch and qps, package
+  dist/ as target/site (as `cargo xtask dist`), run e2e/bench.mjs against dist/ (the slow link
+  against target/site), weigh dist/*.wasm, run twiggy.
 
 Environment:
   XTASK_BENCH_SKIP_BUILD=1  skip the tool set-up and the site build and measure the dist/ that is
@@ -150,6 +151,8 @@ pub fn run() -> Result<(), String> {
     }
     crate::tools::twiggy()?;
     let dist = root().join("dist");
+    // The slow link serves what a deploy serves: a page per route (with its preloads) and `_headers`.
+    crate::dist::package(&dist, &root().join("target/site"))?;
     let native = measure_native()?;
     let browser = measure_browser(&dist, &browser_plan(&native)?)?;
     let results = BenchResults {
@@ -161,6 +164,8 @@ pub fn run() -> Result<(), String> {
         browser,
         app_wasm: weigh(&app_wasm(&dist)?)?,
         engine_wasm: weigh(&dist.join("engine/engine_bg.wasm"))?,
+        largest_chunk: largest_chunk(&dist)?,
+        chapter_code: chapter_code(&dist)?,
         wasm_profiles: vec![profile("app", &linked_app_wasm()?)?, profile("engine", &linked_engine_wasm())?],
     };
     results.check_complete()?;
@@ -176,6 +181,12 @@ pub fn run() -> Result<(), String> {
     write(&json_path, &(results.to_json() + "\n"))?;
     println!("\nwritten: {} and {}", markdown_path.display(), json_path.display());
     Ok(())
+}
+
+/// The UI's heaviest chunk file, gzip -9.
+fn largest_chunk(dist: &Path) -> Result<Weight, String> {
+    let weights = app_chunks(dist)?.iter().map(|chunk| weigh(chunk)).collect::<Result<Vec<_>, _>>()?;
+    weights.into_iter().max_by_key(|w| w.gzip_bytes).ok_or_else(|| "the UI has no chunks".into())
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {

@@ -4,7 +4,7 @@
 use super::figures::derived;
 use super::kernels::Kernel;
 use super::results::BenchResults;
-use super::site_size::Weight;
+use super::site_size::{ChapterCode, Weight};
 use super::table::Table;
 use super::wasm_profile::ModuleProfile;
 use super::{Figures, NUMBERS, REPETITIONS, TASK_COUNTS};
@@ -67,7 +67,13 @@ impl BenchResults {
             browser: &self.browser,
             derived: BothSides { native: InOrder(native_derived), browser: InOrder(browser_derived) },
             ratios: InOrder(ratios),
-            site: Site { app_wasm: &self.app_wasm, engine_wasm: &self.engine_wasm, wasm_profiles: &self.wasm_profiles },
+            site: Site {
+                app_wasm: &self.app_wasm,
+                largest_chunk: &self.largest_chunk,
+                chapter_code: &self.chapter_code,
+                engine_wasm: &self.engine_wasm,
+                wasm_profiles: &self.wasm_profiles,
+            },
         };
         // NaN (a figure missing on one side) is written as null.
         serde_json::to_string_pretty(&report).expect("string keys, numbers and text always serialise")
@@ -106,6 +112,8 @@ struct BothSides {
 #[derive(Serialize)]
 struct Site<'a> {
     app_wasm: &'a Weight,
+    largest_chunk: &'a Weight,
+    chapter_code: &'a [ChapterCode],
     engine_wasm: &'a Weight,
     wasm_profiles: &'a [ModuleProfile],
 }

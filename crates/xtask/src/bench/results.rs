@@ -4,7 +4,7 @@
 use super::figures::number;
 use super::formatting::{one_line, plain_text};
 use super::kernels::Kernel;
-use super::site_size::Weight;
+use super::site_size::{ChapterCode, Weight};
 use super::wasm_profile::ModuleProfile;
 use super::{Figures, KERNEL_KEYS, NO_SHARED_MEMORY_KEYS, PAGE_KEYS};
 use serde_json::Value;
@@ -18,6 +18,9 @@ pub(super) struct BenchResults {
     pub(super) browser: Figures,
     pub(super) app_wasm: Weight,
     pub(super) engine_wasm: Weight,
+    /// The UI's largest chunk file, and what each chapter's experiments load beyond the core.
+    pub(super) largest_chunk: Weight,
+    pub(super) chapter_code: Vec<ChapterCode>,
     /// Where each module's bytes go (twiggy): the app, then the threaded engine.
     pub(super) wasm_profiles: Vec<ModuleProfile>,
 }

@@ -1,22 +1,26 @@
-//! Weighing the site's two wasm modules, raw and compressed with gzip.
+//! Weighing the site's wasm modules (the UI's core and chunks, the engine), raw and compressed with gzip.
 
 use crate::shell::root;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// The UI module Trunk wrote (its name carries a content hash).
+/// The UI's core module: what every page loads first.
 pub(crate) fn app_wasm(dist: &Path) -> Result<PathBuf, String> {
-    let entries = std::fs::read_dir(dist).map_err(|e| format!("{}: {e}", dist.display()))?;
-    let mut found: Vec<PathBuf> = entries
+    crate::app_build::app_folder(dist).map(|folder| folder.join("app_bg.wasm"))
+}
+
+/// The UI's chunks (every `.wasm` of its folder but the core), sorted by name.
+pub(crate) fn app_chunks(dist: &Path) -> Result<Vec<PathBuf>, String> {
+    let folder = crate::app_build::app_folder(dist)?;
+    let entries = std::fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let mut chunks: Vec<PathBuf> = entries
         .flatten()
         .map(|e| e.path())
-        .filter(|p| {
-            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("app-") && n.ends_with("_bg.wasm"))
-        })
+        .filter(|p| p.extension().is_some_and(|x| x == "wasm") && !p.ends_with("app_bg.wasm"))
         .collect();
-    found.sort_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
-    found.pop().ok_or_else(|| format!("no app-*_bg.wasm in {}: is the site built?", dist.display()))
+    chunks.sort();
+    Ok(chunks)
 }
 
 /// A file's size, raw and compressed with `gzip -9`.
@@ -40,4 +44,38 @@ pub(crate) fn weigh(path: &Path) -> Result<Weight, String> {
     }
     let file = path.strip_prefix(root()).unwrap_or(path).display().to_string();
     Ok(Weight { file, raw_bytes, gzip_bytes: gzip.stdout.len() as u64 })
+}
+
+/// What a chapter's experiments load beyond the core: every chunk file their panels need, each
+/// counted once, weighed together (gzip -9 of each file, summed: each is its own download).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct ChapterCode {
+    pub(crate) chapter: String,
+    pub(crate) files: usize,
+    pub(crate) raw_bytes: u64,
+    pub(crate) gzip_bytes: u64,
+}
+
+/// [`ChapterCode`] of every chapter (English: every language places the same experiments), from the
+/// build's manifest of which chunk files each panel needs. Each file is weighed once, however many
+/// chapters load it.
+pub(crate) fn chapter_code(dist: &Path) -> Result<Vec<ChapterCode>, String> {
+    let code = crate::app_build::PanelCode::read(dist)?;
+    let weights: std::collections::HashMap<String, Weight> = code
+        .all_files()
+        .into_iter()
+        .map(|file| weigh(&code.folder.join(&file)).map(|w| (file, w)))
+        .collect::<Result<_, _>>()?;
+    let mut chapters = Vec::new();
+    for text in crate::site::texts()?.iter().filter(|t| t.lang == "en") {
+        let experiments: Vec<&str> = text.experiments().collect();
+        let files = code.files(&experiments);
+        if files.is_empty() {
+            continue;
+        }
+        let weights = files.iter().map(|file| &weights[file]);
+        let (raw_bytes, gzip_bytes) = weights.fold((0, 0), |(raw, gzip), w| (raw + w.raw_bytes, gzip + w.gzip_bytes));
+        chapters.push(ChapterCode { chapter: text.slug.clone(), files: files.len(), raw_bytes, gzip_bytes });
+    }
+    Ok(chapters)
 }

@@ -34,13 +34,10 @@ pub(super) struct ModuleProfile {
     pub(super) top: Vec<Contributor>,
 }
 
-/// The UI module as cargo linked it (with names), whichever profile Trunk built it with: the newest.
+/// The UI's core module as the splitter wrote it (with names; before wasm-bindgen and wasm-opt).
 pub(super) fn linked_app_wasm() -> Result<PathBuf, String> {
-    let dir = root().join("target/wasm32-unknown-unknown");
-    let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut found: Vec<PathBuf> = entries.flatten().map(|e| e.path().join("app.wasm")).filter(|p| p.exists()).collect();
-    found.sort_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
-    found.pop().ok_or_else(|| format!("no */app.wasm in {}: is the site built?", dir.display()))
+    let core = root().join(crate::app_build::SPLIT_CORE);
+    core.is_file().then_some(core.clone()).ok_or_else(|| format!("no {}: is the site built?", core.display()))
 }
 
 /// The threaded engine as cargo linked it (with names).

@@ -212,7 +212,12 @@ fn another_language_puts_its_prefix_in_every_address_and_its_tag_in_the_manifest
         assert!(src.starts_with(&format!("{SITE}ru/embed/chapters/")), "{src}");
         assert!(link.starts_with(&format!("{SITE}ru/chapters/")), "{link}");
         assert!(files[href].contains("lang=\"ru\""));
+        // The page's own words are the interface's Russian, not English.
+        assert!(files[href].contains(ui_text::ru::RU.open_isolated), "{}", files[href]);
+        assert!(files[href].contains(&format!("title=\"{}: ", ui_text::ru::RU.site_name)), "{}", files[href]);
+        assert!(!files[href].contains(ui_text::en::EN.open_isolated));
     }
+    assert!(files["imsmanifest.xml"].contains(ui_text::ru::RU.site_name), "the module's title in Russian");
     let error = build(&folder, &options("ja", &[])).unwrap_err();
     assert!(error.contains("`ja`") && error.contains("ru"), "{error}");
     std::fs::remove_dir_all(&folder).unwrap();

@@ -146,6 +146,7 @@ pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), S
     let texts = crate::site::texts()?;
     // Every route in every language: English at the root, the others under their tag. Each page
     // names its language and its alternates in the others (hreflang), and preloads its prose.
+    let code = crate::app_build::PanelCode::read(out)?;
     let mut all_routes = vec![String::new()];
     all_routes.extend(routes.iter().cloned());
     for lang in &languages {
@@ -154,6 +155,11 @@ pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), S
             let text = prose_of_route(&texts, &path);
             let landing = texts.iter().find(|t| t.lang == *lang && t.slug == "index");
             let preloaded = preload_prose(&page, &base, text, out)?;
+            let preloaded = match ui_text::table_path(lang) {
+                Some(path) => preload(&preloaded, &base, &path, out)?,
+                None => preloaded,
+            };
+            let preloaded = preload_panel_code(&preloaded, &base, &experiments_of_route(text, route), &code, out)?;
             let html = page_in_language(&preloaded, lang, &alternates(&base, site, &languages, route));
             let html = titled(&html, text, landing);
             let file = if path.is_empty() { out.join("index.html") } else { out.join(&path).join("index.html") };
@@ -162,14 +168,79 @@ pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), S
         }
     }
     if let Some(site) = site {
-        oembed::write(out, site, &content, &routes)?;
+        for lang in &languages {
+            oembed::write(out, site, lang, &root().join("content").join(lang), &routes)?;
+        }
     }
     // Static hosts answer unknown paths with 404.html: the app then shows its own not-found page.
     write(&out.join("404.html"), &page)?;
     // The landing page's own text, for a reader who arrives at the top.
     write(&index, &preload_prose(&page, &base, prose_of_route(&texts, ""), out)?)?;
+    check_content_addressed(out)?;
     extend_headers(&out.join("_headers"), &base)?;
     write_service_worker(out)
+}
+
+/// The site's files that are named after a hash of their content, as patterns under the base
+/// (`*` matches anything, as in `_headers`): the split UI's folder, the prose and interface tables,
+/// and what Trunk hashes. A new build names new files, so a browser may keep these for good.
+/// The engine's folders are not among them: their names stay, a page checks their build id.
+pub const CONTENT_ADDRESSED: [&str; 6] = ["app-*", "content/*", "ui/*", "init-*.js", "style-*.css", "favicon-*.svg"];
+
+/// What a browser may do with a [`CONTENT_ADDRESSED`] file: keep it a year without asking again.
+pub const FOREVER: &str = "public, max-age=31536000, immutable";
+
+/// Whether `path` (relative to the site, `/`-separated) matches `pattern`, `*` matching any run of
+/// characters.
+pub fn matches_pattern(pattern: &str, path: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or_default();
+    let Some(mut rest) = path.strip_prefix(first) else { return false };
+    let parts: Vec<&str> = parts.collect();
+    for (index, part) in parts.iter().enumerate() {
+        if index == parts.len() - 1 {
+            return rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+/// Whether some part of `path` carries a content hash: `-` and 16 hex digits, then its end or `.`.
+fn carries_hash(path: &str) -> bool {
+    path.split('/').any(|part| {
+        part.match_indices('-').any(|(at, _)| {
+            let hash = &part[at + 1..];
+            hash.len() >= 16
+                && hash.as_bytes()[..16].iter().all(u8::is_ascii_hexdigit)
+                && (hash.len() == 16 || hash.as_bytes()[16] == b'.')
+        })
+    })
+}
+
+/// Fail if a file the headers will let browsers keep for good is not named after its content:
+/// a later build could change it under the same name, and readers would keep the old one.
+fn check_content_addressed(out: &Path) -> Result<(), String> {
+    let mut files = Vec::new();
+    walk(out, &mut files)?;
+    for file in &files {
+        let path = file.strip_prefix(out).unwrap_or(file).to_string_lossy().replace('\\', "/");
+        if CONTENT_ADDRESSED.iter().any(|p| matches_pattern(p, &path)) && !carries_hash(&path) {
+            return Err(format!("{path} would be cached for good, but its name carries no content hash"));
+        }
+    }
+    Ok(())
+}
+
+/// The interface texts of `lang` (the site's name, link words), from the tables the app shows.
+pub fn interface_texts(lang: &str) -> Result<&'static ui_text::Ui, String> {
+    ui_text::table(lang).ok_or_else(|| {
+        let tags: Vec<&str> = ui_text::tables().iter().map(|(tag, _)| *tag).collect();
+        format!("the interface has no texts in `{lang}` (it has {})", tags.join(", "))
+    })
 }
 
 /// The languages the site is written in: every folder of `content` with a `index.md`, English first.
@@ -303,17 +374,48 @@ pub fn prose_of_route<'a>(texts: &'a [prose::Text], route: &str) -> Option<&'a p
 /// the wasm instead of a round trip after it. The link matches the app's `fetch` (same-origin
 /// credentials: `crossorigin`), or the browser would fetch the file twice. The file must be in `out`.
 pub fn preload_prose(page: &str, base: &str, text: Option<&prose::Text>, out: &Path) -> Result<String, String> {
-    let Some(text) = text else { return Ok(page.to_string()) };
-    let path = text.site_path();
-    if !out.join(&path).is_file() {
+    match text {
+        Some(text) => preload(page, base, &text.site_path(), out),
+        None => Ok(page.to_string()),
+    }
+}
+
+/// `page` with a preload of the site file `path` (a page's prose, or its language's interface
+/// table, which the app fetches before it starts) before `</head>`. The file must be in `out`.
+pub fn preload(page: &str, base: &str, path: &str, out: &Path) -> Result<String, String> {
+    if !out.join(path).is_file() {
         return Err(format!(
-            "{}: missing from the build (its prose changed after it was built? run the build again)",
-            out.join(&path).display()
+            "{}: missing from the build (it changed after the build? run the build again)",
+            out.join(path).display()
         ));
     }
     let end = page.find("</head>").ok_or("a page without </head>")?;
     let link = format!("  <link rel=\"preload\" href=\"{base}{path}\" as=\"fetch\" crossorigin />\n  ");
     Ok(format!("{}{link}{}", &page[..end], &page[end..]))
+}
+
+/// The experiments a route's page shows: its text's (a chapter, or a chapter's embed), or the one
+/// an experiment's embed names.
+pub fn experiments_of_route(text: Option<&prose::Text>, route: &str) -> Vec<String> {
+    match route.strip_prefix("embed/experiments/") {
+        Some(name) => vec![name.to_string()],
+        None => text.map(|t| t.experiments().map(String::from).collect()).unwrap_or_default(),
+    }
+}
+
+/// `page` with a preload of every chunk file the panels of `experiments` need, so that they arrive
+/// while the core starts instead of after it (the app fetches them as `fetch()` does: `crossorigin`).
+fn preload_panel_code(
+    page: &str,
+    base: &str,
+    experiments: &[String],
+    code: &crate::app_build::PanelCode,
+    out: &Path,
+) -> Result<String, String> {
+    let folder = code.folder_name();
+    code.files(experiments)
+        .iter()
+        .try_fold(page.to_string(), |page, file| preload(&page, base, &format!("{folder}/{file}"), out))
 }
 
 fn url_segment(name: &str) -> Result<String, String> {
@@ -470,7 +572,7 @@ fn service_worker_meta(html: &str, on: bool) -> String {
 /// `_headers` for Netlify and Cloudflare Pages: Trunk copied `www/_headers` (isolation and nosniff
 /// for every path); add whatever of [`EVERY_RESPONSE`] is missing, the policy with
 /// `frame-ancestors`, and per-document isolation for embeds, which Chromium grants even inside a
-/// course page that is not isolated.
+/// course page that is not isolated; and caching for good of the files named after their content.
 fn extend_headers(file: &Path, base: &str) -> Result<(), String> {
     let mut text = std::fs::read_to_string(file).unwrap_or_default();
     let has = |text: &str, name: &str| text.lines().any(|l| l.trim_start().starts_with(&format!("{name}:")));
@@ -489,6 +591,12 @@ fn extend_headers(file: &Path, base: &str) -> Result<(), String> {
             "# Added by `cargo xtask dist`. The pages carry the same policy in a <meta>, where browsers ignore\n\
              # frame-ancestors: as a header it says that any site may embed the lab.\n{base}*\n{every}"
         ));
+    }
+    if !has(&text, "Cache-Control") {
+        text.push_str("# Named after their content: a browser keeps them, and a warm visit asks for none of them.\n");
+        for pattern in CONTENT_ADDRESSED {
+            text.push_str(&format!("{base}{pattern}\n  Cache-Control: {FOREVER}\n"));
+        }
     }
     if !has(&text, "Document-Isolation-Policy") {
         text.push_str(&format!(
@@ -566,7 +674,7 @@ fn prepare_output(built: &Path, out: &Path) -> Result<(), String> {
 }
 
 /// Copy `from` into `to`, leaving out dotfiles (Trunk's `.trunk-lock`).
-fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
+pub(crate) fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
     std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
     for entry in std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))? {
         let entry = entry.map_err(|e| e.to_string())?;

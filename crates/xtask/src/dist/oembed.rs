@@ -5,14 +5,14 @@
 //! oEmbed answers carry absolute addresses (the HTML is pasted into another site), so they need the
 //! site's public address; without `--site` none are written. The files sit at
 //! `oembed/<route with / as ->.json`; a chapter page's answer embeds `embed/chapters/<slug>`, an
-//! embed page's answer embeds itself.
+//! embed page's answer embeds itself. Every language's pages have their own answers
+//! (`oembed/ru-chapters-sum.json` embeds `ru/embed/chapters/sum`), titled in that language.
 
+use super::language_route;
 use crate::content::{chapters, Chapter};
 use serde::Serialize;
 use std::path::Path;
-
-/// The provider's name in every answer.
-const PROVIDER: &str = "Concurrency Lab";
+use ui_text::Ui;
 /// Starting heights of an embedded chapter and experiment (the iframe then posts its real height).
 pub const CHAPTER_HEIGHT: u32 = 1600;
 const EXPERIMENT_HEIGHT: u32 = 900;
@@ -72,26 +72,29 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
-/// The answer for `route` of a site at `site` (ending in `/`).
-pub fn answer(site: &str, route: &str, chapters: &[Chapter]) -> Result<Answer, String> {
+/// The answer for `route` (a route of the English site, e.g. `chapters/sum`) in the language `lang`,
+/// whose `chapters` and interface texts `ui` name it, of a site at `site` (ending in `/`).
+pub fn answer(site: &str, lang: &str, route: &str, chapters: &[Chapter], ui: &Ui) -> Result<Answer, String> {
     let embedded = embedded_route(route);
     let chapter_of = |slug: &str| chapters.iter().find(|c| c.slug == slug);
+    let provider = ui.site_name;
     let (title, height) = if let Some(slug) = embedded.strip_prefix("embed/chapters/") {
-        let chapter = chapter_of(slug).ok_or(format!("no chapter `{slug}` for {route}"))?;
-        (format!("{PROVIDER}: {}", chapter.title), CHAPTER_HEIGHT)
+        let chapter = chapter_of(slug).ok_or(format!("no chapter `{slug}` in `{lang}` for {route}"))?;
+        (format!("{provider}: {}", chapter.title), CHAPTER_HEIGHT)
     } else if let Some(name) = embedded.strip_prefix("embed/experiments/") {
         let entry = experiments::catalog::find(name).ok_or(format!("no experiment `{name}` in the catalog"))?;
-        let chapter = chapter_of(entry.chapter).ok_or(format!("no chapter `{}` for {name}", entry.chapter))?;
-        (format!("{PROVIDER}: {} (experiment “{name}”)", chapter.title), EXPERIMENT_HEIGHT)
+        let chapter =
+            chapter_of(entry.chapter).ok_or(format!("no chapter `{}` in `{lang}` for {name}", entry.chapter))?;
+        (format!("{provider}: {} ({name})", chapter.title), EXPERIMENT_HEIGHT)
     } else {
         return Err(format!("{route} has no oEmbed answer"));
     };
     Ok(Answer {
         version: "1.0".into(),
         kind: "rich".into(),
-        html: iframe(&format!("{site}{embedded}"), &title, height),
+        html: iframe(&format!("{site}{}", language_route(lang, &embedded)), &title, height),
         title,
-        provider_name: PROVIDER.into(),
+        provider_name: provider.into(),
         provider_url: site.into(),
         width: WIDTH,
         height,
@@ -107,19 +110,21 @@ pub fn discovery_link(site: &str, route: &str, title: &str) -> String {
     )
 }
 
-/// Write every route's answer under `out` and put its discovery link in the route's page
-/// (`out/<route>/index.html`, which must exist).
-pub fn write(out: &Path, site: &str, content_lang: &Path, routes: &[String]) -> Result<(), String> {
+/// Write every route's answer in the language `lang` (its chapters in `content_lang`) under `out`
+/// and put its discovery link in the route's page (`out/<lang route>/index.html`, which must exist).
+pub fn write(out: &Path, site: &str, lang: &str, content_lang: &Path, routes: &[String]) -> Result<(), String> {
     let chapters = chapters(content_lang)?;
+    let ui = super::interface_texts(lang)?;
     std::fs::create_dir_all(out.join("oembed")).map_err(|e| e.to_string())?;
     // Chapters and embeds only: the glossary is a page to read, not one to embed.
     for route in routes.iter().filter(|r| r.starts_with("chapters/") || r.starts_with("embed/")) {
-        let answer = answer(site, route, &chapters)?;
+        let answer = answer(site, lang, route, &chapters, ui)?;
+        let route = language_route(lang, route);
         let json = serde_json::to_string_pretty(&answer).map_err(|e| e.to_string())?;
-        std::fs::write(out.join(answer_path(route)), json + "\n").map_err(|e| e.to_string())?;
-        let page = out.join(route).join("index.html");
+        std::fs::write(out.join(answer_path(&route)), json + "\n").map_err(|e| e.to_string())?;
+        let page = out.join(&route).join("index.html");
         let html = std::fs::read_to_string(&page).map_err(|e| format!("{}: {e}", page.display()))?;
-        let link = discovery_link(site, route, &answer.title);
+        let link = discovery_link(site, &route, &answer.title);
         let Some(head_end) = html.find("</head>") else {
             return Err(format!("{}: no </head>", page.display()));
         };

@@ -113,6 +113,8 @@ fn headers_gain_the_policy_and_embed_isolation_once() {
     assert!(text.contains("frame-ancestors *"));
     assert!(text.contains("/repo/embed/*\n  Document-Isolation-Policy: isolate-and-require-corp\n"));
     assert!(!text.contains("cross-origin\n"), "no Cross-Origin-Resource-Policy: cross-origin");
+    assert!(text.contains(&format!("/repo/app-*\n  Cache-Control: {FOREVER}\n")), "{text}");
+    assert_eq!(text.matches("Cache-Control:").count(), CONTENT_ADDRESSED.len(), "{text}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -176,42 +178,56 @@ fn the_site_address_gives_the_public_url_and_must_agree_with_it() {
 #[test]
 fn every_route_page_links_its_oembed_answer_which_embeds_the_right_route() {
     let dir = temp_dir("oembed");
-    let content = root().join("content/en");
-    let routes = routes(&content).unwrap();
-    for route in &routes {
-        std::fs::create_dir_all(dir.join(route)).unwrap();
-        std::fs::write(dir.join(route).join("index.html"), TRUNK_PAGE).unwrap();
+    let routes = routes(&root().join("content/en")).unwrap();
+    for lang in ["en", "ru"] {
+        for route in &routes {
+            let folder = dir.join(language_route(lang, route));
+            std::fs::create_dir_all(&folder).unwrap();
+            std::fs::write(folder.join("index.html"), TRUNK_PAGE).unwrap();
+        }
     }
     // As `package_for` does: the strict page first, then the links.
     externalise_inline_scripts(&dir).unwrap();
     add_csp(&dir).unwrap();
     let site = "https://lab.example/lab/";
-    oembed::write(&dir, site, &content, &routes).unwrap();
-    let glossary = std::fs::read_to_string(dir.join("glossary/index.html")).unwrap();
-    assert!(!glossary.contains("json+oembed"), "the glossary is not for embedding");
-    for route in routes.iter().filter(|r| r.as_str() != "glossary") {
-        let page = std::fs::read_to_string(dir.join(route).join("index.html")).unwrap();
-        let links: Vec<Tag> = tags(&page)
-            .into_iter()
-            .filter(|t| t.name == "link" && t.attr("type") == Some("application/json+oembed"))
-            .collect();
-        assert_eq!(links.len(), 1, "{route}: one discovery link");
-        let href = links[0].attr("href").unwrap();
-        let file = href.strip_prefix(site).unwrap_or_else(|| panic!("{route}: {href} is not on the site"));
-        let answer: oembed::Answer = serde_json::from_str(&std::fs::read_to_string(dir.join(file)).unwrap()).unwrap();
-        assert_eq!((answer.version.as_str(), answer.kind.as_str()), ("1.0", "rich"));
-        assert_eq!(answer.provider_url, site);
-        let embedded = oembed::embedded_route(route);
-        assert!(routes.contains(&embedded), "{route}: {embedded} is a route the site has");
-        assert!(route.starts_with("embed/") == (embedded == *route), "{route} → {embedded}");
-        assert!(
-            answer.html.starts_with(&format!("<iframe src=\"{site}{embedded}\" title=\"")),
-            "{route}: {}",
-            answer.html
-        );
-        assert!(!answer.title.is_empty() && answer.html.contains(&answer.title.replace('"', "&quot;")));
-        check_strict_page(&page).unwrap_or_else(|e| panic!("{route}: {e}"));
+    for lang in ["en", "ru"] {
+        oembed::write(&dir, site, lang, &root().join("content").join(lang), &routes).unwrap();
     }
+    for lang in ["en", "ru"] {
+        let ui = interface_texts(lang).unwrap();
+        let glossary = std::fs::read_to_string(dir.join(language_route(lang, "glossary")).join("index.html")).unwrap();
+        assert!(!glossary.contains("json+oembed"), "the glossary is not for embedding");
+        for route in routes.iter().filter(|r| r.as_str() != "glossary") {
+            let page_route = language_route(lang, route);
+            let page = std::fs::read_to_string(dir.join(&page_route).join("index.html")).unwrap();
+            let links: Vec<Tag> = tags(&page)
+                .into_iter()
+                .filter(|t| t.name == "link" && t.attr("type") == Some("application/json+oembed"))
+                .collect();
+            assert_eq!(links.len(), 1, "{page_route}: one discovery link");
+            let href = links[0].attr("href").unwrap();
+            let file = href.strip_prefix(site).unwrap_or_else(|| panic!("{page_route}: {href} is not on the site"));
+            let answer: oembed::Answer =
+                serde_json::from_str(&std::fs::read_to_string(dir.join(file)).unwrap()).unwrap();
+            assert_eq!((answer.version.as_str(), answer.kind.as_str()), ("1.0", "rich"));
+            assert_eq!(answer.provider_url, site);
+            assert_eq!(answer.provider_name, ui.site_name, "{page_route}: the provider in its language");
+            assert!(answer.title.starts_with(&format!("{}: ", ui.site_name)), "{page_route}: {}", answer.title);
+            let embedded = oembed::embedded_route(route);
+            assert!(routes.contains(&embedded), "{route}: {embedded} is a route the site has");
+            assert!(route.starts_with("embed/") == (embedded == *route), "{route} → {embedded}");
+            let src = format!("{site}{}", language_route(lang, &embedded));
+            assert!(
+                answer.html.starts_with(&format!("<iframe src=\"{src}\" title=\"")),
+                "{page_route}: {}",
+                answer.html
+            );
+            assert!(!answer.title.is_empty() && answer.html.contains(&answer.title.replace('"', "&quot;")));
+            check_strict_page(&page).unwrap_or_else(|e| panic!("{page_route}: {e}"));
+        }
+    }
+    let ru = std::fs::read_to_string(dir.join("oembed/ru-chapters-sum.json")).unwrap();
+    assert!(ru.contains(ui_text::ru::RU.site_name) && !ru.contains(ui_text::en::EN.site_name), "{ru}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -276,4 +292,30 @@ fn every_route_preloads_the_prose_it_shows_first() {
     assert!(page.find("rel=\"preload\"").unwrap() < page.find("</head>").unwrap());
     assert_eq!(preload_prose(TRUNK_PAGE, "/", None, &dir).unwrap(), TRUNK_PAGE);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn only_files_named_after_their_content_are_cached_for_good() {
+    assert!(matches_pattern("app-*", "app-5ce2ca8a65ba77c9/chunk_13.wasm"));
+    assert!(matches_pattern("style-*.css", "style-6ed93615ec0ccb3e.css"));
+    assert!(!matches_pattern("style-*.css", "style-6ed93615ec0ccb3e.css.map"));
+    assert!(!matches_pattern("app-*", "engine/app-x.js"));
+    assert!(matches_pattern("content/*", "content/ru/sum-7adb31fe434d7c52.json"));
+    let hashed = ["app-5ce2ca8a65ba77c9/app.js", "content/ru/sum-7adb31fe434d7c52.json", "init-786e8b627f1a41f2.js"];
+    for path in hashed {
+        assert!(carries_hash(path), "{path}");
+    }
+    for path in ["app-latest/app.js", "content/ru/sum.json", "init-786e8b627f1a41f2x.js", "style-12345.css"] {
+        assert!(!carries_hash(path), "{path}");
+    }
+    let dir = temp_dir("content-addressed");
+    std::fs::create_dir_all(dir.join("content/en")).unwrap();
+    std::fs::write(dir.join("content/en/sum-7adb31fe434d7c52.json"), "{}").unwrap();
+    std::fs::create_dir_all(dir.join("engine")).unwrap();
+    std::fs::write(dir.join("engine/engine.js"), "").unwrap();
+    assert_eq!(check_content_addressed(&dir), Ok(()));
+    std::fs::write(dir.join("content/en/sum.json"), "{}").unwrap();
+    let error = check_content_addressed(&dir).unwrap_err();
+    assert!(error.contains("content/en/sum.json"), "{error}");
+    std::fs::remove_dir_all(dir).unwrap();
 }

@@ -10,7 +10,7 @@ use crate::kernels::{self, sum, Prepared};
 use crate::outcome::Outcome;
 use crate::web::streams::HashInput;
 use crate::web::{describe, post};
-use experiments::protocol::{Response, RunId, Stage};
+use experiments::protocol::{Failure, FailureKind, Response, RunId, Stage};
 use experiments::{Job, Measurement, Span, Trace, Workload};
 use futures_channel::mpsc;
 use futures_util::future::{select, Either};
@@ -150,12 +150,14 @@ async fn pool_of(workers: u32, cancel: &Cancel) -> Outcome<(MessagePool, Option<
         match next_answer_by(&mut pool, cancel, started + START_TIMEOUT_MS).await {
             Ok(Some((_, Answer::Ready))) => ready += 1,
             Ok(Some((index, Answer::Failed { message }))) => {
-                return Err(format!("message worker {index} could not start: {message}"))
+                let detail = format!("message worker {index} could not start: {message}");
+                return Err(Failure::new(FailureKind::WorkersNotStarted, detail));
             }
             Ok(Some(_)) => {}
             Ok(None) => {
                 let seconds = START_TIMEOUT_MS / 1000.0;
-                return Err(format!("only {ready} of {workers} message workers loaded the engine within {seconds} s"));
+                let detail = format!("only {ready} of {workers} message workers loaded the engine within {seconds} s");
+                return Err(Failure::new(FailureKind::WorkersNotStarted, detail));
             }
             Err(Stopped) => return Ok(Err(Stopped)),
         }
@@ -268,7 +270,7 @@ async fn run_once(job: &Job, input: &dyn Prepared, pool: &mut MessagePool, cance
                     pending += 1;
                 }
             }
-            Answer::Failed { message } => return Err(format!("message worker {worker} failed: {message}")),
+            Answer::Failed { message } => return Err(worker_failed(worker, &message)),
             _ => {}
         }
     }
@@ -297,9 +299,7 @@ async fn gather(pool: &mut MessagePool, workers: u32, cancel: &Cancel) -> Outcom
     let mut answers = Vec::with_capacity(workers as usize);
     while answers.len() < workers as usize {
         match next_answer(pool, cancel).await {
-            Ok((worker, Answer::Failed { message })) => {
-                return Err(format!("message worker {worker} failed: {message}"))
-            }
+            Ok((worker, Answer::Failed { message })) => return Err(worker_failed(worker, &message)),
             Ok((_, Answer::Ready)) => {}
             Ok(answer) => answers.push(answer),
             Err(Stopped) => return Ok(Err(Stopped)),
@@ -308,12 +308,17 @@ async fn gather(pool: &mut MessagePool, workers: u32, cancel: &Cancel) -> Outcom
     Ok(Ok(answers))
 }
 
+/// A message worker answered that it failed (it panicked, or an order came incomplete).
+fn worker_failed(worker: u32, message: &str) -> Failure {
+    Failure::new(FailureKind::WorkerCrashed, format!("message worker {worker} failed: {message}"))
+}
+
 /// One pass of hashing on the workers in use: start their states, send every slice of `data` to
 /// each of them and wait for all, then collect the digests. Returns digests in hash order and the
 /// trace.
 async fn hash_once(
     job: &Job,
-    data: impl Iterator<Item = Result<Vec<u8>, String>>,
+    data: impl Iterator<Item = Result<Vec<u8>, Failure>>,
     pool: &mut MessagePool,
     cancel: &Cancel,
     mut on_slice: impl FnMut(),
@@ -380,11 +385,12 @@ pub async fn run_hash(
     let input = HashInput::of(job, file)?;
     let copies = job.workers.max(1).min(job.tasks.max(1)) as u64;
     if copies * input.slice_bytes as u64 > MAX_SLICE_COPIES_BYTES {
-        return Err(format!(
+        let detail = format!(
             "without shared memory each of the {copies} workers needs its own copy of every {} MB slice, more than \
              this page should hold at once: choose fewer workers",
             input.slice_bytes >> 20
-        ));
+        );
+        return Err(Failure::new(FailureKind::TooMuchMemory, detail));
     }
     let (mut pool, _) = match pool_of(job.workers.max(1), cancel).await? {
         Ok(pool) => pool,

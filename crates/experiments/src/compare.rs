@@ -1,0 +1,350 @@
+//! Results downloaded from an experiment (its "Download JSON"), read back to compare machines: parsed
+//! defensively (a file is untrusted input) and refused with a reason when it is not this
+//! experiment's, or was measured on another problem.
+
+use crate::catalog::{self, KnobReader, Machine, Mode};
+use crate::params::{read_choice, read_param, ParamRange};
+use crate::Workload;
+use serde::Deserialize;
+use std::collections::HashSet;
+
+/// The largest file read: a download of the longest session is a few hundred KB.
+pub const MAX_FILE_BYTES: u64 = 2 << 20;
+/// The most result rows read from one file.
+pub const MAX_ROWS: usize = 5_000;
+/// Longer texts (a browser's name, a variant's) are cut to this many characters.
+const MAX_TEXT_CHARS: usize = 80;
+
+/// One downloaded file, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Download {
+    pub machine: DownloadMachine,
+    /// The page's settings when it was downloaded, as query pairs.
+    pub settings: Vec<(String, String)>,
+    pub rows: Vec<DownloadRow>,
+}
+
+/// The machine that measured a download.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DownloadMachine {
+    pub logical_processors: u32,
+    /// The browser and its version, if the page could tell.
+    pub browser: Option<String>,
+    /// Whether the page was cross-origin isolated (real threads).
+    pub isolated: bool,
+}
+
+/// One row of a download's results table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DownloadRow {
+    pub run: u32,
+    pub sweep: bool,
+    /// The variant's stable id (`sequential`, `tasks`, `goroutines`, …).
+    pub kind: String,
+    /// The variant as its reader saw it (in their language).
+    pub variant: String,
+    pub workers: u32,
+    pub tasks: u32,
+    pub median_ms: f64,
+    pub min_ms: f64,
+    pub max_ms: f64,
+    pub speedup: Option<f64>,
+}
+
+/// Why a file is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Larger than [`MAX_FILE_BYTES`].
+    TooLarge,
+    /// Not JSON, or not the shape of a results download (the field at fault, if known).
+    NotResults(String),
+    /// Results of another experiment (its name, cut short).
+    OtherExperiment(String),
+    /// No rows to compare.
+    Empty,
+    /// More than [`MAX_ROWS`] rows.
+    TooManyRows,
+    /// A value no measurement can have (the field at fault).
+    Impossible(&'static str),
+    /// Measured on another problem: each setting that differs, with the file's value and the page's.
+    OtherSettings(Vec<SettingDifference>),
+}
+
+/// A setting whose value in a file differs from the page's, in a way that changes the work measured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SettingDifference {
+    pub key: String,
+    /// The file's value (`None`: the file does not set it, so it had its default).
+    pub file: Option<String>,
+    pub page: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RawDownload {
+    experiment: String,
+    #[serde(default)]
+    settings: serde_json::Map<String, serde_json::Value>,
+    machine: RawMachine,
+    results: Vec<RawRow>,
+}
+
+#[derive(Deserialize)]
+struct RawMachine {
+    logical_processors: u32,
+    #[serde(default)]
+    browser: Option<String>,
+    cross_origin_isolated: bool,
+}
+
+#[derive(Deserialize)]
+struct RawRow {
+    run: u32,
+    #[serde(default)]
+    sweep: bool,
+    kind: String,
+    #[serde(default)]
+    variant: String,
+    workers: u32,
+    tasks: u32,
+    median_ms: f64,
+    min_ms: f64,
+    max_ms: f64,
+    #[serde(default)]
+    speedup: Option<f64>,
+}
+
+fn cut(text: &str) -> String {
+    text.chars().filter(|c| !c.is_control()).take(MAX_TEXT_CHARS).collect()
+}
+
+/// Read `text`, a file of `size` bytes the reader gave to `experiment`'s panel.
+pub fn parse(text: &str, size: u64, experiment: &str) -> Result<Download, Refusal> {
+    if size > MAX_FILE_BYTES || text.len() as u64 > MAX_FILE_BYTES {
+        return Err(Refusal::TooLarge);
+    }
+    let raw: RawDownload = serde_json::from_str(text).map_err(|e| Refusal::NotResults(cut(&e.to_string())))?;
+    if raw.experiment != experiment {
+        return Err(Refusal::OtherExperiment(cut(&raw.experiment)));
+    }
+    if raw.results.is_empty() {
+        return Err(Refusal::Empty);
+    }
+    if raw.results.len() > MAX_ROWS {
+        return Err(Refusal::TooManyRows);
+    }
+    let machine = raw.machine;
+    if !(1..=4096).contains(&machine.logical_processors) {
+        return Err(Refusal::Impossible("logical_processors"));
+    }
+    let time = |ms: f64| (0.0..=1e9).contains(&ms);
+    let mut rows = Vec::with_capacity(raw.results.len());
+    for r in raw.results {
+        if !(1..=4096).contains(&r.workers) || !(1..=10_000_000).contains(&r.tasks) {
+            return Err(Refusal::Impossible("workers"));
+        }
+        if !(time(r.median_ms)
+            && time(r.min_ms)
+            && time(r.max_ms)
+            && r.min_ms <= r.median_ms
+            && r.median_ms <= r.max_ms)
+        {
+            return Err(Refusal::Impossible("median_ms"));
+        }
+        // 0: the baseline was too quick for the clock (a page without isolation times in 0.1 ms steps).
+        if r.speedup.is_some_and(|s| !(0.0..=1e6).contains(&s)) {
+            return Err(Refusal::Impossible("speedup"));
+        }
+        rows.push(DownloadRow {
+            run: r.run,
+            sweep: r.sweep,
+            kind: cut(&r.kind),
+            variant: cut(&r.variant),
+            workers: r.workers,
+            tasks: r.tasks,
+            median_ms: r.median_ms,
+            min_ms: r.min_ms,
+            max_ms: r.max_ms,
+            speedup: r.speedup,
+        });
+    }
+    let settings = raw
+        .settings
+        .into_iter()
+        .take(64)
+        .map(|(key, value)| {
+            let value = match value {
+                serde_json::Value::String(s) => s,
+                other => other.to_string(),
+            };
+            (cut(&key), cut(&value))
+        })
+        .collect();
+    Ok(Download {
+        machine: DownloadMachine {
+            logical_processors: machine.logical_processors,
+            browser: machine.browser.as_deref().map(cut).filter(|b| !b.is_empty()),
+            isolated: machine.cross_origin_isolated,
+        },
+        settings,
+        rows,
+    })
+}
+
+/// Reads knobs from query pairs, clamping as the page does.
+struct FromPairs<'a>(&'a [(String, String)]);
+
+impl FromPairs<'_> {
+    fn raw(&self, key: &str) -> Option<&str> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+}
+
+impl KnobReader for FromPairs<'_> {
+    fn value(&mut self, range: &ParamRange) -> u64 {
+        read_param(range, self.raw(range.key), &mut Vec::new())
+    }
+    fn choice(&mut self, key: &str, options: &'static [&'static str], default: &'static str) -> &'static str {
+        read_choice(key, self.raw(key), options, default, &mut Vec::new())
+    }
+}
+
+/// The work `experiment`'s buttons measure with `settings`: every workload of every run they start
+/// (worker and task counts, and repetitions, are not part of it).
+fn workloads(experiment: &catalog::Experiment, settings: &[(String, String)]) -> HashSet<Workload> {
+    // The largest machine, so that no setting is clamped by this one's size.
+    let machine = Machine { cores: 4096, mode: Mode::Threads };
+    (experiment.every_run)(&mut FromPairs(settings), machine, 0).into_iter().flatten().map(|job| job.workload).collect()
+}
+
+/// The settings of `file` that make it measure other work than `page` (both query pairs of
+/// `experiment`): empty when they measure the same problem, whatever their worker or task counts.
+pub fn differences(experiment: &str, file: &[(String, String)], page: &[(String, String)]) -> Vec<SettingDifference> {
+    let Some(experiment) = catalog::find(experiment) else { return Vec::new() };
+    let here = workloads(experiment, page);
+    if workloads(experiment, file) == here {
+        return Vec::new();
+    }
+    let value = |pairs: &[(String, String)], key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+    let mut keys: Vec<&String> = file.iter().chain(page).map(|(k, _)| k).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .filter(|key| value(file, key) != value(page, key))
+        .filter(|key| {
+            // Does this setting alone, set as in the file, change the page's work?
+            let mut changed: Vec<(String, String)> = page.iter().filter(|(k, _)| k != *key).cloned().collect();
+            if let Some(v) = value(file, key) {
+                changed.push(((*key).clone(), v));
+            }
+            workloads(experiment, &changed) != here
+        })
+        .map(|key| SettingDifference { key: key.clone(), file: value(file, key), page: value(page, key) })
+        .collect()
+}
+
+/// [`parse`], then refuse a file measured on another problem than `page`'s settings.
+pub fn check(text: &str, size: u64, experiment: &str, page: &[(String, String)]) -> Result<Download, Refusal> {
+    let download = parse(text, size, experiment)?;
+    let differences = differences(experiment, &download.settings, page);
+    if differences.is_empty() {
+        Ok(download)
+    } else {
+        Err(Refusal::OtherSettings(differences))
+    }
+}
+
+impl Download {
+    /// The rows of the file's last sweep, which its speedup chart showed (none if it has no sweep).
+    pub fn last_sweep(&self) -> Vec<&DownloadRow> {
+        let Some(run) = self.rows.iter().filter(|r| r.sweep).map(|r| r.run).max() else { return Vec::new() };
+        self.rows.iter().filter(|r| r.sweep && r.run == run).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    fn download(experiment: &str, settings: &str, rows: &str) -> String {
+        format!(
+            r#"{{"experiment":"{experiment}","url":"https://example.org/chapters/sum","settings":{settings},
+            "machine":{{"logical_processors":8,"browser":"Chromium 156","cross_origin_isolated":true}},
+            "exported_at":"2026-12-01T10:00:00.000Z","results":[{rows}]}}"#
+        )
+    }
+
+    const ROWS: &str = r#"{"run":1,"sweep":true,"variant":"Loop","kind":"sequential","workers":1,"tasks":1,"median_ms":10.0,"min_ms":9.0,"max_ms":12.0,"speedup":1.0,"result":"1","correct":true},
+        {"run":1,"sweep":true,"variant":"Tasks","kind":"tasks","workers":2,"tasks":8,"median_ms":5.5,"min_ms":5.0,"max_ms":6.0,"speedup":1.8,"result":"1","correct":true}"#;
+
+    #[test]
+    fn a_download_reads_back() {
+        let text = download("sum", r#"{"n":"1000000","workers":"2"}"#, ROWS);
+        let d = parse(&text, text.len() as u64, "sum").unwrap();
+        assert_eq!(
+            d.machine,
+            DownloadMachine { logical_processors: 8, browser: Some("Chromium 156".into()), isolated: true }
+        );
+        assert_eq!(d.rows.len(), 2);
+        assert_eq!(d.rows[1].speedup, Some(1.8));
+        assert_eq!(d.last_sweep().len(), 2);
+        assert!(d.settings.contains(&("n".to_string(), "1000000".to_string())));
+    }
+
+    #[test]
+    fn corrupt_and_hostile_files_are_refused_not_panicked_on() {
+        let refuse = |text: &str| parse(text, text.len() as u64, "sum").unwrap_err();
+        assert!(matches!(refuse(""), Refusal::NotResults(_)));
+        assert!(matches!(refuse("{\"experiment\":"), Refusal::NotResults(_)));
+        assert!(matches!(refuse("[1,2,3]"), Refusal::NotResults(_)));
+        assert!(matches!(refuse(&"[".repeat(100_000)), Refusal::NotResults(_)), "deep nesting");
+        assert!(matches!(refuse("{\"experiment\":\"sum\"}"), Refusal::NotResults(_)));
+        assert_eq!(refuse(&download("hashing", "{}", ROWS)), Refusal::OtherExperiment("hashing".into()));
+        assert_eq!(refuse(&download("sum", "{}", "")), Refusal::Empty);
+        let negative = ROWS.replace("\"median_ms\":5.5", "\"median_ms\":-5.5");
+        assert_eq!(refuse(&download("sum", "{}", &negative)), Refusal::Impossible("median_ms"));
+        let huge = ROWS.replace("\"median_ms\":5.5", "\"median_ms\":1e300");
+        assert_eq!(refuse(&download("sum", "{}", &huge)), Refusal::Impossible("median_ms"));
+        let no_workers = ROWS.replace("\"workers\":2", "\"workers\":0");
+        assert_eq!(refuse(&download("sum", "{}", &no_workers)), Refusal::Impossible("workers"));
+        let wrong_type = ROWS.replace("\"workers\":2", "\"workers\":\"two\"");
+        assert!(matches!(refuse(&download("sum", "{}", &wrong_type)), Refusal::NotResults(_)));
+        let text = download("sum", "{}", ROWS);
+        assert_eq!(parse(&text, MAX_FILE_BYTES + 1, "sum"), Err(Refusal::TooLarge));
+        let many = vec![ROWS; MAX_ROWS / 2 + 1].join(",");
+        assert_eq!(refuse(&download("sum", "{}", &many)), Refusal::TooManyRows);
+    }
+
+    #[test]
+    fn long_or_strange_texts_are_cut() {
+        let name = format!("\\u0007<script>{}</script>", "x".repeat(500));
+        let text = download("sum", "{}", ROWS).replace("Chromium 156", &name);
+        let d = parse(&text, text.len() as u64, "sum").unwrap();
+        let browser = d.machine.browser.unwrap();
+        assert_eq!(browser.chars().count(), MAX_TEXT_CHARS);
+        assert!(browser.starts_with("<script>"), "the control character is dropped: {browser}");
+    }
+
+    #[test]
+    fn worker_and_task_counts_may_differ_but_not_the_problem() {
+        let page = pairs(&[("workers", "4"), ("tasks", "8"), ("n", "1000000"), ("reps", "5")]);
+        let other_counts = pairs(&[("workers", "2"), ("tasks", "16"), ("n", "1000000"), ("reps", "3")]);
+        assert!(differences("sum", &other_counts, &page).is_empty());
+        let other_size = pairs(&[("workers", "4"), ("tasks", "8"), ("n", "2000000"), ("reps", "5")]);
+        assert_eq!(
+            differences("sum", &other_size, &page),
+            vec![SettingDifference { key: "n".into(), file: Some("2000000".into()), page: Some("1000000".into()) }]
+        );
+        // A file without a setting measured its default, as does a page without it.
+        let default_size = pairs(&[("workers", "4")]);
+        assert_eq!(differences("sum", &default_size, &page).len(), 1);
+        assert!(differences("sum", &default_size, &pairs(&[])).is_empty());
+        let text = download("sum", r#"{"n":"2000000"}"#, ROWS);
+        assert!(matches!(check(&text, 10, "sum", &page), Err(Refusal::OtherSettings(d)) if d.len() == 1));
+        let text = download("sum", r#"{"n":"1000000","workers":"16"}"#, ROWS);
+        assert!(check(&text, 10, "sum", &page).is_ok());
+    }
+}

@@ -1,0 +1,281 @@
+//! Building the UI module split per experiment: `cargo build` of the app, `wasm_split_cli_support`
+//! cutting it at each panel's split point (`crates/app/src/panels/mod.rs`), `wasm-bindgen` on the
+//! core module, `wasm-opt -Oz` on every piece, and the start-up script written into the page.
+//!
+//! Trunk builds the rest of the site (CSS, files, the page) and runs this as its post-build hook
+//! (`cargo xtask build-app`); its own Rust pipeline is skipped (`data-trunk-skip` in index.html),
+//! since it has no step between `cargo build` and `wasm-bindgen` where a split could go.
+
+use crate::shell::{cargo, root, run, tool_path};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The app's own target directory: its link needs `--emit-relocs` (the splitter reads the
+/// relocations), and other rustflags in a shared directory would rebuild each other's crates.
+const APP_TARGET_DIR: &str = "target/app-wasm";
+
+/// The core module as the splitter writes it, with its names: what the bench profiles.
+pub const SPLIT_CORE: &str = "target/app-wasm/split/main.wasm";
+
+/// The folder of one build inside the site: `app-<hash>/`, the hash of the linked module, so a
+/// page never mixes a new core with an old chunk from a cache.
+pub const APP_FOLDER_PREFIX: &str = "app-";
+
+/// What one build wrote: its folder (relative to the site) and its chunk files.
+#[derive(Debug)]
+pub struct Built {
+    pub folder: String,
+    pub chunks: Vec<String>,
+}
+
+/// `cargo xtask build-app [DIR]`: build the UI into `DIR` (default: Trunk's staging dir when run as
+/// its hook, else `dist`) and write its start-up into `DIR/index.html` under Trunk's public URL.
+pub fn command(out: Option<&str>) -> Result<(), String> {
+    let site = out
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("TRUNK_STAGING_DIR").map(PathBuf::from))
+        .unwrap_or_else(|| root().join("dist"));
+    let base = std::env::var("TRUNK_PUBLIC_URL").unwrap_or_else(|_| "/".into());
+    let built = build(&site)?;
+    let index = site.join("index.html");
+    let page = std::fs::read_to_string(&index).map_err(|e| format!("{}: {e}", index.display()))?;
+    std::fs::write(&index, with_start_up(&page, &base, &built.folder)?)
+        .map_err(|e| format!("{}: {e}", index.display()))?;
+    eprintln!("xtask: the app in {} ({} chunks)", site.join(&built.folder).display(), built.chunks.len());
+    Ok(())
+}
+
+/// Compile, split, bind and optimise the app into `site/app-<hash>/`.
+pub fn build(site: &Path) -> Result<Built, String> {
+    let target_dir = root().join(APP_TARGET_DIR);
+    run(cargo()
+        .args([
+            "build",
+            "--package",
+            "app",
+            "--bin",
+            "app",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--profile",
+            "ui-release",
+        ])
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .env(
+            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
+            "-D warnings -C link-arg=--emit-relocs --cfg erase_components",
+        ))?;
+    let linked = target_dir.join("wasm32-unknown-unknown/ui-release/app.wasm");
+    let input = std::fs::read(&linked).map_err(|e| format!("{}: {e}", linked.display()))?;
+    let folder = format!("{APP_FOLDER_PREFIX}{:016x}", fnv1a(&input));
+    // The same linked module splits, binds and optimises to the same files: a second build of the
+    // site (`dist --public-url`, a rebuild under `trunk serve`) copies them instead (minutes of wasm-opt).
+    let finished = target_dir.join("finished").join(&folder);
+    if !finished.join(MANIFEST).is_file() {
+        let _ = std::fs::remove_dir_all(target_dir.join("finished"));
+        split_bind_optimise(&input, &linked, &finished)?;
+    }
+    let out = site.join(&folder);
+    let _ = std::fs::remove_dir_all(&out);
+    crate::dist::copy_tree(&finished, &out)?;
+    let chunks = PanelCode::read_folder(&out)?.all_files();
+    Ok(Built { folder, chunks })
+}
+
+/// Which chunk files each panel's split needs, in the build's folder: `{"panel_sum": ["chunk_3.wasm", …]}`.
+pub const MANIFEST: &str = "chunks.json";
+
+/// The folder of the newest UI build in `site` (`app-<hash>/`).
+pub fn app_folder(site: &Path) -> Result<PathBuf, String> {
+    let entries = std::fs::read_dir(site).map_err(|e| format!("{}: {e}", site.display()))?;
+    let mut found: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(APP_FOLDER_PREFIX))
+                && p.join("app_bg.wasm").is_file()
+        })
+        .collect();
+    found.sort_by_key(|p| std::fs::metadata(p.join("app_bg.wasm")).and_then(|m| m.modified()).ok());
+    found.pop().ok_or_else(|| format!("no app-*/app_bg.wasm in {}: is the site built?", site.display()))
+}
+
+/// A UI build's [`MANIFEST`], read: which chunk files each experiment's panel needs. What `dist`
+/// preloads, the budget weighs and the bench reports all come from it.
+pub struct PanelCode {
+    /// The build's folder (`…/app-<hash>`).
+    pub folder: PathBuf,
+    needs: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+impl PanelCode {
+    /// The newest build in `site`.
+    pub fn read(site: &Path) -> Result<PanelCode, String> {
+        PanelCode::read_folder(&app_folder(site)?)
+    }
+
+    fn read_folder(folder: &Path) -> Result<PanelCode, String> {
+        let manifest = folder.join(MANIFEST);
+        let text = std::fs::read_to_string(&manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
+        let needs = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", manifest.display()))?;
+        Ok(PanelCode { folder: folder.to_path_buf(), needs })
+    }
+
+    /// The folder's name in the site (`app-<hash>`).
+    pub fn folder_name(&self) -> String {
+        self.folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    }
+
+    /// The chunk files (names in the folder) the panels of `experiments` need, each once, sorted.
+    pub fn files<S: AsRef<str>>(&self, experiments: &[S]) -> Vec<String> {
+        let mut files: Vec<String> = experiments
+            .iter()
+            .flat_map(|e| self.needs.get(&split_of(e.as_ref())).into_iter().flatten())
+            .cloned()
+            .collect();
+        files.sort();
+        files.dedup();
+        files
+    }
+
+    /// Every chunk file any panel needs, sorted.
+    pub fn all_files(&self) -> Vec<String> {
+        let mut files: Vec<String> = self.needs.values().flatten().cloned().collect();
+        files.sort();
+        files.dedup();
+        files
+    }
+}
+
+/// Split `input` (linked from `linked`), bind its core and optimise every piece into `out`, with the
+/// manifest of which chunks each panel needs written last (its presence marks a finished build).
+fn split_bind_optimise(input: &[u8], linked: &Path, out: &Path) -> Result<(), String> {
+    // Split into a scratch folder, then bind the core module into the site.
+    let core = root().join(SPLIT_CORE);
+    let scratch = core.parent().expect("a folder").to_path_buf();
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+    let split = {
+        let mut options = wasm_split_cli_support::Options::new(input);
+        options.output_dir = &scratch;
+        options.main_out_path = &core;
+        options.link_name = "./__wasm_split.js";
+        options.main_module = "./app.js";
+        wasm_split_cli_support::transform(options).map_err(|e| format!("splitting {}: {e:?}", linked.display()))?
+    };
+    let _ = std::fs::remove_dir_all(out);
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    run(Command::new("wasm-bindgen")
+        .env("PATH", tool_path())
+        .args(["--target", "web", "--no-typescript", "--keep-lld-exports", "--no-demangle", "--out-name", "app"])
+        .arg("--out-dir")
+        .arg(out)
+        .arg(&core))?;
+    let link = scratch.join("__wasm_split.js");
+    std::fs::copy(&link, out.join("__wasm_split.js")).map_err(|e| format!("{}: {e}", link.display()))?;
+    let mut chunks = Vec::new();
+    for module in &split.split_modules {
+        let name = module.file_name().and_then(|n| n.to_str()).ok_or("a chunk without a name")?.to_string();
+        std::fs::copy(module, out.join(&name)).map_err(|e| format!("{}: {e}", module.display()))?;
+        chunks.push(name);
+    }
+    chunks.sort();
+    let modules: Vec<PathBuf> =
+        std::iter::once("app_bg.wasm").chain(chunks.iter().map(String::as_str)).map(|m| out.join(m)).collect();
+    optimise(&modules)?;
+    let needs: std::collections::BTreeMap<String, Vec<String>> = split
+        .prefetch_map
+        .into_iter()
+        .map(|(split, stems)| (split, stems.into_iter().map(|stem| format!("{stem}.wasm")).collect()))
+        .collect();
+    let manifest = out.join(MANIFEST);
+    std::fs::write(&manifest, serde_json::to_string(&needs).expect("strings"))
+        .map_err(|e| format!("{}: {e}", manifest.display()))
+}
+
+/// `wasm-opt -Oz` on every module, as many at a time as the machine has cores (a build has about
+/// a hundred chunks); quiet unless one fails.
+fn optimise(modules: &[PathBuf]) -> Result<(), String> {
+    eprintln!("xtask: wasm-opt -Oz on {} modules", modules.len());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| -> Result<(), String> {
+                    while let Some(file) = modules.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+                        let done = Command::new("wasm-opt")
+                            .env("PATH", tool_path())
+                            .arg("-Oz")
+                            .arg(file)
+                            .arg("-o")
+                            .arg(file)
+                            .output()
+                            .map_err(|e| format!("could not start wasm-opt: {e}"))?;
+                        if !done.status.success() {
+                            return Err(format!(
+                                "wasm-opt -Oz {} failed ({}): {}",
+                                file.display(),
+                                done.status,
+                                String::from_utf8_lossy(&done.stderr)
+                            ));
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        workers.into_iter().try_for_each(|w| w.join().map_err(|_| "a wasm-opt thread panicked".to_string())?)
+    })
+}
+
+/// `page` (Trunk's output) with the app's start-up before `</head>`: a preload of the core module
+/// and its script, and the module script that starts it, as Trunk writes them for an app of its own.
+pub fn with_start_up(page: &str, base: &str, folder: &str) -> Result<String, String> {
+    let end = page.find("</head>").ok_or("index.html without </head>")?;
+    let script = format!("{base}{folder}/app.js");
+    let wasm = format!("{base}{folder}/app_bg.wasm");
+    let start_up = format!(
+        "<link rel=\"modulepreload\" href=\"{script}\" crossorigin=\"anonymous\">\n\
+         <link rel=\"preload\" href=\"{wasm}\" crossorigin=\"anonymous\" as=\"fetch\" type=\"application/wasm\">\n\
+         <script type=\"module\">\n\
+         import init, * as bindings from '{script}';\n\
+         const wasm = await init({{ module_or_path: '{wasm}' }});\n\
+         window.wasmBindings = bindings;\n\
+         dispatchEvent(new CustomEvent(\"TrunkApplicationStarted\", {{detail: {{wasm}}}}));\n\
+         </script>\n"
+    );
+    Ok(format!("{}{start_up}{}", &page[..end], &page[end..]))
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// The split of `experiment`'s panel, as `crates/app/src/panels/mod.rs` names it (`panel_sum`).
+pub fn split_of(experiment: &str) -> String {
+    format!("panel_{}", experiment.replace('-', "_"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_start_up_goes_into_the_head_under_the_public_url() {
+        let page = "<html><head><base href=\"/lab/\" /></head><body></body></html>";
+        let started = with_start_up(page, "/lab/", "app-0123456789abcdef").unwrap();
+        let head = &started[..started.find("</head>").unwrap()];
+        assert!(head.contains("import init, * as bindings from '/lab/app-0123456789abcdef/app.js';"), "{started}");
+        assert!(head.contains("module_or_path: '/lab/app-0123456789abcdef/app_bg.wasm'"), "{started}");
+        assert!(head.contains("<link rel=\"modulepreload\" href=\"/lab/app-0123456789abcdef/app.js\""));
+        assert!(started.ends_with("</head><body></body></html>"));
+        assert!(with_start_up("<html><body></body></html>", "/", "app-0").is_err());
+    }
+
+    #[test]
+    fn every_experiment_has_a_split_name() {
+        assert_eq!(split_of("sum"), "panel_sum");
+        assert_eq!(split_of("task-granularity"), "panel_task_granularity");
+    }
+}

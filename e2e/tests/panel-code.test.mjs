@@ -1,0 +1,80 @@
+// The UI is split (cargo xtask build-app): every page loads the core module, and each experiment's
+// panel brings its own code, fetched the first time a page shows that panel. The landing page loads
+// no panel code, a chapter loads its own panels' code and no other's, and when that code cannot be
+// fetched the panel says so with a Retry button while the rest of the page works on.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SITE_DIR, clickAndWait, launch, newPage, serve } from '../lib.mjs';
+
+let browser;
+let server;
+before(async () => {
+  server = await serve('isolated');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The build's chunk files per panel split (app-<hash>/chunks.json). */
+function chunks() {
+  const folder = fs.readdirSync(SITE_DIR).find((f) => /^app-[0-9a-f]{16}$/.test(f));
+  assert.ok(folder, `no app-<hash>/ folder in ${SITE_DIR}`);
+  return JSON.parse(fs.readFileSync(path.join(SITE_DIR, folder, 'chunks.json'), 'utf8'));
+}
+
+/** A page that records the names of the app's chunk files it fetches. */
+async function recordingPage() {
+  const page = await newPage(browser);
+  page.fetchedChunks = [];
+  page.on('request', (request) => {
+    const name = new URL(request.url()).pathname.match(/\/app-[0-9a-f]{16}\/((?:split|chunk)_[^/]+\.wasm)$/)?.[1];
+    if (name) page.fetchedChunks.push(name);
+  });
+  return page;
+}
+
+test('the landing page fetches no panel code; a chapter fetches its own panels’ code and no other’s', async () => {
+  const needs = chunks();
+  assert.ok(needs.panel_sum?.includes('split_panel_sum.wasm'), JSON.stringify(Object.keys(needs)));
+  const page = await recordingPage();
+  await page.goto(`${server.url}/`);
+  await page.locator('main h1').first().waitFor();
+  await page.waitForTimeout(500);
+  assert.deepEqual(page.fetchedChunks, [], 'the landing page loads the core only');
+
+  await page.goto(`${server.url}/chapters/sum?workers=2&tasks=4&n=100000&reps=1`);
+  const panel = page.locator('section[data-experiment="sum"]');
+  await panel.waitFor();
+  assert.ok(page.fetchedChunks.includes('split_panel_sum.wasm'), page.fetchedChunks.join(', '));
+  const others = page.fetchedChunks.filter((f) => !needs.panel_sum.includes(f));
+  assert.deepEqual(others, [], 'nothing the Sum panel does not need');
+  assert.equal(await clickAndWait(panel, 'Run'), 'finished');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('panel code that cannot be fetched: a notice with Retry, the prose stays, and Retry brings the panel', async () => {
+  const page = await recordingPage();
+  await page.route(/\/split_panel_sum\.wasm$/, (route) => route.fulfill({ status: 503, body: 'unavailable' }));
+  await page.goto(`${server.url}/chapters/sum?workers=2&tasks=4&n=100000&reps=1`);
+  const notice = page.getByTestId('panel-failed');
+  await notice.waitFor();
+  assert.match(await notice.innerText(), /could not be loaded/);
+  assert.ok((await page.locator('article.chapter .prose').count()) > 0, 'the chapter’s prose is there');
+  assert.equal(await page.locator('section[data-experiment="sum"]').count(), 0);
+
+  await page.unroute(/\/split_panel_sum\.wasm$/);
+  await notice.getByRole('button', { name: 'Retry' }).click();
+  const panel = page.locator('section[data-experiment="sum"]');
+  await panel.waitFor();
+  assert.equal(await page.getByTestId('panel-failed').count(), 0);
+  assert.equal(await clickAndWait(panel, 'Run'), 'finished');
+  // The refused file is reported in the console by the browser and the loader; nothing else is.
+  const unexpected = page.problems.filter((p) => !/503|split_panel_sum|HTTP status code is not ok/i.test(p));
+  assert.deepEqual(unexpected, []);
+  await page.context().close();
+});
