@@ -16,8 +16,8 @@ pub mod zh;
 pub type Forms = &'static str;
 
 /// Declares [`Ui`], [`Ui::texts`], which lists every field's text(s) by name (tests hold every
-/// language's table against the English one; xtask writes the fetched tables from it), and
-/// [`Ui::from_texts`], which builds a fetched table back.
+/// language's table against the English one; xtask writes the fetched tables from it), and the
+/// [`LAYOUT`] from which [`Ui::from_texts`] builds a fetched table back.
 macro_rules! ui_table {
     ($( $(#[$meta:meta])* pub $name:ident : $kind:ty, )*) => {
         /// Every reader-visible string of the interface in one language.
@@ -30,18 +30,12 @@ macro_rules! ui_table {
             pub fn texts(&self) -> Vec<(&'static str, Vec<&'static str>)> {
                 vec![$( (stringify!($name), Texts::texts(&self.$name)) ),*]
             }
-
-            /// A table from each field's text(s), looked up by name (a fetched table: the texts
-            /// are leaked, once per page, to live as long as the page). `Err` names the first
-            /// field that is missing or has the wrong number of texts.
-            /// `lookup` is a trait object, not generic, so that the module holds one small call per
-            /// field rather than the lookup inlined into each of them.
-            pub fn from_texts(lookup: &mut dyn FnMut(&str) -> Option<Vec<String>>) -> Result<Ui, &'static str> {
-                Ok(Ui {
-                    $( $name: field(lookup, stringify!($name))?, )*
-                })
-            }
         }
+
+        /// Every field of [`Ui`], once each and in order: its name, where it lies, what it holds.
+        const LAYOUT: &[Slot] = &[
+            $( Slot { name: stringify!($name), offset: std::mem::offset_of!(Ui, $name), shape: <$kind as Field>::SHAPE }, )*
+        ];
     };
 }
 
@@ -68,40 +62,87 @@ impl Texts for &'static [&'static str] {
     }
 }
 
-/// The field `name` of a fetched table, or `Err(name)`; one copy per kind of field.
-#[inline(never)]
-fn field<T: FromTexts>(
-    lookup: &mut dyn FnMut(&str) -> Option<Vec<String>>,
-    name: &'static str,
-) -> Result<T, &'static str> {
-    lookup(name).and_then(T::from_texts).ok_or(name)
+/// What one field of [`Ui`] holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Shape {
+    /// One text: `&'static str`.
+    One,
+    /// Exactly this many texts: `[&'static str; N]`.
+    Array(usize),
+    /// Any number of texts: `&'static [&'static str]`.
+    Slice,
 }
 
-/// A field of [`Ui`] built back from its text(s).
-trait FromTexts: Sized {
-    fn from_texts(texts: Vec<String>) -> Option<Self>;
+/// A type a field of [`Ui`] may have, and its [`Shape`]. A field of any other type does not compile.
+trait Field {
+    const SHAPE: Shape;
+}
+
+impl Field for &'static str {
+    const SHAPE: Shape = Shape::One;
+}
+
+impl<const N: usize> Field for [&'static str; N] {
+    const SHAPE: Shape = Shape::Array(N);
+}
+
+impl Field for &'static [&'static str] {
+    const SHAPE: Shape = Shape::Slice;
+}
+
+/// One field of [`Ui`] as [`LAYOUT`] lists it.
+struct Slot {
+    name: &'static str,
+    /// `offset_of!(Ui, name)`.
+    offset: usize,
+    shape: Shape,
 }
 
 fn leak(text: String) -> &'static str {
     Box::leak(text.into_boxed_str())
 }
 
-impl FromTexts for &'static str {
-    fn from_texts(texts: Vec<String>) -> Option<Self> {
-        let [text]: [String; 1] = texts.try_into().ok()?;
-        Some(leak(text))
-    }
-}
-
-impl<const N: usize> FromTexts for [&'static str; N] {
-    fn from_texts(texts: Vec<String>) -> Option<Self> {
-        texts.into_iter().map(leak).collect::<Vec<_>>().try_into().ok()
-    }
-}
-
-impl FromTexts for &'static [&'static str] {
-    fn from_texts(texts: Vec<String>) -> Option<Self> {
-        Some(Box::leak(texts.into_iter().map(leak).collect::<Vec<_>>().into_boxed_slice()))
+impl Ui {
+    /// A table from each field's text(s), looked up by name (a fetched table: the texts are leaked,
+    /// once per page, to live as long as the page). `Err` names the first field that is missing or
+    /// has the wrong number of texts.
+    ///
+    /// One loop over [`LAYOUT`] rather than a few lines of code per field: the per-field version
+    /// was 55 KB of the app's core module (raw), for some 490 fields.
+    pub fn from_texts(lookup: &mut dyn FnMut(&str) -> Option<Vec<String>>) -> Result<Ui, &'static str> {
+        let mut ui = std::mem::MaybeUninit::<Ui>::uninit();
+        let base = ui.as_mut_ptr().cast::<u8>();
+        for slot in LAYOUT {
+            let texts = lookup(slot.name).ok_or(slot.name)?;
+            let fits = match slot.shape {
+                Shape::One => texts.len() == 1,
+                Shape::Array(n) => texts.len() == n,
+                Shape::Slice => true,
+            };
+            if !fits {
+                return Err(slot.name);
+            }
+            let texts: Vec<&'static str> = texts.into_iter().map(leak).collect();
+            // SAFETY: `slot.offset` is `offset_of!` a field of `Ui` whose type has `slot.shape`
+            // (`ui_table!` writes both from the field's declaration), so every write is inside `ui`
+            // and aligned: `One` and `Array(n)` are `texts.len()` consecutive `&str` (checked
+            // above), `Slice` is one `&[&str]`.
+            unsafe {
+                let field = base.add(slot.offset);
+                match slot.shape {
+                    Shape::One | Shape::Array(_) => {
+                        for (index, text) in texts.into_iter().enumerate() {
+                            field.cast::<&'static str>().add(index).write(text);
+                        }
+                    }
+                    Shape::Slice => field.cast::<&'static [&'static str]>().write(Box::leak(texts.into_boxed_slice())),
+                }
+            }
+        }
+        // SAFETY: `LAYOUT` lists every field of `Ui` (`ui_table!` writes one slot per field), and the
+        // loop above wrote each of them (it returns early otherwise, and `ui` is never read then;
+        // no field needs dropping).
+        Ok(unsafe { ui.assume_init() })
     }
 }
 
@@ -743,38 +784,31 @@ pub fn table(tag: &str) -> Option<&'static Ui> {
 
 /// The fetched form of a table: a JSON object of each field's texts, `{"site_name": ["…"], …}`.
 pub fn to_json(ui: &Ui) -> String {
-    let fields: serde_json::Map<String, serde_json::Value> =
+    to_json_with(ui, Vec::new())
+}
+
+/// [`to_json`] with more entries after the table's fields (the language's text titles: see
+/// [`text_key`]).
+pub fn to_json_with(ui: &Ui, more: Vec<(String, Vec<String>)>) -> String {
+    let mut fields: serde_json::Map<String, serde_json::Value> =
         ui.texts().into_iter().map(|(name, texts)| (name.to_string(), serde_json::json!(texts))).collect();
+    fields.extend(more.into_iter().map(|(key, texts)| (key, serde_json::json!(texts))));
     serde_json::Value::Object(fields).to_string()
 }
 
-/// Where the site serves the fetched table of `tag`: `ui/<tag>-<hash>.json`, the hash of its bytes
-/// in the name, so a changed table is a new file and a cached one never goes stale.
+/// The key of a text's entry in a language's fetched file: `["title", "summary", "prose file"]`
+/// (the app compiles in the English ones only).
+pub fn text_key(slug: &str) -> String {
+    format!("text:{slug}")
+}
+
+/// Where the site serves the fetched file of `tag`: `ui/<tag>-<hash>.json`, the hash of its bytes
+/// in the name, so a changed file has a new name and a cached one never goes stale.
 pub fn site_path(tag: &str, json: &str) -> String {
     // 64-bit FNV-1a: stable across builds and machines (not for security).
     let hash =
         json.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3));
     format!("ui/{tag}-{hash:016x}.json")
-}
-
-/// The site path of the fetched table of `tag` (`None` for English, which is compiled in).
-pub fn table_path(tag: &str) -> Option<String> {
-    table(tag).filter(|_| tag != "en").map(|table| site_path(tag, &to_json(table)))
-}
-
-/// Write every non-English table into the site under `site`; returns the paths written.
-pub fn write_site(site: &std::path::Path) -> Result<Vec<String>, String> {
-    let mut written = Vec::new();
-    for (tag, table) in tables().into_iter().filter(|(tag, _)| *tag != "en") {
-        let json = to_json(table);
-        let path = site_path(tag, &json);
-        let file = site.join(&path);
-        let folder = file.parent().expect("ui/…");
-        std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-        std::fs::write(&file, json).map_err(|e| format!("{}: {e}", file.display()))?;
-        written.push(path);
-    }
-    Ok(written)
 }
 
 #[cfg(test)]
@@ -809,6 +843,26 @@ mod tests {
             Some(if name == "site_name" { Vec::new() } else { found.iter().map(|t| t.to_string()).collect() })
         });
         assert_eq!(short.err(), Some("site_name"));
+    }
+
+    #[test]
+    fn the_layout_lists_every_field_once_in_order_and_no_two_overlap() {
+        let names: Vec<&str> = en::EN.texts().into_iter().map(|(name, _)| name).collect();
+        assert_eq!(LAYOUT.iter().map(|s| s.name).collect::<Vec<_>>(), names);
+        let word = std::mem::size_of::<&str>();
+        let mut spans: Vec<(usize, usize)> = LAYOUT
+            .iter()
+            .map(|slot| {
+                let words = match slot.shape {
+                    Shape::One | Shape::Slice => 1,
+                    Shape::Array(n) => n,
+                };
+                (slot.offset, slot.offset + words * word)
+            })
+            .collect();
+        spans.sort();
+        assert!(spans.windows(2).all(|pair| pair[0].1 <= pair[1].0), "two fields overlap");
+        assert!(spans.last().unwrap().1 <= std::mem::size_of::<Ui>());
     }
 
     #[test]
