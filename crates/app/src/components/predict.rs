@@ -403,7 +403,7 @@ pub fn task_switch(thread_over_task: Signal<Option<f64>>) -> AnyView {
     let measured = Signal::derive(move || {
         let ratio = thread_over_task.get()?;
         // Decided on the number as shown (one decimal), so the sentence and the band agree.
-        let shown: f64 = format!("{ratio:.1}").parse().ok()?;
+        let shown = experiments::params::parse_decimal(&format!("{ratio:.1}"))?;
         switch_band(shown).map(|option| Measured {
             option,
             value: fill(t.predict_value_switch, &[("ratio", &format::fixed(ratio, 1))]),
