@@ -1,4 +1,4 @@
-//! Compiles into the app what every page needs at once about the site's texts (`content/<lang>/*.md`):
+//! Compiles into the app what every English page needs at once about the site's texts (`content/en/*.md`):
 //! each text's title, summary, order, the experiments it places, and the site path of its prose file,
 //! which the app fetches when a page shows the text (`cargo xtask build-prose` writes those files;
 //! both use the `prose` crate, so the names agree). The prose itself is data, not code. The build
@@ -6,7 +6,8 @@
 //! links…): see `prose::check`.
 //!
 //! It also extracts the code shown beside each experiment's result (`code_beside_results`), and
-//! names the interface tables the app fetches for the other languages (`ui_tables`).
+//! names the files the app fetches for the other languages (`ui_tables`: their interface tables and
+//! their texts' titles and summaries).
 
 // The table of which code each experiment shows; the app reads only part of it.
 #[allow(dead_code)]
@@ -35,13 +36,13 @@ fn main() {
             std::process::exit(1);
         }
     };
+    // English only: another language's titles and summaries come with its fetched table.
     let mut out = String::from("pub static TEXTS: &[ChapterText] = &[\n");
-    for t in &texts {
+    for t in texts.iter().filter(|t| t.lang == "en") {
         let experiments: Vec<String> = t.experiments().map(|name| format!("{name:?}")).collect();
         let _ = writeln!(
             out,
-            "    ChapterText {{ lang: {:?}, slug: {:?}, title: {:?}, summary: {:?}, experiments: &[{}], prose: {:?} }},",
-            t.lang,
+            "    ChapterText {{ slug: {:?}, title: {:?}, summary: {:?}, experiments: &[{}], prose: {:?} }},",
             t.slug,
             t.title,
             t.summary,
@@ -52,17 +53,19 @@ fn main() {
     out.push_str("];\n");
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("texts.rs");
     fs::write(dest, out).unwrap();
-    ui_tables();
+    ui_tables(&texts);
     code_beside_results();
 }
 
-/// The site path of every non-English interface table (`ui/<tag>-<hash>.json`), which the app
-/// fetches for a page in that language and `cargo xtask build-prose` writes: both name it with
-/// `ui_text::site_path`, so the names agree.
-fn ui_tables() {
+/// The site path of every non-English language file (`ui/<tag>-<hash>.json`: the interface table
+/// and the texts' titles), which the app fetches for a page in that language and `cargo xtask
+/// build-prose` writes: both name it with `prose::language_file`, so the names agree.
+fn ui_tables(texts: &[prose::Text]) {
     let mut out = String::from("pub static UI_TABLES: &[(&str, &str)] = &[\n");
-    for (tag, table) in ui_text::tables().into_iter().filter(|(tag, _)| *tag != "en") {
-        let _ = writeln!(out, "    ({tag:?}, {:?}),", ui_text::site_path(tag, &ui_text::to_json(table)));
+    for (tag, _) in ui_text::tables() {
+        if let Some((path, _)) = prose::language_file(texts, tag) {
+            let _ = writeln!(out, "    ({tag:?}, {path:?}),");
+        }
     }
     out.push_str("];\n");
     fs::write(Path::new(&std::env::var("OUT_DIR").unwrap()).join("ui_tables.rs"), out).unwrap();

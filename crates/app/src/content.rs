@@ -1,20 +1,50 @@
-//! What the app knows of the site's texts without fetching anything: each text's title, summary and
-//! experiments in every language, compiled in by the build script from `content/<lang>/*.md`. The
-//! prose itself is fetched when a page shows it ([`crate::prose`]).
+//! What the app knows of the site's texts before any prose is fetched: each text's title, summary,
+//! experiments and prose file. English is compiled in by the build script from `content/en/*.md`;
+//! another language's come in the file its page fetches before it starts ([`load`], from
+//! `i18n::load_table`). The prose itself is fetched when a page shows it ([`crate::prose`]).
 
-/// A text (a chapter, the landing text or the glossary) in one language.
+/// A text (a chapter, the landing text or the glossary) in the page's language.
 pub struct ChapterText {
-    pub lang: &'static str,
     pub slug: &'static str,
     pub title: &'static str,
     pub summary: &'static str,
-    /// The experiments it places, in its order (the `<!-- experiment: NAME -->` markers).
+    /// The experiments it places, in its order (the `<!-- experiment: NAME -->` markers; every
+    /// language places the same ones, which the build checks).
     pub experiments: &'static [&'static str],
     /// Its prose file, relative to the site's base URL (`content/en/sum-<hash>.json`).
     pub prose: &'static str,
 }
 
 include!(concat!(env!("OUT_DIR"), "/texts.rs"));
+
+/// The page's texts when its language is not English, once [`load`] has read them.
+static LOADED: std::sync::OnceLock<Vec<ChapterText>> = std::sync::OnceLock::new();
+
+/// Read the page's texts from its language's fetched file: each English text's entry under
+/// [`ui_text::text_key`], `[title, summary, prose file]`. `Err` names the first missing one.
+pub fn load(entry: &mut dyn FnMut(&str) -> Option<Vec<String>>) -> Result<(), String> {
+    let leak = |text: String| -> &'static str { Box::leak(text.into_boxed_str()) };
+    let mut texts = Vec::with_capacity(TEXTS.len());
+    for english in TEXTS {
+        let key = ui_text::text_key(english.slug);
+        let [title, summary, prose]: [String; 3] =
+            entry(&key).and_then(|e| e.try_into().ok()).ok_or_else(|| format!("no `{key}`"))?;
+        texts.push(ChapterText {
+            slug: english.slug,
+            title: leak(title),
+            summary: leak(summary),
+            experiments: english.experiments,
+            prose: leak(prose),
+        });
+    }
+    let _ = LOADED.set(texts);
+    Ok(())
+}
+
+/// The page's texts: its language's once loaded, else English (as the interface falls back).
+fn texts() -> &'static [ChapterText] {
+    LOADED.get().map_or(TEXTS, Vec::as_slice)
+}
 
 /// The slug of the landing page's text, which is not a chapter.
 pub const LANDING: &str = "index";
@@ -27,12 +57,13 @@ pub fn is_chapter(slug: &str) -> bool {
     slug != LANDING && slug != GLOSSARY
 }
 
-/// One chapter's text in `lang`.
-pub fn chapter(lang: &str, slug: &str) -> Option<&'static ChapterText> {
-    TEXTS.iter().find(|c| c.lang == lang && c.slug == slug)
+/// One text of the page's language.
+pub fn chapter(slug: &str) -> Option<&'static ChapterText> {
+    texts().iter().find(|c| c.slug == slug)
 }
 
-/// All chapters in `lang`, in reading order (the landing text and the glossary excluded).
-pub fn chapters(lang: &str) -> impl Iterator<Item = &'static ChapterText> + '_ {
-    TEXTS.iter().filter(move |c| c.lang == lang && is_chapter(c.slug))
+/// All chapters of the page's language, in reading order (the landing text and the glossary
+/// excluded).
+pub fn chapters() -> impl Iterator<Item = &'static ChapterText> {
+    texts().iter().filter(|c| is_chapter(c.slug))
 }

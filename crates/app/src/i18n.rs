@@ -56,7 +56,8 @@ static LOADED: std::sync::OnceLock<&'static Ui> = std::sync::OnceLock::new();
 /// Why the page's table could not be fetched, if it could not (the page is then in English).
 static LOAD_FAILURE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
-/// Fetch the page's interface table, if its language is not English; call before the app starts.
+/// Fetch the page's interface table and its texts' titles (one file), if its language is not
+/// English; call before the app starts.
 /// A table that cannot be fetched or read leaves the interface in English, and [`load_failure`]
 /// says why (the prose still comes in the page's language when it can).
 pub async fn load_table() {
@@ -82,7 +83,12 @@ pub fn load_failure() -> Option<(&'static str, &'static str)> {
 async fn fetch_table(lang: Lang) -> Result<Ui, String> {
     let path = UI_TABLES.iter().find(|(tag, _)| *tag == lang.tag()).map(|(_, path)| *path).ok_or("no table")?;
     let file = crate::site_json::fetch(path).await?;
-    Ui::from_texts(&mut |name| crate::site_json::strings(&file, name)).map_err(|field| format!("{path}: no `{field}`"))
+    let table = Ui::from_texts(&mut |name| crate::site_json::strings(&file, name))
+        .map_err(|field| format!("{path}: no `{field}`"))?;
+    // The same file holds the language's text titles and summaries.
+    crate::content::load(&mut |key| crate::site_json::strings(&file, key))
+        .map_err(|missing| format!("{path}: {missing}"))?;
+    Ok(table)
 }
 
 /// The language of this page, read once from its address (`/ru/…` is Russian; no prefix, English).

@@ -160,6 +160,36 @@ pub fn write_site(texts: &[Text], site: &Path) -> Result<Vec<String>, String> {
     Ok(written)
 }
 
+/// What a page in a language other than English fetches before it starts, as `(site path, JSON)`:
+/// the language's interface table and, under [`ui_text::text_key`], each of its texts' title,
+/// summary and prose file. `None` for English (compiled into the app) or a language the interface
+/// does not speak. The app's build script names the file with this, and `cargo xtask build-prose`
+/// writes it, so the two agree.
+pub fn language_file(texts: &[Text], tag: &str) -> Option<(String, String)> {
+    let table = ui_text::table(tag).filter(|_| tag != "en")?;
+    let entries = texts
+        .iter()
+        .filter(|t| t.lang == tag)
+        .map(|t| (ui_text::text_key(&t.slug), vec![t.title.clone(), t.summary.clone(), t.site_path()]))
+        .collect();
+    let json = ui_text::to_json_with(table, entries);
+    Some((ui_text::site_path(tag, &json), json))
+}
+
+/// Write every non-English [`language_file`] into `site`; the names of the files written.
+pub fn write_language_files(texts: &[Text], site: &Path) -> Result<Vec<String>, String> {
+    let mut written = Vec::new();
+    for (tag, _) in ui_text::tables() {
+        let Some((path, json)) = language_file(texts, tag) else { continue };
+        let file = site.join(&path);
+        let folder = file.parent().expect("ui/…");
+        std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+        std::fs::write(&file, json).map_err(|e| format!("{}: {e}", file.display()))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
 /// A link to a path on this site (`/glossary#park`) made relative (`glossary#park`), so it resolves
 /// against the page's `<base href>` and works when the site is served under a path (`/repo/`), as
 /// the app's own links do (`links.rs`). Other links are left as they are.

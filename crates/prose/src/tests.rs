@@ -110,3 +110,21 @@ fn site_links_stay_in_the_texts_language() {
     let html = folded.prose_between().concat();
     assert!(html.contains(r#"href="hi/glossary""#) && html.contains(r#"href="hi/chapters/sum""#), "{html}");
 }
+
+#[test]
+fn a_language_file_holds_its_table_and_its_texts_titles_and_is_named_by_its_bytes() {
+    let russian = parse("ru", "sum", "---\ntitle: Сумма\nsummary: Складываем числа\norder: 4\n---\nТекст.\n").unwrap();
+    let texts = [text("Hello.\n"), russian];
+    assert_eq!(language_file(&texts, "en"), None, "English is compiled in");
+    assert_eq!(language_file(&texts, "xx"), None);
+    let (path, json) = language_file(&texts, "ru").unwrap();
+    assert_eq!(path, ui_text::site_path("ru", &json));
+    let file: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(file["site_name"][0], ui_text::ru::RU.site_name);
+    assert_eq!(file[ui_text::text_key("sum")], serde_json::json!(["Сумма", "Складываем числа", texts[1].site_path()]));
+    let changed = [
+        texts[0].clone(),
+        parse("ru", "sum", "---\ntitle: Суммы\nsummary: Складываем числа\norder: 4\n---\nТекст.\n").unwrap(),
+    ];
+    assert_ne!(language_file(&changed, "ru").unwrap().0, path, "a new title is a new file name");
+}

@@ -77,8 +77,9 @@ pub fn build_prose(out: Option<&str>) -> Result<(), String> {
     let texts = texts()?;
     let written = prose::write_site(&texts, &site)?;
     eprintln!("xtask: {} prose files in {}", written.len(), site.join("content").display());
-    // The interface strings of every language but English (compiled into the app), fetched likewise.
-    let tables = ui_text::write_site(&site)?;
+    // The interface strings and text titles of every language but English (compiled into the
+    // app), fetched likewise.
+    let tables = prose::write_language_files(&texts, &site)?;
     eprintln!("xtask: {} interface tables in {}", tables.len(), site.join("ui").display());
     Ok(())
 }

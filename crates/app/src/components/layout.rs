@@ -24,7 +24,7 @@ pub fn Layout(children: Children) -> impl IntoView {
         return view! { <main id="main" class="embed" tabindex="-1">{table_failure}{children()}</main> }.into_any();
     }
     let t = ui();
-    let chapters = content::chapters(lang().tag())
+    let chapters = content::chapters()
         .map(|c| {
             let href = crate::links::chapter(c.slug);
             view! { <li><A href=href>{c.title}</A></li> }

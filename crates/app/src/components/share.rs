@@ -6,7 +6,7 @@ use super::controls::unique_id;
 use super::results::ResultRow;
 use crate::content;
 use crate::environment::machine;
-use crate::i18n::{fill, lang, ui};
+use crate::i18n::{fill, ui};
 use leptos::html::Dialog;
 use leptos::prelude::*;
 use serde_json::json;
@@ -19,7 +19,7 @@ fn current_query() -> String {
 
 /// The chapter a named experiment belongs to.
 pub fn chapter_of(experiment: &str) -> Option<&'static content::ChapterText> {
-    content::chapters(lang().tag()).find(|c| c.experiments.contains(&experiment))
+    content::chapters().find(|c| c.experiments.contains(&experiment))
 }
 
 /// Links for an experiment: the chapter, the embeddable experiment, the embeddable chapter.

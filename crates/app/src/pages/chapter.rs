@@ -2,7 +2,7 @@
 //! neighbours.
 
 use crate::content::{self, ChapterText};
-use crate::i18n::{fill, lang, ui};
+use crate::i18n::{fill, ui};
 use crate::prose::ProseState;
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -14,7 +14,7 @@ pub fn ChapterPage() -> impl IntoView {
     let params = use_params_map();
     move || {
         let slug = params.read().get("slug").unwrap_or_default();
-        match content::chapter(lang().tag(), &slug).filter(|c| content::is_chapter(c.slug)) {
+        match content::chapter(&slug).filter(|c| content::is_chapter(c.slug)) {
             Some(chapter) => view! { <Chapter chapter /> }.into_any(),
             None => view! { <super::not_found::NotFound /> }.into_any(),
         }
@@ -25,7 +25,7 @@ pub fn ChapterPage() -> impl IntoView {
 fn Chapter(chapter: &'static ChapterText) -> impl IntoView {
     let t = ui();
     super::set_title_and_description(chapter.title, chapter.summary);
-    let all: Vec<_> = content::chapters(lang().tag()).collect();
+    let all: Vec<_> = content::chapters().collect();
     let position = all.iter().position(|c| c.slug == chapter.slug).unwrap_or(0);
     let link = |c: Option<&'static ChapterText>, label: &'static str, rel: &'static str| {
         c.map(|c| {

@@ -2,13 +2,13 @@
 //! Every term is a heading with an id, so a chapter can link `/glossary#park`.
 
 use crate::content::{self, GLOSSARY};
-use crate::i18n::{lang, ui};
+use crate::i18n::ui;
 use crate::prose::{Prose, ProseState};
 use leptos::prelude::*;
 
 #[component]
 pub fn GlossaryPage() -> impl IntoView {
-    let Some(text) = content::chapter(lang().tag(), GLOSSARY) else {
+    let Some(text) = content::chapter(GLOSSARY) else {
         return view! { <super::not_found::NotFound /> }.into_any();
     };
     super::set_title_and_description(text.title, text.summary);

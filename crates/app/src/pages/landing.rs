@@ -4,7 +4,7 @@ use crate::components::language_suggestion::LanguageSuggestion;
 use crate::components::machine::MachineLine;
 use crate::content::{self, LANDING};
 use crate::environment::machine;
-use crate::i18n::{fill, lang, ui};
+use crate::i18n::{fill, ui};
 use leptos::prelude::*;
 use leptos_router::components::A;
 
@@ -12,11 +12,11 @@ use leptos_router::components::A;
 pub fn Landing() -> impl IntoView {
     let t = ui();
     super::set_title_and_description(t.site_name, t.tagline);
-    let intro = content::chapter(lang().tag(), LANDING).map(|text| {
+    let intro = content::chapter(LANDING).map(|text| {
         let state = crate::prose::ProseState::load(text);
         view! { <super::text::TextBody text state /> }
     });
-    let chapters: Vec<_> = content::chapters(lang().tag()).collect();
+    let chapters: Vec<_> = content::chapters().collect();
     let first = chapters.first().map(|c| crate::links::chapter(c.slug));
     let list = chapters
         .into_iter()

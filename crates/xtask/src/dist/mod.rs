@@ -155,8 +155,8 @@ pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), S
             let text = prose_of_route(&texts, &path);
             let landing = texts.iter().find(|t| t.lang == *lang && t.slug == "index");
             let preloaded = preload_prose(&page, &base, text, out)?;
-            let preloaded = match ui_text::table_path(lang) {
-                Some(path) => preload(&preloaded, &base, &path, out)?,
+            let preloaded = match prose::language_file(&texts, lang) {
+                Some((path, _)) => preload(&preloaded, &base, &path, out)?,
                 None => preloaded,
             };
             let preloaded = preload_panel_code(&preloaded, &base, &experiments_of_route(text, route), &code, out)?;
