@@ -26,9 +26,10 @@ pub const APP_WASM_GZIP_BUDGET: u64 = APP_WASM_GZIP_TARGET;
 /// each gzip -9, summed (347,763 B here: document search, 58 files). The code most panels share is most of it
 /// (ARCHITECTURE.md, "Why not … one chunk per experiment").
 pub const CHAPTER_CODE_GZIP_BUDGET: u64 = 352 * KB;
-/// The most the threaded engine (`dist/engine/engine_bg.wasm`) may weigh, gzip -9: 229,592 B here,
-/// with room for a build machine's longer paths.
-pub const ENGINE_WASM_GZIP_BUDGET: u64 = 236 * KB;
+/// The most the threaded engine (`dist/engine/engine_bg.wasm`) may weigh, gzip -9: 231,962 B, then
+/// 225,344 B here with the crates that never run in timed code built for size (Cargo.toml), with
+/// room for a build machine's longer paths.
+pub const ENGINE_WASM_GZIP_BUDGET: u64 = 230 * KB;
 
 /// Issue 15's targets: the initially loaded app wasm (gzip -9), its stretch goal, the heaviest
 /// chapter chunk, the threaded engine, the longest main-thread task while loading (ms), and the
