@@ -208,7 +208,7 @@ impl BenchResults {
                 label,
                 format!("<= {}", ms(target)),
                 ms(measured),
-                measured.is_finite().then(|| measured <= target),
+                measured.is_finite().then_some(measured <= target),
                 why,
             );
         }
