@@ -194,7 +194,7 @@ test('a first visit to the English landing page offers the browser’s language,
   await context.close();
 });
 
-test("a page fetches its own language's interface strings, and without them says so and works in English", async () => {
+test("a page fetches its own language's strings and text titles, and without them says so and works in English", async () => {
   // The table of the page's language is fetched, and only that one.
   const fetched = [];
   const page = await newPage(browser);
@@ -203,6 +203,8 @@ test("a page fetches its own language's interface strings, and without them says
   });
   await page.goto(`${server.url}/ja/chapters/sum`);
   await page.locator('section[data-experiment="sum"]').waitFor();
+  // The chapter's title came in that file too (the module holds English titles only).
+  assert.doesNotMatch(await page.locator('h1').first().innerText(), /[A-Za-z]{4}/);
   assert.ok(fetched.length >= 1 && fetched.every((p) => /\/ui\/ja-/.test(p)), fetched.join(', '));
   await page.goto(`${server.url}/chapters/sum`);
   await page.locator('section[data-experiment="sum"]').waitFor();
@@ -215,7 +217,10 @@ test("a page fetches its own language's interface strings, and without them says
   await broken.goto(`${server.url}/ru/chapters/sum?workers=2&tasks=4&n=100000&reps=1`);
   const notice = broken.getByTestId('table-failure');
   await notice.waitFor();
-  assert.match(await notice.innerText(), /^The interface in Русский could not be loaded \(404 Not Found\), so it is shown in English/);
+  assert.match(await notice.innerText(), /^This page in Русский could not be loaded \(404 Not Found\), so it is shown in English/);
+  // The texts' titles and prose come in the same file: the chapter falls back to English whole.
+  assert.equal(await broken.locator('h1').first().innerText(), 'Adding up ten million numbers');
+  await broken.locator('.prose').first().waitFor();
   const panel = broken.locator('section[data-experiment="sum"]');
   assert.equal(await clickAndWait(panel, 'Run'), 'finished');
   assert.deepEqual(

@@ -59,7 +59,7 @@ static LOAD_FAILURE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 /// Fetch the page's interface table and its texts' titles (one file), if its language is not
 /// English; call before the app starts.
 /// A table that cannot be fetched or read leaves the interface in English, and [`load_failure`]
-/// says why (the prose still comes in the page's language when it can).
+/// says why (the texts too: their titles and prose files are named in the same file).
 pub async fn load_table() {
     let lang = lang();
     if lang == Lang::En {

@@ -176,7 +176,7 @@ pub static EN: Ui = Ui {
 
     machine_line: "Measured on your machine: {cores, plural, one {# logical processor} other {# logical processors}} (as the browser reports them; privacy settings may lower or randomise it) · {browser} · cross-origin isolated: {isolated}",
     unknown_browser: "an unknown browser",
-    table_failed: "The interface in {language} could not be loaded ({reason}), so it is shown in English. Reload the page to try again.",
+    table_failed: "This page in {language} could not be loaded ({reason}), so it is shown in English. Reload the page to try again.",
     compare_title: "Compare with other machines",
     compare_pick: "Load results files",
     compare_help: "Files this experiment downloaded (Share and export → Download JSON) on other machines, or on this one in another browser or page. Choose several at once, or drop them here. They are read on this page: nothing is uploaded.",

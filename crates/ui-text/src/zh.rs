@@ -173,7 +173,7 @@ pub static ZH: Ui = Ui {
 
     machine_line: "在你的机器上测得：{cores, plural, other {# 个逻辑处理器}}（由浏览器报告；隐私设置可能会调低或随机化这个数）· {browser} · 跨源隔离：{isolated}",
     unknown_browser: "未知浏览器",
-    table_failed: "无法载入{language}界面（{reason}），所以显示为英文。请重新加载页面再试。",
+    table_failed: "无法载入{language}版页面（{reason}），所以显示为英文。请重新加载页面再试。",
     compare_title: "与其他机器比较",
     compare_pick: "载入结果文件",
     compare_help: "这个实验在其他机器上（或在本机的另一个浏览器、另一个页面中）下载的文件（“分享与导出”→“下载 JSON”）。可以一次选择多个，也可以拖到这里。文件只在本页读取，不会上传。",
