@@ -111,16 +111,19 @@ async function resultRows(panel) {
 }
 
 /**
- * What a first look must never do: show 2 workers no faster than the loop without a word. On the
- * sum of 10M numbers the 2-worker median is below 0.8 of the loop's (warm runs give about 0.55),
- * or the row says why it may not be trusted (a busy or noisy machine, a worker that did not take part).
+ * What a first look must never do: show 2 workers no faster than the loop without a word. The check
+ * is the direction only: the 2-worker median is below the loop's, or the row says why it may not be
+ * trusted (a busy or noisy machine, a worker that did not take part). How *much* faster is a speed
+ * figure, and those live in `cargo xtask bench` (its "First runs" table: a fresh page against a warm
+ * one): this sum is bound by memory, and on a shared 2-core machine two workers gave anywhere from
+ * 1.2x to 1.9x, so a margin here (it was 0.8 of the loop) failed on noise (1.85 ms against 2.24 ms).
  */
 function assertFasterOrExplained(rows, label) {
   const loop = rows.find((r) => r.variant === 'sequential');
   const two = rows.find((r) => r.variant === 'tasks' && r.workers === 2);
   assert.ok(loop && two, `${label}: rows ${JSON.stringify(rows)}`);
   console.log(`# ${label}: 2 workers ${two.median} ms against the loop's ${loop.median} ms${two.uncertain ? ` (${two.note})` : ''}`);
-  assert.ok(two.median < 0.8 * loop.median || two.uncertain,
+  assert.ok(two.median < loop.median || two.uncertain,
     `${label}: 2 workers took ${two.median} ms against the loop's ${loop.median} ms, and the row says nothing`);
 }
 
