@@ -64,7 +64,15 @@ export async function waitForOutcome(panel, timeout = 120_000, before = 0) {
     [element, before],
     { timeout, polling: 50 },
   );
-  return outcome.getAttribute('data-outcome');
+  const ended = await outcome.getAttribute('data-outcome');
+  if (ended === 'failed') {
+    // Said in the test's output, so that a run that fails where a test wants it to finish can be
+    // read from a CI log (tests that expect a failure check its words themselves).
+    const words = await outcome.innerText().catch(() => '');
+    const detail = await panel.locator('[data-testid="failure-detail"] code').allTextContents().catch(() => []);
+    console.log(`# a run failed: ${[words, ...detail].join(' | ').replace(/\s+/g, ' ')}`);
+  }
+  return ended;
 }
 
 /** Click the button called `name` in `panel` and wait for the run it starts to end. */
