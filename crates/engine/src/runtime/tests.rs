@@ -139,14 +139,20 @@ fn recordings_of_parking_and_stealing_replay_consistently_under_stress() {
 fn timers_wake_parked_tasks_in_deadline_order() {
     let runtime = Runtime::new(1).unwrap();
     let order = Arc::new(Mutex::new(Vec::new()));
-    let finished = order.clone();
+    // Each task's deadline as its sleep fixed it, in the order the sleeps were made. The deadlines
+    // are what the runtime orders by: were the test to expect the ids' order instead, a spawn
+    // delayed by more than the 3 ms between two naps (a busy machine) would fail it.
+    let deadlines = Arc::new(Mutex::new(Vec::new()));
+    let (finished, asked) = (order.clone(), deadlines.clone());
     run_within(&runtime, Duration::from_secs(30), async move {
         let group = WaitGroup::new(10);
         for id in 0..10u32 {
-            let (group, finished) = (group.clone(), finished.clone());
+            let (group, finished, asked) = (group.clone(), finished.clone(), asked.clone());
             // Task 0 sleeps longest; task 9 shortest. Spawned in the opposite order of their deadlines.
             spawn(id, async move {
-                sleep(Duration::from_millis(5 + 3 * (10 - id as u64))).await;
+                let nap = sleep(Duration::from_millis(5 + 3 * (10 - id as u64)));
+                asked.lock().unwrap().push((nap.deadline_ms(), id));
+                nap.await;
                 finished.lock().unwrap().push(id);
                 group.done();
             });
@@ -154,7 +160,12 @@ fn timers_wake_parked_tasks_in_deadline_order() {
         group.wait().await;
     });
     let order = order.lock().unwrap().clone();
-    assert_eq!(order, (0..10).rev().collect::<Vec<_>>());
+    let mut by_deadline = deadlines.lock().unwrap().clone();
+    // Stable: equal deadlines keep the order their timers were made in, as the runtime does.
+    by_deadline.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // On a machine that is not stalled that is the reverse of the spawn order, so a runtime that
+    // woke tasks in the order they parked would fail here.
+    assert_eq!(order, by_deadline.iter().map(|&(_, id)| id).collect::<Vec<_>>());
 }
 
 #[test]
