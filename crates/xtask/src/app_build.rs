@@ -172,7 +172,9 @@ fn split_bind_optimise(input: &[u8], linked: &Path, out: &Path) -> Result<(), St
         .arg(out)
         .arg(&core))?;
     let link = scratch.join("__wasm_split.js");
-    std::fs::copy(&link, out.join("__wasm_split.js")).map_err(|e| format!("{}: {e}", link.display()))?;
+    let loaders = std::fs::read_to_string(&link).map_err(|e| format!("{}: {e}", link.display()))?;
+    std::fs::write(out.join("__wasm_split.js"), one_task_per_chunk_load(&loaders)?)
+        .map_err(|e| format!("{}: {e}", out.display()))?;
     let mut chunks = Vec::new();
     for module in &split.split_modules {
         let name = module.file_name().and_then(|n| n.to_str()).ok_or("a chunk without a name")?.to_string();
@@ -248,6 +250,25 @@ pub fn with_start_up(page: &str, base: &str, folder: &str) -> Result<String, Str
     Ok(format!("{}{start_up}{}", &page[..end], &page[end..]))
 }
 
+/// The splitter's loaders (`__wasm_split.js`) changed so that every chunk starts loading in a
+/// main-thread task of its own. A panel needs up to sixty chunks; starting every fetch and
+/// instantiation of them at once made one task of 60 to 120 ms on a 2-core machine, and a page must
+/// keep each task under 50 ms (issue 15). `Err` if the splitter's script no longer has the shape
+/// this expects, so a new version of it cannot silently undo this.
+fn one_task_per_chunk_load(loaders: &str) -> Result<String, String> {
+    const LOADER: &str = "const loader = async () => {\n";
+    const NEXT_TASK: &str =
+        "/* Each chunk's load starts in a task of its own (see crates/xtask/src/app_build.rs). */\n\
+        const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));\n";
+    if loaders.matches(LOADER).count() != 1 {
+        return Err("__wasm_split.js: the splitter's loader is not written as this build expects \
+                    (one `const loader = async () => {`); see one_task_per_chunk_load"
+            .into());
+    }
+    let spread = loaders.replace(LOADER, &format!("{LOADER}        await nextTask();\n"));
+    Ok(format!("{NEXT_TASK}{spread}"))
+}
+
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
 }
@@ -271,6 +292,21 @@ mod tests {
         assert!(head.contains("<link rel=\"modulepreload\" href=\"/lab/app-0123456789abcdef/app.js\""));
         assert!(started.ends_with("</head><body></body></html>"));
         assert!(with_start_up("<html><body></body></html>", "/", "app-0").is_err());
+    }
+
+    #[test]
+    fn every_chunk_load_waits_for_a_task_of_its_own() {
+        let loaders = "import { initSync } from \"./app.js\";\nfunction makeLoad(fetcher, deps) {\n    \
+                       const loader = async () => {\n        const parallelStuff = deps.map(d => d());\n";
+        let spread = one_task_per_chunk_load(loaders).unwrap();
+        assert!(spread.starts_with("/* Each chunk's load"), "{spread}");
+        assert!(
+            spread.contains("const loader = async () => {\n        await nextTask();\n        const parallelStuff"),
+            "{spread}"
+        );
+        assert!(spread.contains("setTimeout(resolve, 0)"), "{spread}");
+        // A splitter whose script looks otherwise fails the build instead of loading all at once.
+        assert!(one_task_per_chunk_load("function makeLoad(fetcher) { return fetcher(); }").is_err());
     }
 
     #[test]

@@ -7,6 +7,7 @@ pub mod compare;
 pub mod controls;
 pub mod lane_chart;
 pub mod language_suggestion;
+pub mod later;
 pub mod layout;
 pub mod line_chart;
 pub mod machine;

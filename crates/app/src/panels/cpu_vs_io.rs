@@ -5,6 +5,7 @@
 use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use crate::components::compare::{CompareResults, Compared, SweptCount};
 use crate::components::controls::{unique_id, Slider};
+use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
 use crate::components::results::ResultsTable;
@@ -168,25 +169,28 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
             <Slider label=t.repetitions help=repetitions_help value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.run second=(t.sweep_tasks, Callback::new(move |_| sweep())) log />
         </form>
-        {predict::cpu_vs_io(log.rows.into(), kind, workers, tasks)}
-        <ShareBar experiment="cpu-vs-io" rows=log.rows.into() />
-        <RunStatus runner describe=describe_job />
-        <ResultsTable rows=log.rows.into() />
-        <CompareResults experiment="cpu-vs-io" own=log.rows.into() compared />
-        <TracePicker log=traces />
-        <Timeline measurement=traced what=traced_label lanes test_id="cpu-io-timeline" note=t.docs_timeline_note />
-        {move || {
-            let k = sweep_workers.get();
-            view! {
-                <SpeedupChart
-                    compared=compared.sweep_series(SweptCount::Tasks)
-                    series
-                    spec=ChartSpec { ideal: false, markers: vec![(k as f64, message(t.workers_marker, &[("workers", Arg::Count(k as u64))]))], ..ChartSpec::speedup(t.axis_tasks) }
-                    caption=Signal::derive(move || message(t.cpu_io_sweep_caption, &[("workers", Arg::Count(sweep_workers.get() as u64))]))
-                    empty_text=t.cpu_io_sweep_empty
-                    test_id="cpu-io-sweep"
-                />
-            }
-        }}
+        // The rest in a task of its own (issue 15: no main-thread task over 50 ms).
+        <Later>
+            {predict::cpu_vs_io(log.rows.into(), kind, workers, tasks)}
+            <ShareBar experiment="cpu-vs-io" rows=log.rows.into() />
+            <RunStatus runner describe=describe_job />
+            <ResultsTable rows=log.rows.into() />
+            <CompareResults experiment="cpu-vs-io" own=log.rows.into() compared />
+            <TracePicker log=traces />
+            <Timeline measurement=traced what=traced_label lanes test_id="cpu-io-timeline" note=t.docs_timeline_note />
+            {move || {
+                let k = sweep_workers.get();
+                view! {
+                    <SpeedupChart
+                        compared=compared.sweep_series(SweptCount::Tasks)
+                        series
+                        spec=ChartSpec { ideal: false, markers: vec![(k as f64, message(t.workers_marker, &[("workers", Arg::Count(k as u64))]))], ..ChartSpec::speedup(t.axis_tasks) }
+                        caption=Signal::derive(move || message(t.cpu_io_sweep_caption, &[("workers", Arg::Count(sweep_workers.get() as u64))]))
+                        empty_text=t.cpu_io_sweep_empty
+                        test_id="cpu-io-sweep"
+                    />
+                }
+            }}
+        </Later>
     }
 }

@@ -8,6 +8,7 @@ use super::os_scheduler_quiz::{QuizPhase, SolveThenReveal};
 use super::panel::ExperimentFrame;
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::lane_chart::{Bar, Fill, Lane, LaneChart};
+use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
 use crate::components::share::ShareBar;
@@ -187,72 +188,76 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
                 <Slider label=t.switch_cost help=t.switch_cost_help.to_string() value=switch_cost range=Signal::stored(SWITCH_US) disabled=never />
                 <NumberField label=t.seed help=t.seed_help.to_string() value=seed range=SEED disabled=never />
             </form>
-            {move || schedule.with(|s| s.as_ref().err().map(|detail| view! {
-                <div class="notice notice-warning" role="alert">
-                    <p>{t.simulation_refused}</p>
-                    <details class="failure-detail">
-                        <summary>{t.failure_detail_summary}</summary>
-                        <code lang="en">{detail.clone()}</code>
-                    </details>
-                </div>
-            }))}
-            {asks_questions.then(|| view! { <SolveThenReveal phase=quiz seed specs schedule /> })}
-            <Show when=shown>
-            <figure class="timeline">
-                <figcaption>{t.gantt_caption}</figcaption>
-                <LaneChart lanes=gantt x_label=t.axis_time_sim summary test_id="os-gantt" />
-                <p class="timeline-summary" data-testid="os-summary">{summary}</p>
-            </figure>
-            <figure class="timeline">
-                <figcaption>{t.states_caption}</figcaption>
-                <LaneChart lanes=states x_label=t.axis_time_sim summary=Signal::derive(move || t.states_caption.to_string()) test_id="os-states" />
-            </figure>
-            {move || schedule.get().ok().map(|s| view! {
-                <div class="table-scroll" tabindex="0">
-                    <table class="os-totals" data-testid="os-totals">
-                        <caption>{t.totals_caption}</caption>
-                        <tbody>
-                            <tr><th scope="row">{t.total_avg_waiting}</th><td class="num">{format!("{} ms", format::ms(s.totals.average_waiting_us / 1000.0))}</td></tr>
-                            <tr><th scope="row">{t.total_avg_turnaround}</th><td class="num">{format!("{} ms", format::ms(s.totals.average_turnaround_us / 1000.0))}</td></tr>
-                            <tr><th scope="row">{t.total_makespan}</th><td class="num">{format!("{} ms", format::ms(ms(s.totals.makespan_us)))}</td></tr>
-                            <tr><th scope="row">{t.total_utilisation}</th><td class="num" data-value=s.totals.cpu_utilisation>{format::percent(s.totals.cpu_utilisation)}</td></tr>
-                            <tr><th scope="row">{t.total_switches}</th><td class="num" data-value=s.totals.context_switches>{format::int(s.totals.context_switches as u64)}</td></tr>
-                            <tr><th scope="row">{t.total_preemptions}</th><td class="num">{format::int(s.totals.preemptions as u64)}</td></tr>
-                        </tbody>
-                    </table>
-                </div>
-                <div class="table-scroll" tabindex="0">
-                    <table class="os-threads" data-testid="os-threads">
-                        <caption>{t.threads_caption}</caption>
-                        <thead>
-                            <tr>
-                                <th scope="col">{t.col_thread}</th>
-                                <th scope="col">{t.col_arrival}</th>
-                                <th scope="col">{t.col_cpu_ms}</th>
-                                <th scope="col">{t.col_io_ms}</th>
-                                <th scope="col">{t.col_waiting_ms}</th>
-                                <th scope="col">{t.col_turnaround_ms}</th>
-                                <th scope="col">{t.col_preemptions}</th>
-                                <th scope="col">{t.col_switches}</th>
-                            </tr>
-                        </thead>
-                        <tbody>
-                            {s.threads.iter().enumerate().map(|(i, r)| view! {
-                                <tr data-finish-us=r.finish_us>
-                                    <th scope="row">{fill(t.thread_lane, &[("n", &i.to_string())])}</th>
-                                    <td class="num">{format::ms(ms(r.arrival_us))}</td>
-                                    <td class="num">{format::ms(ms(r.cpu_us))}</td>
-                                    <td class="num">{format::ms(ms(r.io_us))}</td>
-                                    <td class="num">{format::ms(ms(r.waiting_us))}</td>
-                                    <td class="num">{format::ms(ms(r.turnaround_us))}</td>
-                                    <td class="num">{format::int(r.preemptions as u64)}</td>
-                                    <td class="num">{format::int(r.context_switches as u64)}</td>
+            // The simulation, its charts and tables in a task of their own (issue 15: no main-thread
+            // task over 50 ms).
+            <Later>
+                {move || schedule.with(|s| s.as_ref().err().map(|detail| view! {
+                    <div class="notice notice-warning" role="alert">
+                        <p>{t.simulation_refused}</p>
+                        <details class="failure-detail">
+                            <summary>{t.failure_detail_summary}</summary>
+                            <code lang="en">{detail.clone()}</code>
+                        </details>
+                    </div>
+                }))}
+                {asks_questions.then(|| view! { <SolveThenReveal phase=quiz seed specs schedule /> })}
+                <Show when=shown>
+                <figure class="timeline">
+                    <figcaption>{t.gantt_caption}</figcaption>
+                    <LaneChart lanes=gantt x_label=t.axis_time_sim summary test_id="os-gantt" />
+                    <p class="timeline-summary" data-testid="os-summary">{summary}</p>
+                </figure>
+                <figure class="timeline">
+                    <figcaption>{t.states_caption}</figcaption>
+                    <LaneChart lanes=states x_label=t.axis_time_sim summary=Signal::derive(move || t.states_caption.to_string()) test_id="os-states" />
+                </figure>
+                {move || schedule.get().ok().map(|s| view! {
+                    <div class="table-scroll" tabindex="0">
+                        <table class="os-totals" data-testid="os-totals">
+                            <caption>{t.totals_caption}</caption>
+                            <tbody>
+                                <tr><th scope="row">{t.total_avg_waiting}</th><td class="num">{format!("{} ms", format::ms(s.totals.average_waiting_us / 1000.0))}</td></tr>
+                                <tr><th scope="row">{t.total_avg_turnaround}</th><td class="num">{format!("{} ms", format::ms(s.totals.average_turnaround_us / 1000.0))}</td></tr>
+                                <tr><th scope="row">{t.total_makespan}</th><td class="num">{format!("{} ms", format::ms(ms(s.totals.makespan_us)))}</td></tr>
+                                <tr><th scope="row">{t.total_utilisation}</th><td class="num" data-value=s.totals.cpu_utilisation>{format::percent(s.totals.cpu_utilisation)}</td></tr>
+                                <tr><th scope="row">{t.total_switches}</th><td class="num" data-value=s.totals.context_switches>{format::int(s.totals.context_switches as u64)}</td></tr>
+                                <tr><th scope="row">{t.total_preemptions}</th><td class="num">{format::int(s.totals.preemptions as u64)}</td></tr>
+                            </tbody>
+                        </table>
+                    </div>
+                    <div class="table-scroll" tabindex="0">
+                        <table class="os-threads" data-testid="os-threads">
+                            <caption>{t.threads_caption}</caption>
+                            <thead>
+                                <tr>
+                                    <th scope="col">{t.col_thread}</th>
+                                    <th scope="col">{t.col_arrival}</th>
+                                    <th scope="col">{t.col_cpu_ms}</th>
+                                    <th scope="col">{t.col_io_ms}</th>
+                                    <th scope="col">{t.col_waiting_ms}</th>
+                                    <th scope="col">{t.col_turnaround_ms}</th>
+                                    <th scope="col">{t.col_preemptions}</th>
+                                    <th scope="col">{t.col_switches}</th>
                                 </tr>
-                            }).collect_view()}
-                        </tbody>
-                    </table>
-                </div>
-            })}
-            </Show>
+                            </thead>
+                            <tbody>
+                                {s.threads.iter().enumerate().map(|(i, r)| view! {
+                                    <tr data-finish-us=r.finish_us>
+                                        <th scope="row">{fill(t.thread_lane, &[("n", &i.to_string())])}</th>
+                                        <td class="num">{format::ms(ms(r.arrival_us))}</td>
+                                        <td class="num">{format::ms(ms(r.cpu_us))}</td>
+                                        <td class="num">{format::ms(ms(r.io_us))}</td>
+                                        <td class="num">{format::ms(ms(r.waiting_us))}</td>
+                                        <td class="num">{format::ms(ms(r.turnaround_us))}</td>
+                                        <td class="num">{format::int(r.preemptions as u64)}</td>
+                                        <td class="num">{format::int(r.context_switches as u64)}</td>
+                                    </tr>
+                                }).collect_view()}
+                            </tbody>
+                        </table>
+                    </div>
+                })}
+                </Show>
+            </Later>
     }
 }

@@ -2,6 +2,7 @@
 //! the action buttons, the progress line, the results log.
 
 use crate::components::code_view::CodeView;
+use crate::components::later::Later;
 use crate::components::machine::MachineLine;
 use crate::components::results::ResultRow;
 use crate::components::unavailable::{ModeBanner, UnavailableNotice};
@@ -56,9 +57,12 @@ pub fn ExperimentFrame(
         <section class="experiment" aria-labelledby=labelled_by data-experiment=experiment>
             <h2 id=title_id>{title}</h2>
             {body}
-            {children.map(|children| children())}
-            <CodeView experiment />
-            {(!on_page).then(|| view! { <MachineLine machine=environment /> })}
+            // What follows the controls is built in a task of its own (issue 15: no task over 50 ms).
+            <Later>
+                    {children.map(|children| children())}
+                    <CodeView experiment />
+                    {(!on_page).then(|| view! { <MachineLine machine=environment /> })}
+            </Later>
         </section>
     }
 }

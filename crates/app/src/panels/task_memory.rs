@@ -3,6 +3,7 @@
 use super::panel::{ExperimentFrame, RunButtons, RunStatus};
 use super::task_costs::CostClaims;
 use crate::components::controls::NumberField;
+use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
 use crate::components::share::ShareBar;
@@ -274,69 +275,72 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
             <NumberField label=t.parked_tasks_label help=t.parked_tasks_help.to_string() value=parked range=PARKED disabled=running />
             <RunButtons runner run_label=t.measure_memory stoppable=false />
         </form>
-        {predict::task_memory(Signal::derive(move || {
-            task_report.with(|m| m.as_ref().and_then(|m| m.memory).and_then(|r| r.bytes_per_task)).map(|b| (b, bytes(b)))
-        }))}
-        <ShareBar experiment="task-memory" />
-        // While the browser is asked (before the engine starts), its wait is the progress shown.
-        <div hidden=move || weighing.get()>
-            <RunStatus runner describe=move |index| if index == 0 { t.memory_job_parked } else { t.memory_job_workers }.to_string() />
-        </div>
-        <div class="memory-report" data-testid="memory-report">
-            {move || task_report.get().and_then(|m| m.memory.and_then(|report| report.bytes_per_task.map(|per_task| {
-                let spawn_ns = m.summary.median_ms * 1e6 / report.tasks as f64;
-                view! {
-                    <p data-testid="bytes-per-task" data-bytes=per_task>
-                        {message(t.memory_task_line, &[("bytes", Arg::Text(&bytes(per_task))), ("tasks", Arg::Count(report.tasks as u64))])}
-                    </p>
-                    <p>{fill(t.memory_spawn_line, &[("ms", &format::ms(m.summary.median_ms)), ("ns", &format::int(spawn_ns.round() as u64))])}</p>
-                }
-            })))}
-            <Show when=move || weighing.get()>
-                <p class="help" role="status" data-testid="memory-waiting">
-                    <progress max=MEMORY_ANSWER_MS / 1000 value=move || waited_s.get()></progress>
-                    " "
-                    {move || fill(t.memory_worker_waiting, &[("s", &format::int(waited_s.get() as u64)), ("max", &format::int((MEMORY_ANSWER_MS / 1000) as u64))])}
-                </p>
-            </Show>
-            {move || worker_bytes.get().map(|measured| match measured {
-                Some((javascript, heap)) => {
-                    let per_task = task_report.with(|m| m.as_ref().and_then(|m| m.memory).and_then(|r| r.bytes_per_task)).unwrap_or(f64::NAN);
-                    let per_worker = javascript + heap;
+        // The rest in a task of its own (issue 15: no main-thread task over 50 ms).
+        <Later>
+            {predict::task_memory(Signal::derive(move || {
+                task_report.with(|m| m.as_ref().and_then(|m| m.memory).and_then(|r| r.bytes_per_task)).map(|b| (b, bytes(b)))
+            }))}
+            <ShareBar experiment="task-memory" />
+            // While the browser is asked (before the engine starts), its wait is the progress shown.
+            <div hidden=move || weighing.get()>
+                <RunStatus runner describe=move |index| if index == 0 { t.memory_job_parked } else { t.memory_job_workers }.to_string() />
+            </div>
+            <div class="memory-report" data-testid="memory-report">
+                {move || task_report.get().and_then(|m| m.memory.and_then(|report| report.bytes_per_task.map(|per_task| {
+                    let spawn_ns = m.summary.median_ms * 1e6 / report.tasks as f64;
                     view! {
-                        <p data-testid="bytes-per-worker" data-bytes=per_worker>
-                            {message(t.memory_worker_line, &[
-                                ("bytes", Arg::Text(&bytes(per_worker))),
-                                ("javascript", Arg::Text(&bytes(javascript))),
-                                ("heap", Arg::Text(&bytes(heap))),
-                                ("workers", Arg::Count(WEIGHED_WORKERS as u64)),
-                            ])}
+                        <p data-testid="bytes-per-task" data-bytes=per_task>
+                            {message(t.memory_task_line, &[("bytes", Arg::Text(&bytes(per_task))), ("tasks", Arg::Count(report.tasks as u64))])}
                         </p>
-                        <p>{message(t.memory_ratio_line, &[("ratio", Arg::Count((per_worker / per_task).round().max(0.0) as u64))])}</p>
-                    }.into_any()
-                }
-                None => match weigh_problem.get() {
-                    Some(problem) => view! {
-                        <p data-testid="bytes-per-worker-unavailable">{fill(t.memory_worker_failed, &[("problem", &problem)])}</p>
-                    }.into_any(),
-                    None => {
-                        let reason = block.get().unwrap_or(MemoryBlock::NoApi { isolated: machine_isolated() });
-                        let again = (reason == MemoryBlock::EngineRan).then(|| {
-                            let path = web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_default();
-                            let href = format!("{path}?{}={}&autorun=task-memory", PARKED.key, parked.get_untracked());
-                            // A fresh tab in a browsing context of its own (noopener): a reload in this tab is
-                            // not answered either (tried: no answer within 45 s), a new tab is.
-                            view! { <a class="button" href=href target="_blank" rel="noopener external" data-testid="memory-reload">{t.memory_reload_and_measure}</a> }
-                        });
+                        <p>{fill(t.memory_spawn_line, &[("ms", &format::ms(m.summary.median_ms)), ("ns", &format::int(spawn_ns.round() as u64))])}</p>
+                    }
+                })))}
+                <Show when=move || weighing.get()>
+                    <p class="help" role="status" data-testid="memory-waiting">
+                        <progress max=MEMORY_ANSWER_MS / 1000 value=move || waited_s.get()></progress>
+                        " "
+                        {move || fill(t.memory_worker_waiting, &[("s", &format::int(waited_s.get() as u64)), ("max", &format::int((MEMORY_ANSWER_MS / 1000) as u64))])}
+                    </p>
+                </Show>
+                {move || worker_bytes.get().map(|measured| match measured {
+                    Some((javascript, heap)) => {
+                        let per_task = task_report.with(|m| m.as_ref().and_then(|m| m.memory).and_then(|r| r.bytes_per_task)).unwrap_or(f64::NAN);
+                        let per_worker = javascript + heap;
                         view! {
-                            <p data-testid="bytes-per-worker-unavailable" data-block=reason.id()>
-                                {fill(t.memory_worker_unavailable, &[("reason", &reason.text())])}
+                            <p data-testid="bytes-per-worker" data-bytes=per_worker>
+                                {message(t.memory_worker_line, &[
+                                    ("bytes", Arg::Text(&bytes(per_worker))),
+                                    ("javascript", Arg::Text(&bytes(javascript))),
+                                    ("heap", Arg::Text(&bytes(heap))),
+                                    ("workers", Arg::Count(WEIGHED_WORKERS as u64)),
+                                ])}
                             </p>
-                            {again}
+                            <p>{message(t.memory_ratio_line, &[("ratio", Arg::Count((per_worker / per_task).round().max(0.0) as u64))])}</p>
                         }.into_any()
                     }
-                },
-            })}
-        </div>
+                    None => match weigh_problem.get() {
+                        Some(problem) => view! {
+                            <p data-testid="bytes-per-worker-unavailable">{fill(t.memory_worker_failed, &[("problem", &problem)])}</p>
+                        }.into_any(),
+                        None => {
+                            let reason = block.get().unwrap_or(MemoryBlock::NoApi { isolated: machine_isolated() });
+                            let again = (reason == MemoryBlock::EngineRan).then(|| {
+                                let path = web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_default();
+                                let href = format!("{path}?{}={}&autorun=task-memory", PARKED.key, parked.get_untracked());
+                                // A fresh tab in a browsing context of its own (noopener): a reload in this tab is
+                                // not answered either (tried: no answer within 45 s), a new tab is.
+                                view! { <a class="button" href=href target="_blank" rel="noopener external" data-testid="memory-reload">{t.memory_reload_and_measure}</a> }
+                            });
+                            view! {
+                                <p data-testid="bytes-per-worker-unavailable" data-block=reason.id()>
+                                    {fill(t.memory_worker_unavailable, &[("reason", &reason.text())])}
+                                </p>
+                                {again}
+                            }.into_any()
+                        }
+                    },
+                })}
+            </div>
+        </Later>
     }
 }
