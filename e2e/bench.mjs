@@ -29,7 +29,7 @@
 // engine's own measurements (the messages the page receives) and xtask prints the median cold speedup
 // beside the median warm one.
 import path from 'node:path';
-import { launch, newPage, openFromChapterMenu, serve, waitForOutcome } from './lib.mjs';
+import { CHAPTER_FIRST_EXPERIMENTS, launch, newPage, openFromChapterMenu, serve, waitForOutcome } from './lib.mjs';
 import { startServer } from './server.mjs';
 
 /** The deployable site (`cargo xtask dist`), which the slow link serves as a static host would. */
@@ -488,6 +488,41 @@ async function measureUi(browser, server) {
   }
 }
 
+/** Fresh loads of each chapter whose longest main-thread task is taken (their median is kept). */
+const LOADS_PER_CHAPTER = 3;
+
+/**
+ * Every chapter, loaded fresh LOADS_PER_CHAPTER times (a new browser context each, so nothing is
+ * cached but what the HTTP cache keeps): the longest main-thread task of each load, from the
+ * navigation until its first panel has been in the page for a second. Emits the chapter whose
+ * median is the highest and that median: one slow load on a shared machine does not make a chapter
+ * slow, a slow chapter is slow in most of its loads.
+ */
+async function measureChapterLoads(browser, server) {
+  let worst = { slug: '', median: -1, loads: [] };
+  for (const [slug, experiment] of CHAPTER_FIRST_EXPERIMENTS) {
+    const loads = [];
+    for (let load = 0; load < LOADS_PER_CHAPTER; load++) {
+      const page = await newPage(browser);
+      try {
+        await page.addInitScript(instrumentPage);
+        await page.goto(`${server.url}/chapters/${slug}`);
+        await page.locator(`section[data-experiment="${experiment}"]`).waitFor({ timeout: 60_000 });
+        await page.waitForTimeout(1000);
+        loads.push((await takeLongTasks(page)).longest);
+        if (page.problems.length) throw new Error(`${slug} reported errors: ${page.problems.join('; ')}`);
+      } finally {
+        await page.context().close();
+      }
+    }
+    const median = [...loads].sort((a, b) => a - b)[Math.floor(loads.length / 2)];
+    log(`${slug}: longest loading task per load ${loads.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+    if (median > worst.median) worst = { slug, median, loads };
+  }
+  emit('longest_task_load_chapters_ms', worst.median);
+  emit('longest_task_load_chapter', worst.slug);
+}
+
 /** The emulated slow link of issue 15: 150 ms round trip, 1.6 Mb/s down (200,000 B/s). */
 const SLOW_LINK = { rttMs: 150, bytesPerSecond: 200_000 };
 /** A small Sum run, so the time measured is the download and start-up, not the work. */
@@ -572,14 +607,18 @@ const server = await serve('isolated', {
 const browser = await launch();
 try {
   emit('version', `Chromium ${browser.version()}`);
-  // For working on one part alone: `BENCH_ONLY=first_runs` or `BENCH_ONLY=slow_link node bench.mjs` (xtask needs everything).
+  // For working on one part alone: `BENCH_ONLY=first_runs`, `BENCH_ONLY=slow_link` or
+  // `BENCH_ONLY=chapter_loads node bench.mjs` (xtask needs everything).
   const only = process.env.BENCH_ONLY;
   if (only === 'slow_link') {
     await measureSlowLink(browser);
+  } else if (only === 'chapter_loads') {
+    await measureChapterLoads(browser, server);
   } else {
     if (only !== 'first_runs') {
       await measureKernels(browser, server);
       await measureUi(browser, server);
+      await measureChapterLoads(browser, server);
       await measureWithoutSharedMemory(browser);
       await measureSlowLink(browser);
     }

@@ -52,10 +52,11 @@ pub mod why_not {
     pub const ENGINE: &str = "its own code: the kernels, the harness for every job kind, the M:N runtime, rayon, \
         and serde's protocol with internally tagged enums (see the engine's profile above); wasm-opt \
         takes off under 1% of gzip";
-    pub const LONGEST_TASK_LOAD: &str = "whole steps run as one task each: the app's start once its wasm \
-        is in (35-55 ms here), and building the chapter's prose and each panel's view (20-90 ms), as \
-        Long Animation Frame entries attribute them; splitting a panel's view over tasks is next";
-    pub const LONGEST_TASK_NAVIGATE: &str = "as while loading: a new chapter's panels are built in one task each";
+    pub const LONGEST_TASK_LOAD: &str = "the steps left are single calls the page cannot cut further: a \
+        browser's first Intl number format or plural rules (its locale data, 30-60 ms on a busy machine), or \
+        one part of a panel; the app's start, the page and every panel are built over several tasks \
+        (components::later::Later), each chunk's load in a task of its own";
+    pub const LONGEST_TASK_NAVIGATE: &str = "as while loading: the steps left are single calls";
     pub const SLOW_LINK_COLD: &str = "the bytes";
     pub const SLOW_LINK_WARM: &str = "the engine's files keep their names (engine/…), so each is revalidated, \
         one round trip after another (coordinator, engine.js, its wasm, the pool worker)";

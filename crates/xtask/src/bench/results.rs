@@ -66,6 +66,11 @@ impl BenchResults {
         number(&self.browser, key).unwrap_or(f64::NAN)
     }
 
+    /// A figure the browser reported as text (`?` if it did not).
+    pub(super) fn browser_text(&self, key: &str) -> String {
+        self.browser.get(key).map_or_else(|| "?".into(), plain_text)
+    }
+
     /// Sequential median over the median of `key` on each side: (native, browser).
     pub(super) fn speedups(&self, key: &str) -> (f64, f64) {
         (self.native_ms("sequential_ms") / self.native_ms(key), self.browser_ms("sequential_ms") / self.browser_ms(key))
