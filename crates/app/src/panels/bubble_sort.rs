@@ -226,6 +226,8 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
             <ShareBar experiment="bubble-sort" rows=log.rows.into() />
             <RunStatus runner describe=describe_job />
             <ResultsTable rows=log.rows.into() />
+        </Later>
+        <Later>
             <CompareResults experiment="bubble-sort" own=log.rows.into() compared />
             <TracePicker log=traces />
             <Show when=move || traced_job.with(Option::is_some)>

@@ -175,6 +175,8 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
             <ShareBar experiment="cpu-vs-io" rows=log.rows.into() />
             <RunStatus runner describe=describe_job />
             <ResultsTable rows=log.rows.into() />
+        </Later>
+        <Later>
             <CompareResults experiment="cpu-vs-io" own=log.rows.into() compared />
             <TracePicker log=traces />
             <Timeline measurement=traced what=traced_label lanes test_id="cpu-io-timeline" note=t.docs_timeline_note />

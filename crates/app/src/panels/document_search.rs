@@ -227,6 +227,8 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
             <ShareBar experiment="document-search" rows=log.rows.into() />
             <RunStatus runner describe=describe_job />
             <ResultsTable rows=log.rows.into() />
+        </Later>
+        <Later>
             <CompareResults experiment="document-search" own=log.rows.into() compared />
             <OvershootLine report=overshoot.into() />
             <TracePicker log=traces />

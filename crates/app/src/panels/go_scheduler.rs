@@ -150,6 +150,8 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
             <ShareBar experiment="go-scheduler" rows=log.rows.into() />
             <CompareResults experiment="go-scheduler" own=log.rows.into() compared />
             <RunStatus runner describe=move |_| name(scenario.get_untracked()).to_string() />
+        </Later>
+        <Later>
             {move || replay_error.get().map(|message| view! {
                 <p class="notice notice-warning" role="alert">{fill(t.replay_invalid, &[("message", &message)])}</p>
             })}

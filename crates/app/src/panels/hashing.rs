@@ -214,6 +214,8 @@ fn HashingControls(machine: Machine) -> impl IntoView {
             {move || problem.get().map(|p| view! { <p class="notice notice-warning" role="alert">{p}</p> })}
             <ShareBar experiment="hashing" rows=log.rows.into() />
             <RunStatus runner describe=describe_job />
+        </Later>
+        <Later>
             {move || digests.with(|d| d.first().cloned()).map(|(digest, _, _)| {
                 let all_agree = digests.with(|d| d.iter().all(|(value, ok, _)| *ok && *value == digest));
                 let count = digests.with(|d| d.iter().map(|(_, _, n)| n).max().copied().unwrap_or(0));

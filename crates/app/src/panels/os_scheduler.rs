@@ -211,52 +211,55 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
                     <figcaption>{t.states_caption}</figcaption>
                     <LaneChart lanes=states x_label=t.axis_time_sim summary=Signal::derive(move || t.states_caption.to_string()) test_id="os-states" />
                 </figure>
-                {move || schedule.get().ok().map(|s| view! {
-                    <div class="table-scroll" tabindex="0">
-                        <table class="os-totals" data-testid="os-totals">
-                            <caption>{t.totals_caption}</caption>
-                            <tbody>
-                                <tr><th scope="row">{t.total_avg_waiting}</th><td class="num">{format!("{} ms", format::ms(s.totals.average_waiting_us / 1000.0))}</td></tr>
-                                <tr><th scope="row">{t.total_avg_turnaround}</th><td class="num">{format!("{} ms", format::ms(s.totals.average_turnaround_us / 1000.0))}</td></tr>
-                                <tr><th scope="row">{t.total_makespan}</th><td class="num">{format!("{} ms", format::ms(ms(s.totals.makespan_us)))}</td></tr>
-                                <tr><th scope="row">{t.total_utilisation}</th><td class="num" data-value=s.totals.cpu_utilisation>{format::percent(s.totals.cpu_utilisation)}</td></tr>
-                                <tr><th scope="row">{t.total_switches}</th><td class="num" data-value=s.totals.context_switches>{format::int(s.totals.context_switches as u64)}</td></tr>
-                                <tr><th scope="row">{t.total_preemptions}</th><td class="num">{format::int(s.totals.preemptions as u64)}</td></tr>
-                            </tbody>
-                        </table>
-                    </div>
-                    <div class="table-scroll" tabindex="0">
-                        <table class="os-threads" data-testid="os-threads">
-                            <caption>{t.threads_caption}</caption>
-                            <thead>
-                                <tr>
-                                    <th scope="col">{t.col_thread}</th>
-                                    <th scope="col">{t.col_arrival}</th>
-                                    <th scope="col">{t.col_cpu_ms}</th>
-                                    <th scope="col">{t.col_io_ms}</th>
-                                    <th scope="col">{t.col_waiting_ms}</th>
-                                    <th scope="col">{t.col_turnaround_ms}</th>
-                                    <th scope="col">{t.col_preemptions}</th>
-                                    <th scope="col">{t.col_switches}</th>
-                                </tr>
-                            </thead>
-                            <tbody>
-                                {s.threads.iter().enumerate().map(|(i, r)| view! {
-                                    <tr data-finish-us=r.finish_us>
-                                        <th scope="row">{fill(t.thread_lane, &[("n", &i.to_string())])}</th>
-                                        <td class="num">{format::ms(ms(r.arrival_us))}</td>
-                                        <td class="num">{format::ms(ms(r.cpu_us))}</td>
-                                        <td class="num">{format::ms(ms(r.io_us))}</td>
-                                        <td class="num">{format::ms(ms(r.waiting_us))}</td>
-                                        <td class="num">{format::ms(ms(r.turnaround_us))}</td>
-                                        <td class="num">{format::int(r.preemptions as u64)}</td>
-                                        <td class="num">{format::int(r.context_switches as u64)}</td>
+                // The tables in one more task.
+                <Later>
+                    {move || schedule.get().ok().map(|s| view! {
+                        <div class="table-scroll" tabindex="0">
+                            <table class="os-totals" data-testid="os-totals">
+                                <caption>{t.totals_caption}</caption>
+                                <tbody>
+                                    <tr><th scope="row">{t.total_avg_waiting}</th><td class="num">{format!("{} ms", format::ms(s.totals.average_waiting_us / 1000.0))}</td></tr>
+                                    <tr><th scope="row">{t.total_avg_turnaround}</th><td class="num">{format!("{} ms", format::ms(s.totals.average_turnaround_us / 1000.0))}</td></tr>
+                                    <tr><th scope="row">{t.total_makespan}</th><td class="num">{format!("{} ms", format::ms(ms(s.totals.makespan_us)))}</td></tr>
+                                    <tr><th scope="row">{t.total_utilisation}</th><td class="num" data-value=s.totals.cpu_utilisation>{format::percent(s.totals.cpu_utilisation)}</td></tr>
+                                    <tr><th scope="row">{t.total_switches}</th><td class="num" data-value=s.totals.context_switches>{format::int(s.totals.context_switches as u64)}</td></tr>
+                                    <tr><th scope="row">{t.total_preemptions}</th><td class="num">{format::int(s.totals.preemptions as u64)}</td></tr>
+                                </tbody>
+                            </table>
+                        </div>
+                        <div class="table-scroll" tabindex="0">
+                            <table class="os-threads" data-testid="os-threads">
+                                <caption>{t.threads_caption}</caption>
+                                <thead>
+                                    <tr>
+                                        <th scope="col">{t.col_thread}</th>
+                                        <th scope="col">{t.col_arrival}</th>
+                                        <th scope="col">{t.col_cpu_ms}</th>
+                                        <th scope="col">{t.col_io_ms}</th>
+                                        <th scope="col">{t.col_waiting_ms}</th>
+                                        <th scope="col">{t.col_turnaround_ms}</th>
+                                        <th scope="col">{t.col_preemptions}</th>
+                                        <th scope="col">{t.col_switches}</th>
                                     </tr>
-                                }).collect_view()}
-                            </tbody>
-                        </table>
-                    </div>
-                })}
+                                </thead>
+                                <tbody>
+                                    {s.threads.iter().enumerate().map(|(i, r)| view! {
+                                        <tr data-finish-us=r.finish_us>
+                                            <th scope="row">{fill(t.thread_lane, &[("n", &i.to_string())])}</th>
+                                            <td class="num">{format::ms(ms(r.arrival_us))}</td>
+                                            <td class="num">{format::ms(ms(r.cpu_us))}</td>
+                                            <td class="num">{format::ms(ms(r.io_us))}</td>
+                                            <td class="num">{format::ms(ms(r.waiting_us))}</td>
+                                            <td class="num">{format::ms(ms(r.turnaround_us))}</td>
+                                            <td class="num">{format::int(r.preemptions as u64)}</td>
+                                            <td class="num">{format::int(r.context_switches as u64)}</td>
+                                        </tr>
+                                    }).collect_view()}
+                                </tbody>
+                            </table>
+                        </div>
+                    })}
+                </Later>
                 </Show>
             </Later>
     }

@@ -173,6 +173,8 @@ fn QpsControls(machine: Machine) -> impl IntoView {
             {predict::qps(Signal::derive(ratio))}
             <ShareBar experiment="qps" />
             <RunStatus runner describe=move |index| if index == 0 { i18n::ui().qps_threads.to_string() } else { i18n::ui().qps_workers.to_string() } />
+        </Later>
+        <Later>
             <Show when=move || results.with(|r| !r.is_empty())>
                 <div class="table-scroll" tabindex="0">
                     <table class="qps-results" data-testid="qps-results">

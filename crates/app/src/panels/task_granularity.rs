@@ -297,6 +297,8 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
             {predict::task_granularity(log.rows.into())}
             <ShareBar experiment="task-granularity" rows=log.rows.into() />
             <RunStatus runner describe=describe_job />
+        </Later>
+        <Later>
             {move || {
                 let markers = thresholds.get();
                 view! {

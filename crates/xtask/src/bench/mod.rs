@@ -116,7 +116,7 @@ const KERNEL_KEYS: [&str; 7] = [
 ];
 
 /// Page figures only the browser reports.
-const PAGE_KEYS: [&str; 16] = [
+const PAGE_KEYS: [&str; 18] = [
     "first_paint_ms",
     "first_contentful_paint_ms",
     "sum_panel_ms",
@@ -125,6 +125,8 @@ const PAGE_KEYS: [&str; 16] = [
     "long_tasks_run",
     "longest_task_load_ms",
     "longest_task_load_chapters_ms",
+    "chapter_loads",
+    "chapter_loads_with_long_task",
     "ui_sequential_ms",
     "ui_tasks2_workers2_ms",
     "slow_link_run_cold_ms",
