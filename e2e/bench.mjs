@@ -453,6 +453,14 @@ async function takeLongTasks(page) {
   });
 }
 
+/** What the most blocking Long Animation Frame recorded so far ran, in words. */
+async function longestFrame(page) {
+  const frames = await page.evaluate(() => window.__longFrames);
+  const worst = frames.sort((a, b) => b.blocking - a.blocking)[0];
+  if (!worst) return 'no long animation frame was recorded';
+  return `its frame ran ${worst.scripts.join(', ') || 'no script (style, layout, compilation)'}`;
+}
+
 /** Numbers in the results table are formatted for the locale (en: 1,234.5). */
 const number = (text) => Number(text.replace(/[^0-9.\-]/g, ''));
 
@@ -478,6 +486,7 @@ async function measureUi(browser, server) {
     // Let the page settle, then count only what happens from the click on.
     await page.waitForTimeout(500);
     const load = await takeLongTasks(page);
+    if (load.longest > 50) log(`the Sum page's load had a ${load.longest.toFixed(0)} ms task; ${await longestFrame(page)}`);
     emit('longest_task_load_ms', load.longest);
     await panel.getByRole('button', { name: 'Run', exact: true }).click();
     const outcome = await waitForOutcome(panel, ENGINE_TIMEOUT_MS);
@@ -528,11 +537,7 @@ async function measureChapterLoads(browser, server) {
         await page.waitForTimeout(1000);
         const longest = (await takeLongTasks(page)).longest;
         loads.push(longest);
-        if (longest > 50) {
-          const frames = await page.evaluate(() => window.__longFrames);
-          const worst = frames.sort((a, b) => b.blocking - a.blocking)[0];
-          log(`${slug}, load ${load + 1}: a ${longest.toFixed(0)} ms task; its frame ran ${worst ? worst.scripts.join(', ') || 'no script (style, layout, compilation)' : '?'}`);
-        }
+        if (longest > 50) log(`${slug}, load ${load + 1}: a ${longest.toFixed(0)} ms task; ${await longestFrame(page)}`);
         if (page.problems.length) throw new Error(`${slug} reported errors: ${page.problems.join('; ')}`);
       } finally {
         await page.context().close();

@@ -52,10 +52,12 @@ pub mod why_not {
     pub const ENGINE: &str = "its own code: the kernels, the harness for every job kind, the M:N runtime, rayon, \
         and serde's protocol with internally tagged enums (see the engine's profile above); wasm-opt \
         takes off under 1% of gzip";
-    pub const LONGEST_TASK_LOAD: &str = "the steps left are single calls the page cannot cut further: a \
-        browser's first Intl number format or plural rules (its locale data, 30-60 ms on a busy machine), or \
-        one part of a panel; the app's start, the page and every panel are built over several tasks \
-        (components::later::Later), each chunk's load in a task of its own";
+    pub const LONGEST_TASK_LOAD: &str = "one load on a shared 2-core machine: the steps left are single \
+        calls the page cannot cut further, a browser's first Intl number format or plural rules (its locale \
+        data, 30-90 ms on a busy moment) or one part of a panel (the bench log names what the long frame \
+        ran); the app's start, the page and every panel are built over several tasks \
+        (components::later::Later), each chunk's load in a task of its own, and the median of five loads \
+        of every chapter is the row below";
     pub const LONGEST_TASK_NAVIGATE: &str = "as while loading: the steps left are single calls";
     pub const SLOW_LINK_COLD: &str = "the bytes";
     pub const SLOW_LINK_WARM: &str = "the engine's files keep their names (engine/…), so each is revalidated, \
