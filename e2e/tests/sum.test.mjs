@@ -83,7 +83,7 @@ test('a run fills one row per variant, both correct, and says which machine meas
   await page.context().close();
 });
 
-test('the trace of a run names at most min(workers, tasks) workers of its pool, more than one for long tasks', async () => {
+test('the trace of a run names at most min(workers, tasks) workers of its pool, each once, and every task', async () => {
   // Tasks of ~10M numbers each: long enough that another worker wakes up and takes one.
   for (const [workers, tasks] of [[1, 4], [2, 2], [4, 2]]) {
     const { page, panel } = await openSum(`?workers=${workers}&tasks=${tasks}&n=20000000&reps=2&autorun=1`);
