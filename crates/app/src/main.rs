@@ -35,25 +35,13 @@ fn main() {
         i18n::load_table().await;
         // Instantiating the module was this task's work; the mount gets a task of its own
         // (issue 15: no main-thread task over 50 ms).
-        next_task().await;
+        let _ = components::later::after_ms(0).await;
         // The static "Loading…" line in index.html has done its job.
         if let Some(boot) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("boot")) {
             boot.remove();
         }
         leptos::mount::mount_to_body(App);
     });
-}
-
-/// Resolves in a later main-thread task (after a zero timeout), so that what follows the `await`
-/// does not lengthen the current one.
-async fn next_task() {
-    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
-        let scheduled = web_sys::window().is_some_and(|window| window.set_timeout_with_callback(&resolve).is_ok());
-        if !scheduled {
-            let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
 #[component]

@@ -2,6 +2,7 @@
 //! experiment panels it places in between. While the prose loads, the text's summary stands in; if it
 //! cannot be loaded, a notice says so with a Retry button, and the panels are built all the same.
 
+use crate::components::later::Later;
 use crate::content::ChapterText;
 use crate::i18n::{fill, ui};
 use crate::panels;
@@ -54,7 +55,9 @@ pub fn TextBody(text: &'static ChapterText, state: ProseState, #[prop(optional)]
         .map(|(index, name)| {
             let name: &'static str = name;
             view! {
-                {move || state.settled.get().then(|| view! { <PanelAfterProse name /> })}
+                // Each panel in a task of its own, after the prose and heading are in the page:
+                // building every panel in the prose's task made one task of 80 ms or more.
+                {move || state.settled.get().then(|| view! { <Later><panels::Panel name /></Later> })}
                 {piece(index + 1)}
             }
         })
@@ -64,15 +67,4 @@ pub fn TextBody(text: &'static ChapterText, state: ProseState, #[prop(optional)]
         {piece(0)}
         {placed}
     }
-}
-
-/// An experiment panel built in a main-thread task of its own, right after the chapter's prose and
-/// heading are in the page: building every panel in the same task as the prose made one task of
-/// 80 ms or more on a 2-core machine, and a page should keep each task under 50 ms (issue 15).
-#[component]
-fn PanelAfterProse(name: &'static str) -> impl IntoView {
-    let ready = RwSignal::new(false);
-    // `try_set`: the reader may have left the chapter before the timer fires.
-    set_timeout(move || _ = ready.try_set(true), std::time::Duration::ZERO);
-    move || ready.get().then(|| view! { <panels::Panel name /> })
 }

@@ -59,9 +59,9 @@ pub fn ExperimentFrame(
             {body}
             // What follows the controls is built in a task of its own (issue 15: no task over 50 ms).
             <Later>
-                    {children.map(|children| children())}
-                    <CodeView experiment />
-                    {(!on_page).then(|| view! { <MachineLine machine=environment /> })}
+                {children.map(|children| children())}
+                <CodeView experiment />
+                {(!on_page).then(|| view! { <MachineLine machine=environment /> })}
             </Later>
         </section>
     }

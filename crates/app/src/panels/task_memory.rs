@@ -3,7 +3,7 @@
 use super::panel::{ExperimentFrame, RunButtons, RunStatus};
 use super::task_costs::CostClaims;
 use crate::components::controls::NumberField;
-use crate::components::later::Later;
+use crate::components::later::{after_ms, Later};
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
 use crate::components::share::ShareBar;
@@ -20,15 +20,6 @@ use experiments::Measurement;
 use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
-
-/// A future that resolves `ms` milliseconds from now (a page timer).
-fn after_ms(ms: i32) -> wasm_bindgen_futures::JsFuture {
-    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(window) = web_sys::window() {
-            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-        }
-    }))
-}
 
 /// How long to wait for the browser's memory measurement before saying it did not answer.
 const MEMORY_ANSWER_MS: i32 = 45_000;
