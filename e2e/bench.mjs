@@ -29,7 +29,7 @@
 // engine's own measurements (the messages the page receives) and xtask prints the median cold speedup
 // beside the median warm one.
 import path from 'node:path';
-import { CHAPTER_FIRST_EXPERIMENTS, launch, newPage, openFromChapterMenu, serve, waitForOutcome } from './lib.mjs';
+import { CHAPTER_FIRST_EXPERIMENTS, ENGINE, ENGINE_SINGLE, launch, newPage, openFromChapterMenu, serve, waitForOutcome } from './lib.mjs';
 import { startServer } from './server.mjs';
 
 /** The deployable site (`cargo xtask dist`), which the slow link serves as a static host would. */
@@ -250,7 +250,7 @@ function emitKernel(kernel, measurements, untimed) {
  * `settleBefore` after a pause of `settleMs`) and collect the measurements. Returns how long the
  * engine took to be ready and every run's measurements. `labels` name the runs in error messages.
  */
-async function talkToEngine({ runs, labels, timeoutMs, settleMs, settleBefore, coordinator = '/engine/coordinator.js' }) {
+async function talkToEngine({ runs, labels, timeoutMs, settleMs, settleBefore, coordinator = `/${ENGINE}/coordinator.js` }) {
   const started = performance.now();
   const worker = new Worker(coordinator, { type: 'module', name: 'bench-engine' });
   try {
@@ -398,7 +398,7 @@ async function measureWithoutSharedMemory(browser) {
       timeoutMs: ENGINE_TIMEOUT_MS,
       settleMs: SETTLE_MS,
       settleBefore: 1,
-      coordinator: '/engine-single/coordinator.js',
+      coordinator: `/${ENGINE_SINGLE}/coordinator.js`,
     });
     const measured = results[1];
     if (measured.length !== jobs.length || measured.some((m) => !m)) throw new Error('a job without shared memory was not measured');
@@ -606,6 +606,10 @@ async function measureSlowLink(browser) {
       );
       const ms = Date.now() - started;
       await waitForOutcome(panel, ENGINE_TIMEOUT_MS);
+      // Where the time went: every answer over the link until Run worked, from the navigation's start.
+      for (const w of server.waterfall(started).filter((w) => w.asked - started < ms)) {
+        log(`  ${String(w.asked - started).padStart(5)}–${String(w.done - started).padStart(5)} ms ${w.status} ${String(w.bytes).padStart(7)} B ${w.path}`);
+      }
       return { ms, bytes: server.linkBytes() - before };
     };
     const cold = await timeToWorkingRun();

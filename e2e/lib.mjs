@@ -1,11 +1,26 @@
 // Shared helpers for the end-to-end tests and benchmarks: start the static server, launch
 // Debian's Chromium through playwright-core, and collect page errors so tests can assert on them.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from './server.mjs';
 
 export const SITE_DIR = process.env.SITE_DIR || path.resolve(import.meta.dirname, '../dist');
+
+/**
+ * The folder of an engine ('engine' or 'engine-single') in the built site `dir`: `cargo xtask
+ * build` names it after the engine's build (`engine-<build>`, the id every page carries in
+ * `<meta name="lab-engine-build">`); a site that is not stamped keeps the plain name.
+ */
+export function engineFolder(name, dir = SITE_DIR) {
+  const page = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+  const build = page.match(/<meta name="lab-engine-build" content="([0-9a-f]+)"/)?.[1];
+  return build ? `${name}-${build}` : name;
+}
+/** The threaded engine's and the single-worker engine's folders in the site the tests serve. */
+export const ENGINE = engineFolder('engine');
+export const ENGINE_SINGLE = engineFolder('engine-single');
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 /** Flags every launch uses: no sandbox (root in CI), no GPU, no calls home. */

@@ -143,6 +143,8 @@ export function startServer({ root: given, port = 0, mode = 'isolated', extraHea
   const cacheControl = (pathname) => cacheRules.find((rule) => rule.pattern.test(pathname))?.headers['Cache-Control'] ?? 'no-cache';
   let pipeFreeAt = 0;
   let linkBytes = 0;
+  // Every answer over the link: its path, when it was asked for and when its last byte left (ms).
+  const waterfall = [];
   const compressed = new Map();
   const sendOverLink = (req, res, file, headers) => {
     const type = TYPES[path.extname(file)] || 'application/octet-stream';
@@ -157,10 +159,12 @@ export function startServer({ root: given, port = 0, mode = 'isolated', extraHea
     const body = accepts && entry.gzip ? entry.gzip : entry.raw;
     const pathname = new URL(req.url, 'http://localhost').pathname;
     const common = { ...headers, ETag: entry.etag, 'Cache-Control': cacheControl(pathname), Vary: 'Accept-Encoding' };
+    const asked = Date.now();
     setTimeout(() => {
       if (res.destroyed) return;
       if (req.headers['if-none-match'] === entry.etag) {
         res.writeHead(304, common).end();
+        waterfall.push({ path: pathname, asked, done: Date.now(), bytes: 0, status: 304 });
         return;
       }
       res.writeHead(200, {
@@ -176,6 +180,7 @@ export function startServer({ root: given, port = 0, mode = 'isolated', extraHea
         if (res.destroyed) return;
         if (offset >= body.length) {
           res.end();
+          waterfall.push({ path: pathname, asked, done: Date.now(), bytes: body.length, status: 200 });
           return;
         }
         const piece = body.subarray(offset, offset + CHUNK);
@@ -201,6 +206,8 @@ export function startServer({ root: given, port = 0, mode = 'isolated', extraHea
         overrides,
         /** Body bytes sent over the emulated slow link so far (after compression). */
         linkBytes: () => linkBytes,
+        /** The answers sent over the slow link since `since` (Date.now() ms), in the order they ended. */
+        waterfall: (since = 0) => waterfall.filter((w) => w.asked >= since),
         /** Send every answer held back by a `delayMs` override now (the server has recovered). */
         releaseHeld: () => {
           for (const [timer, answer] of held) { clearTimeout(timer); answer(); }

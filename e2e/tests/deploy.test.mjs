@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { assertWorkersUsed, clickAndWait, launch, waitForOutcome } from '../lib.mjs';
+import { assertWorkersUsed, clickAndWait, engineFolder, launch, waitForOutcome } from '../lib.mjs';
 import { headersFileRules, startServer } from '../server.mjs';
 
 const DIST_SITE_DIR = process.env.DIST_SITE_DIR || path.resolve(import.meta.dirname, '../../target/site');
@@ -52,6 +52,29 @@ const controlled = (page) => page.waitForFunction(() => navigator.serviceWorker.
 /** The chapter slugs the site has a page for. */
 function chapterSlugs(root = DIST_SITE_DIR) {
   return fs.readdirSync(path.join(root, 'chapters')).sort();
+}
+
+/**
+ * A new engine build deployed into the site copy `dir`, as `cargo xtask build` would bring it: both
+ * engines' folders named after `newBuild` (the old folders gone, as a host replaces the whole site),
+ * their coordinators and every page stamped with it, and the service worker's list of files to
+ * store naming the new folders. `note` is added to the threaded engine's coordinator. Returns the
+ * old build.
+ */
+function deployEngineBuild(dir, newBuild, note = '') {
+  const oldBuild = engineFolder('engine', dir).slice('engine-'.length);
+  assert.match(oldBuild, /^[0-9a-f]{16}$/, 'the site is stamped with a build');
+  const rewrite = (file, from, to) => fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replaceAll(from, to));
+  for (const name of ['engine', 'engine-single']) {
+    const folder = path.join(dir, `${name}-${newBuild}`);
+    fs.renameSync(path.join(dir, `${name}-${oldBuild}`), folder);
+    rewrite(path.join(folder, 'coordinator.js'), oldBuild, newBuild);
+    if (name === 'engine' && note) fs.appendFileSync(path.join(folder, 'coordinator.js'), note);
+  }
+  const pages = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.html'));
+  for (const file of pages) rewrite(path.join(dir, file), `content="${oldBuild}"`, `content="${newBuild}"`);
+  rewrite(path.join(dir, 'sw.js'), `-${oldBuild}/`, `-${newBuild}/`);
+  return oldBuild;
 }
 
 /** A copy of the site in a temporary folder, to change files in. */
@@ -144,7 +167,8 @@ function startPlainServer(root) {
 test('on a host that sends no headers at all, the service worker adds nosniff to every file it serves', async (t) => {
   const server = await startPlainServer(fs.realpathSync(DIST_SITE_DIR));
   t.after(() => server.close());
-  const files = ['/', '/chapters/sum/', '/register-sw.js', '/engine/coordinator.js', '/engine/engine_bg.wasm', '/engine/pool-worker.js'];
+  const engine = engineFolder('engine', DIST_SITE_DIR);
+  const files = ['/', '/chapters/sum/', '/register-sw.js', `/${engine}/coordinator.js`, `/${engine}/engine_bg.wasm`, `/${engine}/pool-worker.js`];
   for (const file of files) {
     const response = await fetch(server.url + file);
     assert.equal(response.status, 200, file);
@@ -254,7 +278,7 @@ test('a new version installs, takes over, and deletes the old caches', async (t)
   assert.ok(before[0].endsWith(oldVersion), `${before} is version ${oldVersion}`);
 
   // Build B as a deployment would bring it: a page whose start-up script has a new hashed name,
-  // a changed engine file (same name), and the service worker's new version.
+  // a changed engine (a new build, so new folders), and the service worker's new version.
   const newVersion = `${oldVersion}b`;
   fs.writeFileSync(swFile, oldCode.replace(`self.__VERSION = '${oldVersion}'`, `self.__VERSION = '${newVersion}'`));
   const indexFile = path.join(dir, 'index.html');
@@ -268,13 +292,15 @@ test('a new version installs, takes over, and deletes the old caches', async (t)
     .replace(initA, initB);
   assert.notEqual(pageB, pageA);
   fs.writeFileSync(indexFile, pageB);
-  fs.appendFileSync(path.join(dir, 'engine/coordinator.js'), '\n// version B\n');
+  const buildB = 'b0b0b0b0b0b0b0b0';
+  deployEngineBuild(dir, buildB, '\n// version B\n');
 
   // The first reload is answered by version A's worker: the page comes from the network (B), and
   // so does the engine, not from A's cache (a page of B never meets A's engine).
   await page.reload();
   assert.equal(await page.locator('meta[name="test-version"]').getAttribute('content'), 'version B');
-  assert.match(await page.evaluate(async () => (await fetch('/engine/coordinator.js')).text()), /version B/);
+  const coordinatorB = `/engine-${buildB}/coordinator.js`;
+  assert.match(await page.evaluate(async (file) => (await fetch(file)).text(), coordinatorB), /version B/);
   // Meanwhile B's worker installs and takes over at once.
   const start = Date.now();
   let names = [];
@@ -288,10 +314,10 @@ test('a new version installs, takes over, and deletes the old caches', async (t)
   await controlled(page);
   assert.deepEqual((await cacheNames()).map((n) => n.endsWith(newVersion)), [true]);
   assert.equal(await page.locator('meta[name="test-version"]').getAttribute('content'), 'version B');
-  const stored = await page.evaluate(async () => ({
+  const stored = await page.evaluate(async (coordinator) => ({
     index: await (await caches.match('/index.html')).text(),
-    coordinator: await (await caches.match('/engine/coordinator.js')).text(),
-  }));
+    coordinator: await (await caches.match(coordinator)).text(),
+  }), coordinatorB);
   assert.match(stored.index, /content="version B"/);
   assert.match(stored.coordinator, /version B/);
   const registration = await page.evaluate(async () => {
@@ -310,18 +336,16 @@ test('a page open when a new version installs never runs on the new engine: it s
   const swFile = path.join(dir, 'sw.js');
   const oldCode = fs.readFileSync(swFile, 'utf8');
   const oldVersion = oldCode.match(/self\.__VERSION = '([^']+)'/)[1];
-  const coordinator = path.join(dir, 'engine/coordinator.js');
+  const coordinator = path.join(dir, engineFolder('engine', dir), 'coordinator.js');
   const oldBuild = fs.readFileSync(coordinator, 'utf8').match(/const ENGINE_BUILD = '([0-9a-f]{16})';/)[1];
   assert.equal(await page.locator('meta[name="lab-engine-build"]').getAttribute('content'), oldBuild);
 
-  // Version N+1 is deployed: a new engine build (in both engines and every page) and a new worker.
+  // Version N+1 is deployed: a new engine build (its own folders, named in every page) and a new
+  // worker. This page's engine folder is gone from the host.
   const newBuild = 'feedfacecafebeef';
   const newVersion = `${oldVersion}n`;
-  const rewrite = (file, from, to) => fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replaceAll(from, to));
-  rewrite(swFile, `self.__VERSION = '${oldVersion}'`, `self.__VERSION = '${newVersion}'`);
-  for (const folder of ['engine', 'engine-single']) rewrite(path.join(dir, folder, 'coordinator.js'), oldBuild, newBuild);
-  const pages = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.html'));
-  for (const file of pages) rewrite(path.join(dir, file), `content="${oldBuild}"`, `content="${newBuild}"`);
+  fs.writeFileSync(swFile, oldCode.replace(`self.__VERSION = '${oldVersion}'`, `self.__VERSION = '${newVersion}'`));
+  assert.equal(deployEngineBuild(dir, newBuild), oldBuild);
   // It installs and takes over the open page (which is not reloaded).
   await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
   const start = Date.now();
@@ -330,7 +354,8 @@ test('a page open when a new version installs never runs on the new engine: it s
     await page.waitForTimeout(100);
   }
 
-  // The page of version N now starts its engine: it gets N+1's, sees so, and says to reload.
+  // The page of version N now starts its engine: its folder is gone, the site's pages name another
+  // build, and the page says to reload.
   const panel = page.locator('section[data-experiment="sum"]');
   assert.equal(await clickAndWait(panel, 'Run', 60_000), 'failed');
   assert.match(await panel.getByTestId('outcome').innerText(), /a new version of the lab was installed while this page was open.*Reload the page/);

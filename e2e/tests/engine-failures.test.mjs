@@ -2,7 +2,7 @@
 // has, and the next run starts a fresh engine.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { clickAndWait, launch, newPage, serve } from '../lib.mjs';
+import { clickAndWait, launch, newPage, serve, ENGINE, ENGINE_SINGLE } from '../lib.mjs';
 
 let browser;
 let server;
@@ -19,12 +19,12 @@ const run = (panel, timeout) => clickAndWait(panel, 'Run', timeout);
 
 test('an engine that cannot load gives a clear message, and a later run recovers', async () => {
   const page = await newPage(browser);
-  await page.route('**/engine/engine_bg.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.route(`**/${ENGINE}/engine_bg.wasm`, (route) => route.fulfill({ status: 404, body: 'gone' }));
   await page.goto(`${server.url}/chapters/sum?n=100000&reps=1`);
   const panel = page.locator('section[data-experiment="sum"]');
   assert.equal(await run(panel), 'failed');
   assert.match(await panel.getByTestId('outcome').innerText(), /The run failed: .*engine could not start/);
-  await page.unroute('**/engine/engine_bg.wasm');
+  await page.unroute(`**/${ENGINE}/engine_bg.wasm`);
   assert.equal(await run(panel), 'finished');
   assert.equal(await panel.locator('table.results tbody tr[data-variant]').count(), 2);
   await page.context().close();
@@ -34,7 +34,7 @@ test('a worker that crashes mid-run fails that run with a message, not a frozen 
   const page = await newPage(browser);
   // A pool worker that dies at once instead of running its thread. (Requests of workers started by
   // workers are not routed by Playwright, so the test server swaps the file.)
-  server.overrides['/engine/pool-worker.js'] =
+  server.overrides[`/${ENGINE}/pool-worker.js`] =
     "self.onmessage = () => { postMessage({ type: 'crashed', message: 'simulated crash' }); close(); };";
   await page.goto(`${server.url}/chapters/sum?workers=2&n=100000&reps=1`);
   const panel = page.locator('section[data-experiment="sum"]');
@@ -46,7 +46,7 @@ test('a worker that crashes mid-run fails that run with a message, not a frozen 
   assert.equal(await detail.locator('code').isVisible(), false, 'folded until asked for');
   await detail.locator('summary').click();
   assert.equal(await detail.locator('code').isVisible(), true);
-  delete server.overrides['/engine/pool-worker.js'];
+  delete server.overrides[`/${ENGINE}/pool-worker.js`];
   assert.equal(await run(panel), 'finished');
   assert.equal(await panel.locator('table.results tbody tr[data-variant]').count(), 2);
   await page.context().close();
@@ -54,7 +54,7 @@ test('a worker that crashes mid-run fails that run with a message, not a frozen 
 
 test('without shared memory, message workers that cannot load fail the run with a message', async () => {
   // The worker script is served broken, so each message worker fails to load its engine.
-  const plain = await serve('none', { overrides: { '/engine-single/message-worker.js': 'this is not a script(' } });
+  const plain = await serve('none', { overrides: { [`/${ENGINE_SINGLE}/message-worker.js`]: 'this is not a script(' } });
   try {
     const page = await newPage(browser);
     await page.goto(`${plain.url}/chapters/sum?workers=2&tasks=4&n=100000&reps=1`);
@@ -73,7 +73,7 @@ test("a panic in the engine's coordinator reaches the reader in its own words", 
   // The real coordinator, except that a run of one repetition makes the engine panic (through the
   // export that exists for this test). The browser keeps this script for the page's later engines,
   // so the run after the crash asks for two repetitions.
-  server.overrides['/engine/coordinator.js'] = `
+  server.overrides[`/${ENGINE}/coordinator.js`] = `
 import init, { coordinator_start, fault_injection_panic } from './engine.js';
 await init();
 coordinator_start('dev');
@@ -90,7 +90,7 @@ self.onmessage = (event) => {
     await panel.locator('[data-testid="failure-detail"] code').textContent(),
     /the engine panicked: [^]*simulated panic in the coordinator/,
   );
-  delete server.overrides['/engine/coordinator.js'];
+  delete server.overrides[`/${ENGINE}/coordinator.js`];
   await panel.getByLabel('Repetitions', { exact: true }).fill('2');
   assert.equal(await run(panel), 'finished', await panel.getByTestId('outcome').innerText());
   await page.context().close();
@@ -100,7 +100,7 @@ test("a refused run reads in the page's language; the engine's own words stay ap
   const page = await newPage(browser);
   // The real coordinator, except that every request asks for 0 workers on its way in: a request
   // the page itself never sends, which the engine refuses.
-  server.overrides['/engine/coordinator.js'] = `
+  server.overrides[`/${ENGINE}/coordinator.js`] = `
 import init, { coordinator_start } from './engine.js';
 await init();
 coordinator_start('dev');
@@ -122,7 +122,7 @@ self.onmessage = (event) => {
     assert.equal(await detail.locator('code').getAttribute('lang'), 'en');
     assert.match(await detail.locator('code').textContent(), /workers must be between 1 and \d+, not 0/);
   } finally {
-    delete server.overrides['/engine/coordinator.js'];
+    delete server.overrides[`/${ENGINE}/coordinator.js`];
     await page.context().close();
   }
 });

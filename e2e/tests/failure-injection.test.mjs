@@ -4,7 +4,7 @@
 // served again. The times measured are printed, for the README's Reliability section.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { clickAndWait, launch, newPage, serve } from '../lib.mjs';
+import { clickAndWait, launch, newPage, serve, ENGINE, ENGINE_SINGLE } from '../lib.mjs';
 
 let browser;
 before(async () => {
@@ -24,28 +24,28 @@ const FAULTS = {
 
 /** What the failure message must say, by file and fault (a regex), or 'works' when the browser copes. */
 const EXPECTED = {
-  'engine/coordinator.js': {
-    404: /engine\/coordinator\.js answered 404/,
-    mime: /engine\/coordinator\.js is served as text\/plain/,
+  [`${ENGINE}/coordinator.js`]: {
+    404: /engine-[0-9a-f]{16}\/coordinator\.js answered 404/,
+    mime: /engine-[0-9a-f]{16}\/coordinator\.js is served as text\/plain/,
     syntax: /SyntaxError|may be broken/,
-    delay: /did not start within 15 s: engine\/coordinator\.js did not arrive/,
+    delay: /did not start within 15 s: engine-[0-9a-f]{16}\/coordinator\.js did not arrive/,
   },
-  'engine/engine.js': {
-    404: /engine\/engine\.js answered 404/,
-    mime: /engine\/engine\.js is served as text\/plain/,
+  [`${ENGINE}/engine.js`]: {
+    404: /engine-[0-9a-f]{16}\/engine\.js answered 404/,
+    mime: /engine-[0-9a-f]{16}\/engine\.js is served as text\/plain/,
     syntax: /SyntaxError|may be broken/,
-    delay: /did not start within 15 s: engine\/engine\.js did not arrive/,
+    delay: /did not start within 15 s: engine-[0-9a-f]{16}\/engine\.js did not arrive/,
   },
-  'engine/engine_bg.wasm': {
-    404: /could not start: .*engine\/engine_bg\.wasm answered 404/,
+  [`${ENGINE}/engine_bg.wasm`]: {
+    404: /could not start: .*engine-[0-9a-f]{16}\/engine_bg\.wasm answered 404/,
     // WebAssembly that arrives with the wrong type is still compiled (wasm-bindgen reads the bytes).
     mime: 'works',
     syntax: /could not start: .*(CompileError|WebAssembly)/,
-    delay: /did not start within 15 s: engine\/engine_bg\.wasm did not arrive/,
+    delay: /did not start within 15 s: engine-[0-9a-f]{16}\/engine_bg\.wasm did not arrive/,
   },
-  'engine/pool-worker.js': {
-    404: /a worker crashed: engine\/pool-worker\.js answered 404.* \| a worker of the pool could not be loaded/,
-    mime: /a worker crashed: engine\/pool-worker\.js is served as text\/plain.* \| a worker of the pool could not be loaded/,
+  [`${ENGINE}/pool-worker.js`]: {
+    404: /a worker crashed: engine-[0-9a-f]{16}\/pool-worker\.js answered 404.* \| a worker of the pool could not be loaded/,
+    mime: /a worker crashed: engine-[0-9a-f]{16}\/pool-worker\.js is served as text\/plain.* \| a worker of the pool could not be loaded/,
     syntax: /a worker of the pool (failed: .*SyntaxError|could not be loaded)/,
     delay: /starting the workers .* took longer than 20 s/,
   },
@@ -110,14 +110,14 @@ test('message-worker.js served broken in four ways: runs without shared memory f
   try {
     for (const [fault, pattern] of Object.entries(expected)) {
       const page = await newPage(browser);
-      server.overrides['/engine-single/message-worker.js'] = FAULTS[fault]('message-worker.js');
+      server.overrides[`/${ENGINE_SINGLE}/message-worker.js`] = FAULTS[fault]('message-worker.js');
       await page.goto(`${server.url}/chapters/sum?workers=2&tasks=4&n=100000&reps=1`);
       const broken = await runSum(page, 40_000);
-      times.push([`engine-single/message-worker.js ${fault}`, broken.ms]);
+      times.push([`${ENGINE_SINGLE}/message-worker.js ${fault}`, broken.ms]);
       assert.equal(broken.outcome, 'failed', `${fault}: ${broken.message}`);
       assert.ok(broken.ms < 30_000, `${fault}: failed after ${broken.ms} ms`);
       assert.match(broken.message, pattern);
-      delete server.overrides['/engine-single/message-worker.js'];
+      delete server.overrides[`/${ENGINE_SINGLE}/message-worker.js`];
       server.releaseHeld();
       const fixed = await runSum(page, 60_000);
       assert.equal(fixed.outcome, 'finished', `${fault}, served again: ${fixed.message}`);
@@ -139,12 +139,12 @@ test('idle-worker.js served broken: the memory experiment says why a worker coul
   try {
     for (const [fault, pattern] of Object.entries(expected)) {
       const page = await newPage(browser);
-      server.overrides['/engine/idle-worker.js'] = FAULTS[fault]('idle-worker.js');
+      server.overrides[`/${ENGINE}/idle-worker.js`] = FAULTS[fault]('idle-worker.js');
       await page.goto(`${server.url}/chapters/task-costs?parked=1000`);
       const panel = page.locator('section[data-experiment="task-memory"]');
       const started = Date.now();
       assert.equal(await clickAndWait(panel, 'Measure memory', 40_000), 'finished', fault);
-      times.push([`engine/idle-worker.js ${fault}`, Date.now() - started]);
+      times.push([`${ENGINE}/idle-worker.js ${fault}`, Date.now() - started]);
       const said = panel.getByTestId('bytes-per-worker-unavailable');
       // Without a memory figure from the browser nothing is weighed at all, and the page says that instead.
       assert.match(await said.innerText(), new RegExp(`${pattern.source}|cannot be measured here`), fault);
@@ -159,7 +159,7 @@ test('idle-worker.js served broken: the memory experiment says why a worker coul
 test('Stop works while the engine or its workers are still loading', async () => {
   const server = await serve('isolated');
   try {
-    for (const file of ['engine/coordinator.js', 'engine/pool-worker.js']) {
+    for (const file of [`${ENGINE}/coordinator.js`, `${ENGINE}/pool-worker.js`]) {
       const page = await newPage(browser);
       server.overrides[`/${file}`] = FAULTS.delay(file);
       await page.goto(`${server.url}/chapters/sum?workers=2&tasks=2&n=100000&reps=1`);

@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { assertWorkersUsed, clickAndWait, launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+import { assertWorkersUsed, clickAndWait, launch, newPage, serve, waitForOutcome, ENGINE_SINGLE } from '../lib.mjs';
 
 let browser;
 let server;
@@ -118,7 +118,7 @@ test('without cross-origin isolation a picked file is hashed on message-passing 
     // The four hashes ran on the two workers asked for: two lanes in the timeline.
     const lanes = panel.getByTestId('hash-timeline').locator('table.timeline-workers tbody tr');
     assert.deepEqual(await lanes.evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.worker))), [0, 1]);
-    assert.ok(plain.requests.some((url) => url.startsWith('/engine-single/message-worker.js')));
+    assert.ok(plain.requests.some((url) => url.startsWith(`/${ENGINE_SINGLE}/message-worker.js`)));
     assert.deepEqual(page.problems, []);
     await page.context().close();
   } finally {

@@ -2,7 +2,7 @@
 // phone width, and a page served without cross-origin isolation.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { clickAndWait, launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+import { clickAndWait, launch, newPage, serve, waitForOutcome, ENGINE, ENGINE_SINGLE } from '../lib.mjs';
 
 let browser;
 before(async () => {
@@ -33,6 +33,36 @@ test('the landing page lists the chapters and navigation gives each a stable URL
   await page.locator('section[data-experiment="sum"]').waitFor();
   assert.deepEqual(page.problems, []);
   await page.context().close();
+  await server.close();
+});
+
+test('a chapter starts its engine as soon as its experiment is shown, except where the page weighs its own memory', async () => {
+  const server = await serve('isolated');
+  const coordinator = `/${ENGINE}/coordinator.js`;
+  const engineAsked = () => server.requests.filter((url) => url.startsWith(`/${ENGINE}/`));
+  const page = await newPage(browser);
+  // No autorun and no click: the engine (module and bindings) arrives while the reader reads.
+  await page.goto(server.url + '/chapters/sum');
+  await page.locator('section[data-experiment="sum"]').getByRole('button', { name: 'Run', exact: true }).waitFor();
+  const start = Date.now();
+  while (!engineAsked().includes(`/${ENGINE}/engine_bg.wasm`)) {
+    assert.ok(Date.now() - start < 20_000, `the engine was not fetched before a run: ${engineAsked()}`);
+    await page.waitForTimeout(100);
+  }
+  assert.ok(engineAsked().includes(coordinator));
+  await page.context().close();
+  // The task-cost chapter weighs the page's memory, which an engine started in the tab would block.
+  server.requests.length = 0;
+  const costs = await newPage(browser);
+  await costs.goto(server.url + '/chapters/task-costs');
+  for (const name of ['task-granularity', 'task-memory', 'task-switch']) {
+    await costs.locator(`section[data-experiment="${name}"]`).getByRole('button').first().waitFor();
+  }
+  await costs.waitForTimeout(2_000);
+  assert.deepEqual(engineAsked(), [], 'the task-cost chapter started no engine before a run');
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(costs.problems, []);
+  await costs.context().close();
   await server.close();
 });
 
@@ -72,8 +102,8 @@ test('without cross-origin isolation the sum runs on message-passing workers, wi
   assert.equal(await panel.getByTestId('sum-timeline').locator('table.timeline-tasks tbody tr').count(), 8);
   // The engine without threads was loaded (the threaded one cannot even start here), and it
   // started its message workers: coordinator plus four.
-  assert.ok(server.requests.some((url) => url.startsWith('/engine-single/message-worker.js')));
-  assert.ok(!server.requests.some((url) => url.startsWith('/engine/')));
+  assert.ok(server.requests.some((url) => url.startsWith(`/${ENGINE_SINGLE}/message-worker.js`)));
+  assert.ok(!server.requests.some((url) => url.startsWith(`/${ENGINE}/`)));
   assert.ok(page.workers().length >= 5, `${page.workers().length} workers`);
   // Fewer workers next time: the pool of four ends.
   await panel.getByLabel('Workers', { exact: true }).fill('2');

@@ -112,7 +112,7 @@ test('after another experiment ran, the memory panel says what blocks weighing a
   assert.equal(await clickAndWait(panel, 'Measure memory'), 'finished');
   const unavailable = panel.getByTestId('bytes-per-worker-unavailable');
   assert.equal(await unavailable.getAttribute('data-block'), 'engine-ran');
-  assert.match(await unavailable.innerText(), /already ran on this page/);
+  assert.match(await unavailable.innerText(), /engine has already started in this tab/);
   assert.doesNotMatch(await unavailable.innerText(), /needs Chromium on an isolated page/);
   // The way out: a fresh tab that measures first, where the browser answers.
   const reload = panel.getByRole('link', { name: 'Measure in a fresh tab' });

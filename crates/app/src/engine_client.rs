@@ -126,6 +126,8 @@ thread_local! {
     /// Whether this page ever started an engine (its workers then wait on shared memory, which
     /// keeps the browser from measuring the page's memory, even after they end).
     static EVER_STARTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Whether this page fetched the engine's files ahead of a run ([`prefetch_for_page`]).
+    static PREFETCHED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Whether an engine was ever started in this page.
@@ -146,12 +148,30 @@ fn site_base() -> String {
     }
 }
 
-/// The engine's folder below the site's base.
-fn engine_folder(mode: Mode) -> &'static str {
-    match mode {
+/// The engine's folder below the site's base: named after its build (`engine-<build>/`, so
+/// browsers may keep its files for good and a warm page asks for none of them), or plain `engine/`
+/// in a development build, whose page carries no build id.
+fn engine_folder(mode: Mode) -> String {
+    let name = match mode {
         Mode::Threads => "engine",
         Mode::SingleWorker => "engine-single",
+    };
+    match page_build() {
+        Some(build) => format!("{name}-{build}"),
+        None => name.to_string(),
     }
+}
+
+/// The engine build this page was written for (`<meta name="lab-engine-build">`, stamped by
+/// `cargo xtask build`); `None` in a development build.
+fn page_build() -> Option<String> {
+    build_in(&web_sys::window()?.document()?)
+}
+
+/// The engine build a document names, if it names one.
+fn build_in(document: &web_sys::Document) -> Option<String> {
+    let meta = document.query_selector("meta[name=\"lab-engine-build\"]").ok().flatten()?;
+    meta.get_attribute("content").filter(|build| !build.is_empty())
 }
 
 fn coordinator_url(mode: Mode) -> String {
@@ -299,11 +319,7 @@ fn on_response(response: Response) {
 /// Whether an engine of `build` belongs with this page: the same build as the page's
 /// `<meta name="lab-engine-build">`, or either of them unstamped (a development build).
 fn same_build(build: &str) -> bool {
-    let page = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector("meta[name=\"lab-engine-build\"]").ok().flatten())
-        .and_then(|meta| meta.get_attribute("content"));
-    match page {
+    match page_build() {
         Some(page) => build.is_empty() || build == "dev" || page == build,
         None => true,
     }
@@ -336,8 +352,15 @@ fn fail(failure: Option<RunFailure>) {
     let runs = discard_engine();
     let Ok(mode) = availability() else { return };
     wasm_bindgen_futures::spawn_local(async move {
-        let problem = diagnose(mode).await;
         let t = ui();
+        // A new version of the site replaced this page's engine folder (its name carries the build).
+        if site_has_another_build().await {
+            for (_, listener) in runs {
+                let _ = listener.unbounded_send(EngineEvent::Failed(RunFailure::plain(t.engine_new_version)));
+            }
+            return;
+        }
+        let problem = diagnose(mode).await;
         let failure = match (failure, problem) {
             (Some(failure), Some(problem)) => RunFailure {
                 message: message(
@@ -356,6 +379,34 @@ fn fail(failure: Option<RunFailure>) {
             let _ = listener.unbounded_send(EngineEvent::Failed(failure.clone()));
         }
     });
+}
+
+/// Whether the site now serves pages of another engine build than this page's: a new version was
+/// deployed while the page was open, and this page's engine folder (named after its build) may be
+/// gone. Reads the build id in the site's landing page; `false` in a development build, offline,
+/// or when the answer names no build.
+async fn site_has_another_build() -> bool {
+    let Some(page) = page_build() else { return false };
+    let Some(window) = web_sys::window() else { return false };
+    let init = web_sys::RequestInit::new();
+    init.set_cache(web_sys::RequestCache::NoStore);
+    let Ok(response) = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str_and_init(&site_base(), &init)).await
+    else {
+        return false;
+    };
+    let response: web_sys::Response = response.unchecked_into();
+    let Ok(text) = response.text() else { return false };
+    let Ok(html) = wasm_bindgen_futures::JsFuture::from(text).await else { return false };
+    html.as_string().as_deref().and_then(build_named_in).is_some_and(|live| live != page)
+}
+
+/// The engine build a page's HTML names in its `<meta name="lab-engine-build" content="…">`, as
+/// `cargo xtask build` writes it.
+fn build_named_in(html: &str) -> Option<&str> {
+    const META: &str = "<meta name=\"lab-engine-build\" content=\"";
+    let start = html.find(META)? + META.len();
+    let build = &html[start..start + html[start..].find('"')?];
+    (!build.is_empty()).then_some(build)
 }
 
 /// The files the engine of `mode` loads, as paths below the site's base.
@@ -437,6 +488,36 @@ fn describe(error: &JsValue) -> String {
 /// overlaps the page's own loading instead of the first run. Harmless if it is already running.
 pub fn start_early() {
     let _ = CLIENT.with(|c| start_worker(&mut c.borrow_mut()));
+}
+
+/// Fetch the engine's files for a page that shows the experiments `names`, as soon as the page is
+/// there, so that they download while the reader reads instead of after the first Run: the
+/// engine's folder is named after its build and kept for good, so the worker that a Run starts
+/// finds every file in the browser's cache. Only the files are fetched, no worker is started: this
+/// costs the core module a few hundred bytes, where starting the engine would pull the whole
+/// protocol into it. Nothing is fetched when none of `names` runs on the engine, when their chapter
+/// weighs the page's own memory (`experiments::catalog::ENGINE_WITH_PAGE`, worked out at compile
+/// time), in a development build (its engine folder is not content-addressed), or a second time.
+pub fn prefetch_for_page(names: &[&str]) {
+    let wanted =
+        experiments::catalog::ENGINE_WITH_PAGE.iter().any(|(experiment, starts)| *starts && names.contains(experiment));
+    if !wanted || page_build().is_none() || PREFETCHED.with(|p| p.replace(true)) {
+        return;
+    }
+    let Ok(mode) = availability() else { return };
+    let base = site_base();
+    for path in engine_files(mode) {
+        let url = format!("{base}{path}");
+        wasm_bindgen_futures::spawn_local(async move {
+            let Some(window) = web_sys::window() else { return };
+            // Read to the end, so the whole body lands in the cache; a failure is the Run's to report.
+            if let Ok(response) = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(&url)).await {
+                if let Ok(body) = response.unchecked_into::<web_sys::Response>().array_buffer() {
+                    let _ = wasm_bindgen_futures::JsFuture::from(body).await;
+                }
+            }
+        });
+    }
 }
 
 /// Start measuring `jobs`; events arrive on the returned channel. A new run stops the one in progress.
@@ -552,4 +633,18 @@ pub async fn status() -> Option<EngineStatus> {
     CLIENT.with(|c| c.borrow_mut().status_waiters.push(sender));
     send(&Request::Status).ok()?;
     receiver.await.ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::build_named_in;
+
+    #[test]
+    fn a_page_names_its_engine_build_as_the_build_stamps_it() {
+        let page = "<head>\n    <meta name=\"lab-engine-build\" content=\"0123456789abcdef\" />\n<title>x</title>";
+        assert_eq!(build_named_in(page), Some("0123456789abcdef"));
+        assert_eq!(build_named_in("<head><title>a development build</title></head>"), None);
+        assert_eq!(build_named_in("<meta name=\"lab-engine-build\" content=\"\" />"), None);
+        assert_eq!(build_named_in("<meta name=\"lab-engine-build\" content=\"cut off"), None);
+    }
 }

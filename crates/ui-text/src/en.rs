@@ -501,7 +501,7 @@ pub static EN: Ui = Ui {
     memory_worker_unavailable: "The cost of a Web Worker is not shown, and we do not guess it: {reason}",
     memory_block_not_isolated: "the browser measures a page's memory only on a cross-origin isolated page, and this page is not isolated.",
     memory_block_no_api: "this browser does not offer performance.measureUserAgentSpecificMemory (Chromium-based browsers do).",
-    memory_block_engine_ran: "another experiment already ran on this page, and once the engine's workers have shared memory Chromium no longer answers a memory measurement here, not even after a reload in this tab. A fresh tab measures first.",
+    memory_block_engine_ran: "the lab's engine has already started in this tab (for another experiment), and once the engine's workers have shared memory Chromium no longer answers a memory measurement here, not even after a reload in this tab. A fresh tab measures first.",
     memory_block_refused: "the browser refused to measure it ({reason}).",
     memory_block_no_answer: "the browser did not answer within {s} s.",
     memory_reload_and_measure: "Measure in a fresh tab",

@@ -498,7 +498,7 @@ pub static JA: Ui = Ui {
     memory_worker_unavailable: "Web Worker のコストは表示しません。推測もしません：{reason}",
     memory_block_not_isolated: "ブラウザがページのメモリを測定するのはクロスオリジン分離されたページだけで、このページは分離されていません。",
     memory_block_no_api: "このブラウザは performance.measureUserAgentSpecificMemory を提供していません（Chromium 系のブラウザは提供しています）。",
-    memory_block_engine_ran: "このページではすでに別の実験が実行されました。エンジンのワーカーがいったんメモリを共有すると、Chromium はここでのメモリ測定に答えなくなり、このタブで再読み込みしても同じです。新しいタブなら最初に測定できます。",
+    memory_block_engine_ran: "このタブではすでに別の実験のためにラボのエンジンが起動しています。エンジンのワーカーがいったんメモリを共有すると、Chromium はここでのメモリ測定に答えなくなり、このタブで再読み込みしても同じです。新しいタブなら最初に測定できます。",
     memory_block_refused: "ブラウザが測定を拒否しました（{reason}）。",
     memory_block_no_answer: "ブラウザが {s} 秒以内に答えませんでした。",
     memory_reload_and_measure: "新しいタブで測定",

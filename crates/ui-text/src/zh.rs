@@ -498,7 +498,7 @@ pub static ZH: Ui = Ui {
     memory_worker_unavailable: "这里不显示 Web Worker 的代价，我们也不去猜：{reason}",
     memory_block_not_isolated: "浏览器只在跨源隔离的页面上测量页面内存，而此页面没有隔离。",
     memory_block_no_api: "这个浏览器不提供 performance.measureUserAgentSpecificMemory（基于 Chromium 的浏览器提供）。",
-    memory_block_engine_ran: "此页面上已经运行过另一个实验，而一旦引擎的工作线程共享了内存，Chromium 就不再在这里回答内存测量请求，即使在此标签页中重新加载也不行。新的标签页会先进行测量。",
+    memory_block_engine_ran: "此标签页中已经为另一个实验启动了实验室的引擎，而一旦引擎的工作线程共享了内存，Chromium 就不再在这里回答内存测量请求，即使在此标签页中重新加载也不行。新的标签页会先进行测量。",
     memory_block_refused: "浏览器拒绝了测量（{reason}）。",
     memory_block_no_answer: "浏览器在 {s} s 内没有回答。",
     memory_reload_and_measure: "在新标签页中测量",

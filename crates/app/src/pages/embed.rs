@@ -16,6 +16,7 @@ pub fn ExperimentEmbed() -> impl IntoView {
             Some(chapter) => {
                 super::set_title_and_description(chapter.title, chapter.summary);
                 let name: &'static str = chapter.experiments.iter().find(|n| **n == name).copied().unwrap_or_default();
+                crate::engine_client::prefetch_for_page(&[name]);
                 view! {
                     <article class="embed-experiment" data-embed=name>
                         <panels::Panel name />

@@ -49,6 +49,7 @@ pub fn TextBody(text: &'static ChapterText, state: ProseState, #[prop(optional)]
         }
     };
     let experiments = if with_panels { text.experiments } else { &[] };
+    crate::engine_client::prefetch_for_page(experiments);
     let placed = experiments
         .iter()
         .enumerate()

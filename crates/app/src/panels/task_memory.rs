@@ -30,7 +30,7 @@ enum MemoryBlock {
     /// `performance.measureUserAgentSpecificMemory` does not exist: not a Chromium-based browser,
     /// or (`isolated` false) a page that is not cross-origin isolated.
     NoApi { isolated: bool },
-    /// The engine already ran on this page: its workers have waited on shared memory.
+    /// The engine already started in this tab: its workers have waited on shared memory.
     EngineRan,
     /// The browser refused, with its reason.
     Refused(String),

@@ -10,6 +10,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     chapter: "bubble-sort",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: false,
+    measures_page_memory: false,
     variants: &[Variant::Sequential, Variant::ThreadPool],
     every_run,
 };

@@ -9,6 +9,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     chapter: "concurrency-vs-parallelism",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: true,
+    measures_page_memory: false,
     variants: &[Variant::ThreadPool],
     every_run,
 };

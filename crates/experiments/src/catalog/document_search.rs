@@ -11,6 +11,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     chapter: "document-search",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: false,
+    measures_page_memory: false,
     variants: &[Variant::Sequential, Variant::ThreadPool, Variant::Goroutines],
     every_run,
 };

@@ -76,6 +76,10 @@ pub struct Experiment {
     /// Without shared memory its tasks run on message-passing workers, so its worker count stays
     /// real there (otherwise the engine runs it on one worker).
     pub message_workers: bool,
+    /// It weighs the page's own memory (`performance.measureUserAgentSpecificMemory`), which
+    /// Chromium stops answering in a tab once an engine's workers have shared memory there: no page
+    /// of its chapter may start the engine before the reader asks.
+    pub measures_page_memory: bool,
     /// The variants its jobs use.
     pub variants: &'static [Variant],
     /// Reads its knobs as its panel does and returns every run its buttons can start with those
@@ -115,6 +119,63 @@ pub fn find(name: &str) -> Option<&'static Experiment> {
     CATALOG.iter().find(|e| e.name == name)
 }
 
+/// Whether a page showing `name` may start the engine as soon as the experiment is there, before
+/// the reader asks for a run, so that the engine downloads and compiles while the reader reads
+/// instead of after the first click: the experiment runs in the engine, and no experiment of its
+/// chapter weighs the page's memory ([`Experiment::measures_page_memory`]).
+///
+/// A `const fn`, so a panel can ask at compile time: the answer is a constant, and a module that
+/// asks holds none of the catalog (the app's core must not, see ARCHITECTURE.md).
+pub const fn starts_engine_with_page(name: &str) -> bool {
+    let mut index = 0;
+    while index < CATALOG.len() {
+        let experiment = &CATALOG[index];
+        if same_text(experiment.name, name) {
+            if !matches!(experiment.runs, Runs::Engine(_)) {
+                return false;
+            }
+            let mut other = 0;
+            while other < CATALOG.len() {
+                if same_text(CATALOG[other].chapter, experiment.chapter) && CATALOG[other].measures_page_memory {
+                    return false;
+                }
+                other += 1;
+            }
+            return true;
+        }
+        index += 1;
+    }
+    false
+}
+
+/// [`starts_engine_with_page`] of every experiment, by name, worked out at compile time: names and
+/// answers only, so a module that reads it holds none of the catalog's code.
+pub const ENGINE_WITH_PAGE: [(&str, bool); CATALOG.len()] = {
+    let mut answers = [("", false); CATALOG.len()];
+    let mut index = 0;
+    while index < CATALOG.len() {
+        answers[index] = (CATALOG[index].name, starts_engine_with_page(CATALOG[index].name));
+        index += 1;
+    }
+    answers
+};
+
+/// `a == b`, in a `const fn`.
+const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut at = 0;
+    while at < a.len() {
+        if a[at] != b[at] {
+            return false;
+        }
+        at += 1;
+    }
+    true
+}
+
 /// The allowed worker counts in `mode`: exactly one worker when memory cannot be shared.
 pub fn workers_for(range: ParamRange, mode: Mode) -> ParamRange {
     match mode {
@@ -138,6 +199,24 @@ pub const SWEEP_MAX_TASKS: u32 = 64;
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn only_chapters_that_never_weigh_the_page_start_the_engine_with_the_page() {
+        use super::starts_engine_with_page;
+        assert!(starts_engine_with_page("sum"));
+        assert!(starts_engine_with_page("qps"));
+        // A model the page computes needs no engine.
+        assert!(!starts_engine_with_page("os-scheduler"));
+        // The memory panel, and its chapter's other experiments.
+        assert!(!starts_engine_with_page("task-memory"));
+        assert!(!starts_engine_with_page("task-granularity"));
+        assert!(!starts_engine_with_page("task-switch"));
+        assert!(!starts_engine_with_page("no-such-experiment"));
+        for (name, answer) in super::ENGINE_WITH_PAGE {
+            assert_eq!(answer, starts_engine_with_page(name), "{name}");
+            assert!(super::find(name).is_some(), "{name}");
+        }
+    }
+
     use super::*;
     use std::collections::HashSet;
 

@@ -9,6 +9,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     chapter: "os-scheduler",
     runs: Runs::Page,
     message_workers: false,
+    measures_page_memory: false,
     variants: &[],
     every_run,
 };

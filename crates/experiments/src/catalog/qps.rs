@@ -12,6 +12,7 @@ pub const EXPERIMENT: Experiment = Experiment {
     // Both servers need blocking waits on shared memory: without it the panel explains why not.
     runs: Runs::Engine(&[Mode::Threads]),
     message_workers: false,
+    measures_page_memory: false,
     variants: &[Variant::ThreadPool, Variant::Goroutines],
     every_run,
 };

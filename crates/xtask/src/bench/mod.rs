@@ -166,7 +166,7 @@ pub fn run() -> Result<(), String> {
         native,
         browser,
         app_wasm: weigh(&app_wasm(&dist)?)?,
-        engine_wasm: weigh(&dist.join("engine/engine_bg.wasm"))?,
+        engine_wasm: weigh(&crate::dist::engine_dir(&dist, "engine")?.join("engine_bg.wasm"))?,
         largest_chunk: largest_chunk(&dist)?,
         chapter_code: chapter_code(&dist)?,
         wasm_profiles: vec![profile("app", &linked_app_wasm()?)?, profile("engine", &linked_engine_wasm())?],

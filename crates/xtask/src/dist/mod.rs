@@ -112,6 +112,7 @@ pub fn build_site(out: &Path, public_url: &str, site: Option<&str>) -> Result<()
             .env("PATH", tool_path())
             .args(["build", "--release", "--offline", "--public-url", public_url, "--dist"])
             .arg(&staging))?;
+        stamp_engine_build(&staging)?;
         staging
     };
     package_for(&built, out, site)
@@ -184,8 +185,9 @@ pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), S
 /// The site's files that are named after a hash of their content, as patterns under the base
 /// (`*` matches anything, as in `_headers`): the split UI's folder, the prose and interface tables,
 /// and what Trunk hashes. A new build names new files, so a browser may keep these for good.
-/// The engine's folders are not among them: their names stay, a page checks their build id.
-pub const CONTENT_ADDRESSED: [&str; 6] = ["app-*", "content/*", "ui/*", "init-*.js", "style-*.css", "favicon-*.svg"];
+/// The engines' folders are named after their build (`engine-<build>/`, `engine-single-<build>/`).
+pub const CONTENT_ADDRESSED: [&str; 7] =
+    ["app-*", "engine-*", "content/*", "ui/*", "init-*.js", "style-*.css", "favicon-*.svg"];
 
 /// What a browser may do with a [`CONTENT_ADDRESSED`] file: keep it a year without asking again.
 pub const FOREVER: &str = "public, max-age=31536000, immutable";
@@ -484,13 +486,40 @@ pub fn add_csp(dir: &Path) -> Result<(), String> {
 /// The placeholder in `coordinator.js` that [`stamp_engine_build`] replaces.
 const ENGINE_BUILD_PLACEHOLDER: &str = "const ENGINE_BUILD = 'dev';";
 
+/// The engines' folders as the engine build writes them (and a development server serves them);
+/// [`stamp_engine_build`] names each after the build: `engine-<build>/`, `engine-single-<build>/`.
+pub const ENGINE_FOLDERS: [&str; 2] = ["engine", "engine-single"];
+
+/// The folder of the engine `name` (one of [`ENGINE_FOLDERS`]) of a site stamped with `build`.
+pub fn engine_folder(name: &str, build: &str) -> String {
+    format!("{name}-{build}")
+}
+
+/// The build id a stamped site in `dir` carries (what [`stamp_engine_build`] returned), if any.
+pub fn engine_build(dir: &Path) -> Result<Option<String>, String> {
+    let index = read(&dir.join("index.html"))?;
+    let meta = "<meta name=\"lab-engine-build\" content=\"";
+    Ok(index.find(meta).map(|at| index[at + meta.len()..].chars().take_while(char::is_ascii_hexdigit).collect()))
+}
+
+/// Where the engine `name` (one of [`ENGINE_FOLDERS`]) is in the built site `dir`: its folder named
+/// after the build, or the plain one in a site that is not stamped.
+pub fn engine_dir(dir: &Path, name: &str) -> Result<PathBuf, String> {
+    Ok(match engine_build(dir)? {
+        Some(build) => dir.join(engine_folder(name, &build)),
+        None => dir.join(name),
+    })
+}
+
 /// Stamp the built site in `dir` with one build id of its engine (a hash of both engines' files):
 /// written into each `coordinator.js`, which reports it when ready, and into every page as
-/// `<meta name="lab-engine-build">`. A page that meets an engine of another build (a new version
-/// installed while it was open) then says so instead of mixing the two. Returns the id.
+/// `<meta name="lab-engine-build">`; then each engine's folder is named after it
+/// ([`engine_folder`]), so its files are content-addressed like the app's: browsers keep them for
+/// good and a warm visit asks for none of them, and a page only ever loads the engine of its own
+/// build (one left open across a deployment finds its folder gone and says to reload). Returns the id.
 pub fn stamp_engine_build(dir: &Path) -> Result<String, String> {
     let mut files = Vec::new();
-    for folder in ["engine", "engine-single"] {
+    for folder in ENGINE_FOLDERS {
         let folder = dir.join(folder);
         let listed = std::fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
         files.extend(listed.flatten().map(|e| e.path()).filter(|p| p.is_file()));
@@ -520,6 +549,11 @@ pub fn stamp_engine_build(dir: &Path) -> Result<String, String> {
             .ok_or_else(|| format!("{}: no <head> for the engine's build id", file.display()))?;
         let meta = format!("\n    <meta name=\"lab-engine-build\" content=\"{build}\" />");
         write(&file, &format!("{}{meta}{}", &html[..head.end], &html[head.end..]))?;
+    }
+    for folder in ENGINE_FOLDERS {
+        let named = dir.join(engine_folder(folder, &build));
+        let _ = std::fs::remove_dir_all(&named);
+        std::fs::rename(dir.join(folder), &named).map_err(|e| format!("{}: {e}", named.display()))?;
     }
     Ok(build)
 }

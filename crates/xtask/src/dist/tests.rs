@@ -301,7 +301,16 @@ fn only_files_named_after_their_content_are_cached_for_good() {
     assert!(!matches_pattern("style-*.css", "style-6ed93615ec0ccb3e.css.map"));
     assert!(!matches_pattern("app-*", "engine/app-x.js"));
     assert!(matches_pattern("content/*", "content/ru/sum-7adb31fe434d7c52.json"));
-    let hashed = ["app-5ce2ca8a65ba77c9/app.js", "content/ru/sum-7adb31fe434d7c52.json", "init-786e8b627f1a41f2.js"];
+    assert!(matches_pattern("engine-*", "engine-5ce2ca8a65ba77c9/engine_bg.wasm"));
+    assert!(matches_pattern("engine-*", "engine-single-5ce2ca8a65ba77c9/coordinator.js"));
+    assert!(!matches_pattern("engine-*", "engine/coordinator.js"));
+    let hashed = [
+        "app-5ce2ca8a65ba77c9/app.js",
+        "engine-5ce2ca8a65ba77c9/engine.js",
+        "engine-single-5ce2ca8a65ba77c9/engine.js",
+        "content/ru/sum-7adb31fe434d7c52.json",
+        "init-786e8b627f1a41f2.js",
+    ];
     for path in hashed {
         assert!(carries_hash(path), "{path}");
     }
@@ -317,5 +326,40 @@ fn only_files_named_after_their_content_are_cached_for_good() {
     std::fs::write(dir.join("content/en/sum.json"), "{}").unwrap();
     let error = check_content_addressed(&dir).unwrap_err();
     assert!(error.contains("content/en/sum.json"), "{error}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn stamping_names_each_engine_folder_after_the_build_the_pages_and_coordinators_carry() {
+    let dir = temp_dir("stamp");
+    for folder in ENGINE_FOLDERS {
+        std::fs::create_dir_all(dir.join(folder)).unwrap();
+        std::fs::write(dir.join(folder).join("coordinator.js"), "const ENGINE_BUILD = 'dev';\n").unwrap();
+        std::fs::write(dir.join(folder).join("engine_bg.wasm"), folder).unwrap();
+    }
+    std::fs::write(dir.join("index.html"), TRUNK_PAGE).unwrap();
+    assert_eq!(engine_build(&dir), Ok(None));
+    assert_eq!(engine_dir(&dir, "engine"), Ok(dir.join("engine")));
+    let build = stamp_engine_build(&dir).unwrap();
+    assert_eq!(build.len(), 16);
+    assert_eq!(engine_build(&dir), Ok(Some(build.clone())));
+    for folder in ENGINE_FOLDERS {
+        assert!(!dir.join(folder).exists(), "{folder} is still there");
+        let named = engine_dir(&dir, folder).unwrap();
+        assert_eq!(named, dir.join(format!("{folder}-{build}")));
+        let coordinator = std::fs::read_to_string(named.join("coordinator.js")).unwrap();
+        assert!(coordinator.contains(&format!("const ENGINE_BUILD = '{build}';")), "{coordinator}");
+        assert!(carries_hash(&format!("{folder}-{build}/coordinator.js")));
+    }
+    // Another engine is another build, in other folders.
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::create_dir_all(&dir).unwrap();
+    for folder in ENGINE_FOLDERS {
+        std::fs::create_dir_all(dir.join(folder)).unwrap();
+        std::fs::write(dir.join(folder).join("coordinator.js"), "const ENGINE_BUILD = 'dev';\n").unwrap();
+        std::fs::write(dir.join(folder).join("engine_bg.wasm"), "changed").unwrap();
+    }
+    std::fs::write(dir.join("index.html"), TRUNK_PAGE).unwrap();
+    assert_ne!(stamp_engine_build(&dir).unwrap(), build);
     std::fs::remove_dir_all(dir).unwrap();
 }
