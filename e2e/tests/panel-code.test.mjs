@@ -31,7 +31,7 @@ async function recordingPage() {
   const page = await newPage(browser);
   page.fetchedChunks = [];
   page.on('request', (request) => {
-    const name = new URL(request.url()).pathname.match(/\/app-[0-9a-f]{16}\/((?:split|chunk)_[^/]+\.wasm)$/)?.[1];
+    const name = new URL(request.url()).pathname.match(/\/app-[0-9a-f]{16}\/((?:split|chunk|bundle)_[^/]+\.wasm)$/)?.[1];
     if (name) page.fetchedChunks.push(name);
   });
   return page;

@@ -21,6 +21,12 @@ pub const SPLIT_CORE: &str = "target/app-wasm/split/main.wasm";
 /// page never mixes a new core with an old chunk from a cache.
 pub const APP_FOLDER_PREFIX: &str = "app-";
 
+/// What the steps after the link make of it, in a word: part of the build folder's name with the
+/// linked module, so that a change to those steps (splitting, bundling, the loader's patches) names
+/// a new folder and a browser that keeps `app-<hash>/` for good never pairs old and new files.
+/// Change it whenever they write something else for the same module.
+const PIPELINE: &str = "split, bundled (chunk_bundles), one task per chunk load";
+
 /// What one build wrote: its folder (relative to the site) and its chunk files.
 #[derive(Debug)]
 pub struct Built {
@@ -67,7 +73,7 @@ pub fn build(site: &Path) -> Result<Built, String> {
         ))?;
     let linked = target_dir.join("wasm32-unknown-unknown/ui-release/app.wasm");
     let input = std::fs::read(&linked).map_err(|e| format!("{}: {e}", linked.display()))?;
-    let folder = format!("{APP_FOLDER_PREFIX}{:016x}", fnv1a(&input));
+    let folder = format!("{APP_FOLDER_PREFIX}{:016x}", fnv1a(&[PIPELINE.as_bytes(), &input].concat()));
     // The same linked module splits, binds and optimises to the same files: a second build of the
     // site (`dist --public-url`, a rebuild under `trunk serve`) copies them instead (minutes of wasm-opt).
     let finished = target_dir.join("finished").join(&folder);
@@ -82,7 +88,8 @@ pub fn build(site: &Path) -> Result<Built, String> {
     Ok(Built { folder, chunks })
 }
 
-/// Which chunk files each panel's split needs, in the build's folder: `{"panel_sum": ["chunk_3.wasm", …]}`.
+/// Which files each panel's split needs, in the build's folder: `{"panel_sum": ["bundle_3.wasm", …]}`
+/// (bundles of the splitter's chunks, see `chunk_bundles`, and the chunks left on their own).
 pub const MANIFEST: &str = "chunks.json";
 
 /// The folder of the newest UI build in `site` (`app-<hash>/`).
@@ -171,10 +178,6 @@ fn split_bind_optimise(input: &[u8], linked: &Path, out: &Path) -> Result<(), St
         .arg("--out-dir")
         .arg(out)
         .arg(&core))?;
-    let link = scratch.join("__wasm_split.js");
-    let loaders = std::fs::read_to_string(&link).map_err(|e| format!("{}: {e}", link.display()))?;
-    std::fs::write(out.join("__wasm_split.js"), one_task_per_chunk_load(&loaders)?)
-        .map_err(|e| format!("{}: {e}", out.display()))?;
     let mut chunks = Vec::new();
     for module in &split.split_modules {
         let name = module.file_name().and_then(|n| n.to_str()).ok_or("a chunk without a name")?.to_string();
@@ -190,8 +193,25 @@ fn split_bind_optimise(input: &[u8], linked: &Path, out: &Path) -> Result<(), St
         .into_iter()
         .map(|(split, stems)| (split, stems.into_iter().map(|stem| format!("{stem}.wasm")).collect()))
         .collect();
+    // The chunks grouped into fewer files (see chunk_bundles), and the loaders told where each is.
+    let sizes = chunks
+        .iter()
+        .map(|chunk| crate::bench::site_size::weigh(&out.join(chunk)).map(|w| (chunk.clone(), w.gzip_bytes)))
+        .collect::<Result<_, _>>()?;
+    let plan = crate::chunk_bundles::plan(&sizes, &needs);
+    let (parts, fetched) = crate::chunk_bundles::write(out, &plan, &needs)?;
+    eprintln!(
+        "xtask: {} chunks in {} files ({} bundles)",
+        chunks.len(),
+        plan.len(),
+        plan.iter().filter(|b| b.len() > 1).count()
+    );
+    let link = scratch.join("__wasm_split.js");
+    let loaders = std::fs::read_to_string(&link).map_err(|e| format!("{}: {e}", link.display()))?;
+    let loaders = crate::chunk_bundles::rewrite_loader(&one_task_per_chunk_load(&loaders)?, &parts)?;
+    std::fs::write(out.join("__wasm_split.js"), loaders).map_err(|e| format!("{}: {e}", out.display()))?;
     let manifest = out.join(MANIFEST);
-    std::fs::write(&manifest, serde_json::to_string(&needs).expect("strings"))
+    std::fs::write(&manifest, serde_json::to_string(&fetched).expect("strings"))
         .map_err(|e| format!("{}: {e}", manifest.display()))
 }
 

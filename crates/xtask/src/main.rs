@@ -8,6 +8,7 @@ mod app_build;
 mod bench;
 mod budget;
 mod cartridge;
+mod chunk_bundles;
 mod content;
 mod dist;
 mod shell;
