@@ -9,7 +9,8 @@
 //    get X-Content-Type-Options: nosniff, as `_headers` sends it.
 // 2. The site offline: the install step stores every file of the build (the list below is written
 //    by `cargo xtask dist`); pages are network-first with the stored copy as fallback, everything
-//    else is cache-first (file names are hashed, and the version covers the engine's files).
+//    else is cache-first (file names are hashed: the app's and the engines' folders are named after
+//    their build; the version covers the few files whose names stay).
 //
 // A new build has a new version: it installs, takes over at once and deletes the caches of older
 // versions of this site (and only those).
@@ -72,7 +73,8 @@ function isPage(request) {
 
 // Set when the network serves a page of a newer build than this version's cache (a deployment went
 // live and its service worker is installing): until that one takes over, files without a hash in
-// their names (the engine's) come from the network too, so the new page never meets an old engine.
+// their names (register-sw.js, warm-intl.js; the engines' folders are named after their build)
+// come from the network too, so the new page never meets an old file of its own name.
 // Kept in memory only: the window lasts seconds.
 let newerBuildLive = false;
 

@@ -7,11 +7,6 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 use leptos_router::params::ParamsMap;
 
-thread_local! {
-    /// The page (path) whose first panel already took `autorun=1`.
-    static AUTORUN_CLAIMED: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
-}
-
 /// The URL's query, read once when an experiment panel is created.
 pub struct Preset {
     query: ParamsMap,
@@ -35,26 +30,23 @@ impl Preset {
     }
 
     /// Whether the panel called `name` should run once on load: `autorun=NAME` picks that panel;
-    /// `autorun=1` picks the first panel of the page that asks (a chapter may hold several).
+    /// `autorun=1` the page's first experiment (a chapter may hold several), whichever panel's code
+    /// arrives first.
     pub fn autorun(&self, name: &str) -> bool {
         let Some(raw) = self.query.get("autorun") else { return false };
         if raw.trim() == name {
             return true;
         }
-        if !read_flag(Some(&raw)) {
-            return false;
-        }
         let path = web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_default();
-        AUTORUN_CLAIMED.with(|claimed| {
-            let mut claimed = claimed.borrow_mut();
-            if claimed.as_deref() == Some(path.as_str()) {
-                false
-            } else {
-                *claimed = Some(path);
-                true
-            }
-        })
+        let first_of_chapter = crate::components::share::chapter_of(name).and_then(|c| c.experiments.first().copied());
+        read_flag(Some(&raw)) && first_of_page(name, &path, first_of_chapter)
     }
+}
+
+/// Whether `name` is the first experiment the page at `path` shows: the only one of an experiment's
+/// embed, else the first its chapter places (`first_of_chapter`), in the page's order.
+fn first_of_page(name: &str, path: &str, first_of_chapter: Option<&str>) -> bool {
+    path.contains("/embed/experiments/") || first_of_chapter == Some(name)
 }
 
 impl KnobReader for Preset {
@@ -82,5 +74,22 @@ pub fn write_to_url(pairs: &[(&str, String)]) {
     let url = format!("{path}?{}", query.join("&"));
     if let Ok(history) = window.history() {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_of_page;
+
+    #[test]
+    fn autorun_1_picks_the_first_experiment_in_the_page_not_the_first_whose_code_arrives() {
+        // A chapter with three panels: only the first runs, whichever is built first.
+        let first = Some("task-granularity");
+        assert!(first_of_page("task-granularity", "/chapters/task-costs", first));
+        assert!(!first_of_page("task-switch", "/chapters/task-costs", first));
+        assert!(!first_of_page("task-memory", "/ru/embed/chapters/task-costs", first));
+        // An experiment's embed shows that experiment alone.
+        assert!(first_of_page("task-switch", "/embed/experiments/task-switch", first));
+        assert!(first_of_page("task-switch", "/lab/ja/embed/experiments/task-switch", first));
     }
 }
