@@ -248,9 +248,10 @@ function emitKernel(kernel, measurements, untimed) {
 /**
  * In the page: start the engine's coordinator worker, wait for `ready`, send each run in turn (run
  * `settleBefore` after a pause of `settleMs`) and collect the measurements. Returns how long the
- * engine took to be ready and every run's measurements. `labels` name the runs in error messages.
+ * engine took to be ready and every run's measurements. `labels` name the runs in error messages;
+ * `coordinator` is the coordinator script's address (its folder is named after the engine's build).
  */
-async function talkToEngine({ runs, labels, timeoutMs, settleMs, settleBefore, coordinator = `/${ENGINE}/coordinator.js` }) {
+async function talkToEngine({ runs, labels, timeoutMs, settleMs, settleBefore, coordinator }) {
   const started = performance.now();
   const worker = new Worker(coordinator, { type: 'module', name: 'bench-engine' });
   try {
@@ -327,6 +328,8 @@ async function measureKernels(browser, server) {
     const untimed = [warmUp, kernelsWarmUp];
     const timed = TASK_COUNTS.map((tasks) => sumRun(tasks));
     const { readyMs, results } = await page.evaluate(talkToEngine, {
+      // The engine's folder is named after its build (this runs in the page, so it is passed in).
+      coordinator: `/${ENGINE}/coordinator.js`,
       runs: [...untimed, ...timed, ...KERNELS.map((k) => k.jobs)],
       labels: [
         'the untimed pass of Sum',

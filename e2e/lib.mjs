@@ -14,7 +14,9 @@ export const SITE_DIR = process.env.SITE_DIR || path.resolve(import.meta.dirname
  * `<meta name="lab-engine-build">`); a site that is not stamped keeps the plain name.
  */
 export function engineFolder(name, dir = SITE_DIR) {
-  const page = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+  // No site yet: the plain name (a test then says itself that the site is missing).
+  const index = path.join(dir, 'index.html');
+  const page = fs.existsSync(index) ? fs.readFileSync(index, 'utf8') : '';
   const build = page.match(/<meta name="lab-engine-build" content="([0-9a-f]+)"/)?.[1];
   return build ? `${name}-${build}` : name;
 }

@@ -64,6 +64,12 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   // Nothing on other origins is touched (the site loads nothing from them).
   if (url.origin !== self.location.origin || !url.href.startsWith(SCOPE)) return;
+  // A request that asks not to be stored wants the server's answer (the page checking which build
+  // the site serves now, or which engine file is at fault): the network's, and stored nowhere.
+  if (request.cache === 'no-store') {
+    event.respondWith(fetch(request).then((response) => isolate(response, url)));
+    return;
+  }
   event.respondWith(isPage(request) ? networkFirst(request, url) : cacheFirst(request));
 });
 
@@ -107,7 +113,8 @@ async function scriptsStored(response, url) {
 }
 
 /** Names that carry their content's hash: Trunk's (`style-0123456789abcdef.css`), ours (`init-…`,
- * the prose and interface tables' `…-<hash>.json`) and every file of the split UI's `app-<hash>/`. */
+ * the prose and interface tables' `…-<hash>.json`), every file of the split UI's `app-<hash>/` and
+ * of the engines' `engine-<build>/` and `engine-single-<build>/`. */
 const HASHED = /-[0-9a-f]{16}(\/|(_bg)?\.[a-z0-9]+$)/;
 
 /** Scripts, wasm, styles, icons: the stored copy, else the network's (then stored for next time). */

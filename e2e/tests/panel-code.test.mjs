@@ -19,7 +19,7 @@ after(async () => {
   await server?.close();
 });
 
-/** The build's chunk files per panel split (app-<hash>/chunks.json). */
+/** The build's files per panel split (app-<hash>/chunks.json: bundles of chunks, and chunks alone). */
 function chunks() {
   const folder = fs.readdirSync(SITE_DIR).find((f) => /^app-[0-9a-f]{16}$/.test(f));
   assert.ok(folder, `no app-<hash>/ folder in ${SITE_DIR}`);
@@ -37,9 +37,17 @@ async function recordingPage() {
   return page;
 }
 
+/** The files of the Sum panel's code that no other panel needs. */
+function sumPanelOnly(needs) {
+  const others = Object.entries(needs).filter(([split]) => split !== 'panel_sum').flatMap(([, files]) => files);
+  return needs.panel_sum.filter((file) => !others.includes(file));
+}
+
 test('the landing page fetches no panel code; a chapter fetches its own panels’ code and no other’s', async () => {
   const needs = chunks();
-  assert.ok(needs.panel_sum?.includes('split_panel_sum.wasm'), JSON.stringify(Object.keys(needs)));
+  assert.ok(needs.panel_sum?.length > 0, JSON.stringify(Object.keys(needs)));
+  const own = sumPanelOnly(needs);
+  assert.ok(own.length > 0, 'the Sum panel has code of its own');
   const page = await recordingPage();
   await page.goto(`${server.url}/`);
   await page.locator('main h1').first().waitFor();
@@ -49,7 +57,7 @@ test('the landing page fetches no panel code; a chapter fetches its own panels�
   await page.goto(`${server.url}/chapters/sum?workers=2&tasks=4&n=100000&reps=1`);
   const panel = page.locator('section[data-experiment="sum"]');
   await panel.waitFor();
-  assert.ok(page.fetchedChunks.includes('split_panel_sum.wasm'), page.fetchedChunks.join(', '));
+  for (const file of own) assert.ok(page.fetchedChunks.includes(file), `${file}: ${page.fetchedChunks.join(', ')}`);
   const others = page.fetchedChunks.filter((f) => !needs.panel_sum.includes(f));
   assert.deepEqual(others, [], 'nothing the Sum panel does not need');
   assert.equal(await clickAndWait(panel, 'Run'), 'finished');
@@ -75,6 +83,36 @@ test('panel code that cannot be fetched: a notice with Retry, the prose stays, a
   assert.equal(await clickAndWait(panel, 'Run'), 'finished');
   // The refused file is reported in the console by the browser and the loader; nothing else is.
   const unexpected = page.problems.filter((p) => !/503|split_panel_sum|HTTP status code is not ok/i.test(p));
+  assert.deepEqual(unexpected, []);
+  await page.context().close();
+});
+
+test('a bundle of shared chunks that cannot be fetched: a notice with Retry, and Retry fetches it anew', async () => {
+  const needs = chunks();
+  // The Sum panel's largest bundle (several chunks back to back in one file).
+  const folder = fs.readdirSync(SITE_DIR).find((f) => /^app-[0-9a-f]{16}$/.test(f));
+  const bundles = needs.panel_sum.filter((file) => file.startsWith('bundle_'));
+  assert.ok(bundles.length > 0, `the Sum panel loads no bundle: ${needs.panel_sum}`);
+  const size = (file) => fs.statSync(path.join(SITE_DIR, folder, file)).size;
+  const bundle = bundles.sort((a, b) => size(b) - size(a))[0];
+  const pattern = new RegExp(`/${bundle.replace('.', '\\.')}$`);
+  const page = await recordingPage();
+  let refused = 0;
+  await page.route(pattern, (route) => { refused += 1; return route.fulfill({ status: 503, body: 'unavailable' }); });
+  await page.goto(`${server.url}/chapters/sum?workers=2&tasks=4&n=100000&reps=1`);
+  const notice = page.getByTestId('panel-failed');
+  await notice.waitFor();
+  assert.ok(refused >= 1, `${bundle} was asked for`);
+  assert.equal(await page.locator('section[data-experiment="sum"]').count(), 0);
+
+  await page.unroute(pattern);
+  const before = page.fetchedChunks.filter((f) => f === bundle).length;
+  await notice.getByRole('button', { name: 'Retry' }).click();
+  const panel = page.locator('section[data-experiment="sum"]');
+  await panel.waitFor();
+  assert.ok(page.fetchedChunks.filter((f) => f === bundle).length > before, 'Retry fetched the bundle again');
+  assert.equal(await clickAndWait(panel, 'Run'), 'finished');
+  const unexpected = page.problems.filter((p) => !new RegExp(`503|${bundle.replace('.', '\\.')}|HTTP status code is not ok|Service Unavailable`, 'i').test(p));
   assert.deepEqual(unexpected, []);
   await page.context().close();
 });

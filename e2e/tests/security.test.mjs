@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { clickAndWait, launch, ENGINE } from '../lib.mjs';
+import { clickAndWait, engineFolder, launch } from '../lib.mjs';
 import { startServer } from '../server.mjs';
 
 const DIST_SITE_DIR = process.env.DIST_SITE_DIR || path.resolve(import.meta.dirname, '../../target/site');
@@ -151,7 +151,8 @@ for (const delivery of ['meta', 'header']) {
     const origin = new URL(server.url).origin;
     assert.deepEqual(record.requests.filter((url) => !url.startsWith(origin + '/')), [], 'every request stays on the site');
     // The recording saw the workers' own requests, not just the page's.
-    for (const file of [`/${ENGINE}/coordinator.js`, `/${ENGINE}/engine_bg.wasm`, `/${ENGINE}/pool-worker.js`]) {
+    const engine = engineFolder('engine', DIST_SITE_DIR);
+    for (const file of [`/${engine}/coordinator.js`, `/${engine}/engine_bg.wasm`, `/${engine}/pool-worker.js`]) {
       assert.ok(record.requests.includes(origin + file), `${file} was requested and recorded`);
     }
   });

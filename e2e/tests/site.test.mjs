@@ -36,7 +36,7 @@ test('the landing page lists the chapters and navigation gives each a stable URL
   await server.close();
 });
 
-test('a chapter starts its engine as soon as its experiment is shown, except where the page weighs its own memory', async () => {
+test('a chapter fetches its engine as soon as its experiment is shown, except where the page weighs its own memory', async () => {
   const server = await serve('isolated');
   const coordinator = `/${ENGINE}/coordinator.js`;
   const engineAsked = () => server.requests.filter((url) => url.startsWith(`/${ENGINE}/`));
@@ -59,7 +59,7 @@ test('a chapter starts its engine as soon as its experiment is shown, except whe
     await costs.locator(`section[data-experiment="${name}"]`).getByRole('button').first().waitFor();
   }
   await costs.waitForTimeout(2_000);
-  assert.deepEqual(engineAsked(), [], 'the task-cost chapter started no engine before a run');
+  assert.deepEqual(engineAsked(), [], 'the task-cost chapter fetched no engine file before a run');
   assert.deepEqual(page.problems, []);
   assert.deepEqual(costs.problems, []);
   await costs.context().close();

@@ -353,14 +353,15 @@ fn fail(failure: Option<RunFailure>) {
     let Ok(mode) = availability() else { return };
     wasm_bindgen_futures::spawn_local(async move {
         let t = ui();
-        // A new version of the site replaced this page's engine folder (its name carries the build).
-        if site_has_another_build().await {
+        let problem = diagnose(mode).await;
+        // The engine did not load and one of its files is missing: a new version of the site may
+        // have replaced this page's engine folder (its name carries the build).
+        if failure.is_none() && problem.is_some() && site_has_another_build().await {
             for (_, listener) in runs {
                 let _ = listener.unbounded_send(EngineEvent::Failed(RunFailure::plain(t.engine_new_version)));
             }
             return;
         }
-        let problem = diagnose(mode).await;
         let failure = match (failure, problem) {
             (Some(failure), Some(problem)) => RunFailure {
                 message: message(
@@ -383,19 +384,28 @@ fn fail(failure: Option<RunFailure>) {
 
 /// Whether the site now serves pages of another engine build than this page's: a new version was
 /// deployed while the page was open, and this page's engine folder (named after its build) may be
-/// gone. Reads the build id in the site's landing page; `false` in a development build, offline,
-/// or when the answer names no build.
+/// gone. Reads the build id in the site's landing page, from the network (`no-store`, which the
+/// service worker passes on), within [`DIAGNOSIS_LIMIT_MS`]; `false` in a development build,
+/// offline, late, or when the answer names no build.
 async fn site_has_another_build() -> bool {
     let Some(page) = page_build() else { return false };
     let Some(window) = web_sys::window() else { return false };
+    let Ok(abort) = web_sys::AbortController::new() else { return false };
     let init = web_sys::RequestInit::new();
     init.set_cache(web_sys::RequestCache::NoStore);
+    init.set_signal(Some(&abort.signal()));
+    let timer = {
+        let abort = abort.clone();
+        Closure::once_into_js(move || abort.abort())
+    };
+    let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(timer.unchecked_ref(), DIAGNOSIS_LIMIT_MS);
     let Ok(response) = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str_and_init(&site_base(), &init)).await
     else {
         return false;
     };
     let response: web_sys::Response = response.unchecked_into();
     let Ok(text) = response.text() else { return false };
+    // The abort also ends a body that stalls.
     let Ok(html) = wasm_bindgen_futures::JsFuture::from(text).await else { return false };
     html.as_string().as_deref().and_then(build_named_in).is_some_and(|live| live != page)
 }
@@ -499,8 +509,9 @@ pub fn start_early() {
 /// weighs the page's own memory (`experiments::catalog::ENGINE_WITH_PAGE`, worked out at compile
 /// time), in a development build (its engine folder is not content-addressed), or a second time.
 pub fn prefetch_for_page(names: &[&str]) {
-    let wanted =
-        experiments::catalog::ENGINE_WITH_PAGE.iter().any(|(experiment, starts)| *starts && names.contains(experiment));
+    let wanted = experiments::catalog::ENGINE_WITH_PAGE
+        .iter()
+        .any(|(experiment, fetches)| *fetches && names.contains(experiment));
     if !wanted || page_build().is_none() || PREFETCHED.with(|p| p.replace(true)) {
         return;
     }

@@ -30,8 +30,8 @@ impl Preset {
     }
 
     /// Whether the panel called `name` should run once on load: `autorun=NAME` picks that panel;
-    /// `autorun=1` the page's first experiment (a chapter may hold several), whichever panel's code
-    /// arrives first.
+    /// `autorun=1` the page's first experiment (a chapter may hold several), in the page's order,
+    /// not the panel whose code happens to arrive first.
     pub fn autorun(&self, name: &str) -> bool {
         let Some(raw) = self.query.get("autorun") else { return false };
         if raw.trim() == name {

@@ -17,14 +17,14 @@ const APP_TARGET_DIR: &str = "target/app-wasm";
 /// The core module as the splitter writes it, with its names: what the bench profiles.
 pub const SPLIT_CORE: &str = "target/app-wasm/split/main.wasm";
 
-/// The folder of one build inside the site: `app-<hash>/`, the hash of the linked module, so a
-/// page never mixes a new core with an old chunk from a cache.
+/// The folder of one build inside the site: `app-<hash>/`, the hash of every file in it, so a page
+/// never mixes a new core with an old chunk from a cache (browsers keep the folder for good).
 pub const APP_FOLDER_PREFIX: &str = "app-";
 
-/// What the steps after the link make of it, in a word: part of the build folder's name with the
-/// linked module, so that a change to those steps (splitting, bundling, the loader's patches) names
-/// a new folder and a browser that keeps `app-<hash>/` for good never pairs old and new files.
-/// Change it whenever they write something else for the same module.
+/// What the steps after the link make of it, in a word: with the linked module, the key under which
+/// a finished build is kept for the next build of the same module (`target/app-wasm/finished/`).
+/// Change it when those steps (splitting, bundling, the loader's patches) change, or the next build
+/// reuses what the old steps wrote; the folder's name is the hash of its files either way.
 const PIPELINE: &str = "split, bundled (chunk_bundles), one task per chunk load";
 
 /// What one build wrote: its folder (relative to the site) and its chunk files.
@@ -47,7 +47,7 @@ pub fn command(out: Option<&str>) -> Result<(), String> {
     let page = std::fs::read_to_string(&index).map_err(|e| format!("{}: {e}", index.display()))?;
     std::fs::write(&index, with_start_up(&page, &base, &built.folder)?)
         .map_err(|e| format!("{}: {e}", index.display()))?;
-    eprintln!("xtask: the app in {} ({} chunks)", site.join(&built.folder).display(), built.chunks.len());
+    eprintln!("xtask: the app in {} ({} chunk files)", site.join(&built.folder).display(), built.chunks.len());
     Ok(())
 }
 
@@ -73,14 +73,15 @@ pub fn build(site: &Path) -> Result<Built, String> {
         ))?;
     let linked = target_dir.join("wasm32-unknown-unknown/ui-release/app.wasm");
     let input = std::fs::read(&linked).map_err(|e| format!("{}: {e}", linked.display()))?;
-    let folder = format!("{APP_FOLDER_PREFIX}{:016x}", fnv1a(&[PIPELINE.as_bytes(), &input].concat()));
+    let key = format!("{:016x}", fnv1a(&[PIPELINE.as_bytes(), &input].concat()));
     // The same linked module splits, binds and optimises to the same files: a second build of the
     // site (`dist --public-url`, a rebuild under `trunk serve`) copies them instead (minutes of wasm-opt).
-    let finished = target_dir.join("finished").join(&folder);
+    let finished = target_dir.join("finished").join(&key);
     if !finished.join(MANIFEST).is_file() {
         let _ = std::fs::remove_dir_all(target_dir.join("finished"));
         split_bind_optimise(&input, &linked, &finished)?;
     }
+    let folder = format!("{APP_FOLDER_PREFIX}{:016x}", tree_hash(&finished)?);
     let out = site.join(&folder);
     let _ = std::fs::remove_dir_all(&out);
     crate::dist::copy_tree(&finished, &out)?;
@@ -289,6 +290,24 @@ fn one_task_per_chunk_load(loaders: &str) -> Result<String, String> {
     Ok(format!("{NEXT_TASK}{spread}"))
 }
 
+/// A hash of every file in `folder` (not in its subfolders): each one's name and bytes, by name.
+fn tree_hash(folder: &Path) -> Result<u64, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
+        .map_err(|e| format!("{}: {e}", folder.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    let mut all = Vec::new();
+    for file in &files {
+        all.extend_from_slice(file.file_name().map(|n| n.as_encoded_bytes()).unwrap_or_default());
+        all.push(0);
+        all.extend(std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?);
+    }
+    Ok(fnv1a(&all))
+}
+
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
 }
@@ -327,6 +346,20 @@ mod tests {
         assert!(spread.contains("setTimeout(resolve, 0)"), "{spread}");
         // A splitter whose script looks otherwise fails the build instead of loading all at once.
         assert!(one_task_per_chunk_load("function makeLoad(fetcher) { return fetcher(); }").is_err());
+    }
+
+    #[test]
+    fn the_folder_hash_changes_with_any_file_of_the_build() {
+        let dir = std::env::temp_dir().join(format!("xtask-tree-hash-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("app_bg.wasm"), "core").unwrap();
+        std::fs::write(dir.join("__wasm_split.js"), "offsets 0 10").unwrap();
+        let before = tree_hash(&dir).unwrap();
+        assert_eq!(tree_hash(&dir).unwrap(), before);
+        std::fs::write(dir.join("__wasm_split.js"), "offsets 0 11").unwrap();
+        assert_ne!(tree_hash(&dir).unwrap(), before, "a loader with other offsets is another build");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

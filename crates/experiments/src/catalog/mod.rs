@@ -119,14 +119,15 @@ pub fn find(name: &str) -> Option<&'static Experiment> {
     CATALOG.iter().find(|e| e.name == name)
 }
 
-/// Whether a page showing `name` may start the engine as soon as the experiment is there, before
-/// the reader asks for a run, so that the engine downloads and compiles while the reader reads
-/// instead of after the first click: the experiment runs in the engine, and no experiment of its
-/// chapter weighs the page's memory ([`Experiment::measures_page_memory`]).
+/// Whether a page showing `name` fetches the engine's files as soon as the experiment is there,
+/// before the reader asks for a run, so that they download while the reader reads instead of after
+/// the first click: the experiment runs in the engine, and no experiment of its chapter weighs the
+/// page's memory ([`Experiment::measures_page_memory`]), which the page keeps free of everything
+/// engine until the reader measures.
 ///
 /// A `const fn`, so a panel can ask at compile time: the answer is a constant, and a module that
 /// asks holds none of the catalog (the app's core must not, see ARCHITECTURE.md).
-pub const fn starts_engine_with_page(name: &str) -> bool {
+pub const fn fetches_engine_with_page(name: &str) -> bool {
     let mut index = 0;
     while index < CATALOG.len() {
         let experiment = &CATALOG[index];
@@ -148,13 +149,13 @@ pub const fn starts_engine_with_page(name: &str) -> bool {
     false
 }
 
-/// [`starts_engine_with_page`] of every experiment, by name, worked out at compile time: names and
-/// answers only, so a module that reads it holds none of the catalog's code.
+/// [`fetches_engine_with_page`] of every experiment, `(name, fetches)`, worked out at compile time:
+/// names and answers only, so a module that reads it holds none of the catalog's code.
 pub const ENGINE_WITH_PAGE: [(&str, bool); CATALOG.len()] = {
     let mut answers = [("", false); CATALOG.len()];
     let mut index = 0;
     while index < CATALOG.len() {
-        answers[index] = (CATALOG[index].name, starts_engine_with_page(CATALOG[index].name));
+        answers[index] = (CATALOG[index].name, fetches_engine_with_page(CATALOG[index].name));
         index += 1;
     }
     answers
@@ -200,19 +201,19 @@ pub const SWEEP_MAX_TASKS: u32 = 64;
 #[cfg(test)]
 mod tests {
     #[test]
-    fn only_chapters_that_never_weigh_the_page_start_the_engine_with_the_page() {
-        use super::starts_engine_with_page;
-        assert!(starts_engine_with_page("sum"));
-        assert!(starts_engine_with_page("qps"));
+    fn only_chapters_that_never_weigh_the_page_fetch_the_engine_with_the_page() {
+        use super::fetches_engine_with_page;
+        assert!(fetches_engine_with_page("sum"));
+        assert!(fetches_engine_with_page("qps"));
         // A model the page computes needs no engine.
-        assert!(!starts_engine_with_page("os-scheduler"));
+        assert!(!fetches_engine_with_page("os-scheduler"));
         // The memory panel, and its chapter's other experiments.
-        assert!(!starts_engine_with_page("task-memory"));
-        assert!(!starts_engine_with_page("task-granularity"));
-        assert!(!starts_engine_with_page("task-switch"));
-        assert!(!starts_engine_with_page("no-such-experiment"));
+        assert!(!fetches_engine_with_page("task-memory"));
+        assert!(!fetches_engine_with_page("task-granularity"));
+        assert!(!fetches_engine_with_page("task-switch"));
+        assert!(!fetches_engine_with_page("no-such-experiment"));
         for (name, answer) in super::ENGINE_WITH_PAGE {
-            assert_eq!(answer, starts_engine_with_page(name), "{name}");
+            assert_eq!(answer, fetches_engine_with_page(name), "{name}");
             assert!(super::find(name).is_some(), "{name}");
         }
     }
