@@ -389,20 +389,8 @@ fn fail(failure: Option<RunFailure>) {
 /// offline, late, or when the answer names no build.
 async fn site_has_another_build() -> bool {
     let Some(page) = page_build() else { return false };
-    let Some(window) = web_sys::window() else { return false };
-    let Ok(abort) = web_sys::AbortController::new() else { return false };
-    let init = web_sys::RequestInit::new();
-    init.set_cache(web_sys::RequestCache::NoStore);
-    init.set_signal(Some(&abort.signal()));
-    let timer = {
-        let abort = abort.clone();
-        Closure::once_into_js(move || abort.abort())
-    };
-    let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(timer.unchecked_ref(), DIAGNOSIS_LIMIT_MS);
-    let Ok(response) = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str_and_init(&site_base(), &init)).await
-    else {
-        return false;
-    };
+    let Some((fetched, _abort)) = fetch_from_server(&site_base()) else { return false };
+    let Ok(response) = fetched.await else { return false };
     let response: web_sys::Response = response.unchecked_into();
     let Ok(text) = response.text() else { return false };
     // The abort also ends a body that stalls.
@@ -442,19 +430,24 @@ async fn diagnose(mode: Mode) -> Option<String> {
     futures_util::future::join_all(checks).await.into_iter().flatten().next()
 }
 
-/// What is wrong with the engine file at `url` (shown as `path`), if anything.
-async fn check_file(url: &str, path: &str) -> Option<String> {
+/// Ask the server itself for `url` (`no-store`: no cache answers, and the service worker passes it
+/// on), given up after [`DIAGNOSIS_LIMIT_MS`]: the answer on its way, and the controller that
+/// aborts it (its signal tells whether it was given up).
+fn fetch_from_server(url: &str) -> Option<(wasm_bindgen_futures::JsFuture, web_sys::AbortController)> {
     let window = web_sys::window()?;
     let abort = web_sys::AbortController::new().ok()?;
     let init = web_sys::RequestInit::new();
     init.set_cache(web_sys::RequestCache::NoStore);
     init.set_signal(Some(&abort.signal()));
-    let timer = {
-        let abort = abort.clone();
-        Closure::once_into_js(move || abort.abort())
-    };
-    let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(timer.unchecked_ref(), DIAGNOSIS_LIMIT_MS);
-    let fetched = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str_and_init(url, &init)).await;
+    let give_up = abort.clone();
+    after_ms(DIAGNOSIS_LIMIT_MS, move || give_up.abort());
+    Some((wasm_bindgen_futures::JsFuture::from(window.fetch_with_str_and_init(url, &init)), abort))
+}
+
+/// What is wrong with the engine file at `url` (shown as `path`), if anything.
+async fn check_file(url: &str, path: &str) -> Option<String> {
+    let (fetched, abort) = fetch_from_server(url)?;
+    let fetched = fetched.await;
     let t = ui();
     let response: web_sys::Response = match fetched {
         Ok(response) => response.unchecked_into(),

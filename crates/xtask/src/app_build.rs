@@ -73,7 +73,10 @@ pub fn build(site: &Path) -> Result<Built, String> {
         ))?;
     let linked = target_dir.join("wasm32-unknown-unknown/ui-release/app.wasm");
     let input = std::fs::read(&linked).map_err(|e| format!("{}: {e}", linked.display()))?;
-    let key = format!("{:016x}", fnv1a(&[PIPELINE.as_bytes(), &input].concat()));
+    let mut key = crate::dist::Fnv::new();
+    key.add(PIPELINE.as_bytes());
+    key.add(&input);
+    let key = format!("{:016x}", key.0);
     // The same linked module splits, binds and optimises to the same files: a second build of the
     // site (`dist --public-url`, a rebuild under `trunk serve`) copies them instead (minutes of wasm-opt).
     let finished = target_dir.join("finished").join(&key);
@@ -292,24 +295,7 @@ fn one_task_per_chunk_load(loaders: &str) -> Result<String, String> {
 
 /// A hash of every file in `folder` (not in its subfolders): each one's name and bytes, by name.
 fn tree_hash(folder: &Path) -> Result<u64, String> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
-        .map_err(|e| format!("{}: {e}", folder.display()))?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
-    let mut all = Vec::new();
-    for file in &files {
-        all.extend_from_slice(file.file_name().map(|n| n.as_encoded_bytes()).unwrap_or_default());
-        all.push(0);
-        all.extend(std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?);
-    }
-    Ok(fnv1a(&all))
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+    crate::dist::hash_files(folder, &crate::dist::files_in(folder)?)
 }
 
 /// The split of `experiment`'s panel, as `crates/app/src/panels/mod.rs` names it (`panel_sum`).

@@ -520,17 +520,9 @@ pub fn engine_dir(dir: &Path, name: &str) -> Result<PathBuf, String> {
 pub fn stamp_engine_build(dir: &Path) -> Result<String, String> {
     let mut files = Vec::new();
     for folder in ENGINE_FOLDERS {
-        let folder = dir.join(folder);
-        let listed = std::fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-        files.extend(listed.flatten().map(|e| e.path()).filter(|p| p.is_file()));
+        files.extend(files_in(&dir.join(folder))?);
     }
-    files.sort();
-    let mut hash = Fnv::new();
-    for file in &files {
-        hash.add(file.strip_prefix(dir).unwrap_or(file).to_string_lossy().as_bytes());
-        hash.add(&std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?);
-    }
-    let build = format!("{:016x}", hash.0);
+    let build = format!("{:016x}", hash_files(dir, &files)?);
     for file in files.iter().filter(|f| f.file_name().is_some_and(|n| n == "coordinator.js")) {
         let code = read(file)?;
         if !code.contains(ENGINE_BUILD_PLACEHOLDER) {
@@ -864,18 +856,37 @@ fn tags(html: &str) -> Vec<Tag> {
 }
 
 /// 64-bit FNV-1a: a stable, dependency-free hash for file names and versions (not for security).
-struct Fnv(u64);
+pub(crate) struct Fnv(pub(crate) u64);
 
 impl Fnv {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Fnv(0xcbf2_9ce4_8422_2325)
     }
 
-    fn add(&mut self, bytes: &[u8]) {
+    pub(crate) fn add(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
         }
     }
+}
+
+/// The files directly in `folder` (not in its subfolders), sorted.
+pub(crate) fn files_in(folder: &Path) -> Result<Vec<PathBuf>, String> {
+    let listed = std::fs::read_dir(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let mut files: Vec<PathBuf> = listed.flatten().map(|e| e.path()).filter(|p| p.is_file()).collect();
+    files.sort();
+    Ok(files)
+}
+
+/// A hash of `files`, in their order: each one's path below `base` and its bytes. A content hash
+/// to name a build by (the engines' build id, the UI's folder).
+pub(crate) fn hash_files(base: &Path, files: &[PathBuf]) -> Result<u64, String> {
+    let mut hash = Fnv::new();
+    for file in files {
+        hash.add(file.strip_prefix(base).unwrap_or(file).to_string_lossy().as_bytes());
+        hash.add(&std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?);
+    }
+    Ok(hash.0)
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
