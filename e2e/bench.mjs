@@ -4,12 +4,16 @@
 // to a working Run over an emulated slow link (cold and warm) with the longest task while navigating.
 // Prints one `browser.<key>=<value>` line per figure on stdout (everything else goes to stderr), e.g.
 //   browser.sequential_ms=2.9
-//   browser.hash_jobs=[{"workload":{"kind":"hash",…},…}]
+//   browser.hash_jobs=[{"workload":{"hash":{"source":…,"slice_bytes":…}},…}]
 // Usage: SITE_DIR="$PWD/../dist" node bench.mjs   (an absolute path: the test server wants one)
 //
 // The kernels are timed by talking to the engine's coordinator worker directly, with the same JSON
 // messages the UI sends (experiments::protocol), so the numbers are the engine's own samples and not
-// figures read back from the page. The jobs are the ones `cargo xtask bench` hands over in BENCH_PLAN:
+// figures read back from the page. Those messages, and the jobs in them, are in serde's externally
+// tagged form: a variant is an object of one key, its name (`{"run":{"run_id":1,"jobs":[…]}}`,
+// `{"measured":{"run_id":1,"job_index":0,"measurement":…}}`, a workload `{"sum":{"numbers":…}}`),
+// or its name alone when it carries nothing (the workload `"task_memory"`): see `variantOf`.
+// The jobs are the ones `cargo xtask bench` hands over in BENCH_PLAN:
 // `lab sum --workers 1,2 --tasks 2 …` and then `--tasks 8`, each with its own sequential baseline;
 // then the jobs `lab hash`, `lab cost`, `lab docsearch` and `lab qps` just measured natively. Each of
 // those kernels also prints the jobs the engine measured (`<kernel>_jobs`, JSON), so that xtask can
@@ -83,6 +87,19 @@ const FIRST_RUN_CASES = [
 /** Workers whose speedups the report compares. */
 const FIRST_RUN_WORKERS = [1, 2, 4];
 
+/**
+ * The name and the fields of an externally tagged serde variant: `{"sum": {...}}` is `['sum', {...}]`,
+ * a variant without fields (`"task_memory"`) is `['task_memory', {}]`, anything else `[undefined, {}]`.
+ */
+function variantOf(value) {
+  if (typeof value === 'string') return [value, {}];
+  const entries = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : [];
+  return entries.length === 1 ? [entries[0][0], entries[0][1] ?? {}] : [undefined, {}];
+}
+
+/** A job's workload kind (`sum`, `hash`, `sort`, …) and its fields. */
+const workloadOf = (job) => variantOf(job.workload);
+
 /** Before any script of the page: keep every measurement the engine posts to it. */
 function recordMeasurements() {
   window.__measured = [];
@@ -92,8 +109,11 @@ function recordMeasurements() {
       super(...args);
       this.addEventListener('message', ({ data }) => {
         try {
+          // Only a Response::Measured is an object whose one key is `measured` (see variantOf, which
+          // this script, run in the page, cannot call).
           const message = typeof data === 'string' ? JSON.parse(data) : data;
-          if (message.type === 'measured') window.__measured.push(message.measurement);
+          const measured = message && typeof message === 'object' ? message.measured : undefined;
+          if (measured && Object.keys(message).length === 1) window.__measured.push(measured.measurement);
         } catch {
           // not a JSON message of the engine
         }
@@ -122,11 +142,14 @@ function speedupsOf(measurements) {
   const speedups = {};
   for (const m of measurements) {
     if (m.job.variant === 'sequential' || !FIRST_RUN_WORKERS.includes(m.job.workers)) continue;
-    const sort = m.job.workload.kind === 'sort';
-    const what = sort ? m.job.workload.algorithm : m.job.variant;
-    const base = sort
-      ? measurements.find((o) => o.job.workload.kind === 'sort' && o.job.workload.algorithm === what && o.job.workers === 1)
-      : baseline;
+    const [kind, workload] = workloadOf(m.job);
+    const sort = kind === 'sort';
+    const what = sort ? workload.algorithm : m.job.variant;
+    const isBase = (o) => {
+      const [otherKind, other] = workloadOf(o.job);
+      return otherKind === 'sort' && other.algorithm === what && o.job.workers === 1;
+    };
+    const base = sort ? measurements.find(isBase) : baseline;
     if (!base || (sort && m.job.workers === 1)) continue;
     speedups[`${what}@${m.job.workers}`] =
       base.summary.median_ms < FIRST_RUN_SHORTEST_MS ? null : base.summary.median_ms / m.summary.median_ms;
@@ -223,8 +246,9 @@ function figureName(job) {
     doc_search: { sequential: 'docsearch_sequential', tasks: 'docsearch_threads', goroutines: 'docsearch_goroutines' },
     qps: { tasks: 'qps_thread_pool', goroutines: 'qps_goroutines' },
   };
-  const name = names[job.workload.kind]?.[job.variant];
-  if (!name) throw new Error(`no figure for a ${job.variant} ${job.workload.kind} job`);
+  const [kind] = workloadOf(job);
+  const name = names[kind]?.[job.variant];
+  if (!name) throw new Error(`no figure for a ${job.variant} ${kind} job`);
   return name;
 }
 
@@ -239,7 +263,7 @@ function emitKernel(kernel, measurements, untimed) {
     if (seen.has(name)) throw new Error(`two ${kernel.name} jobs are both reported as ${name}`);
     seen.add(name);
     emit(`${name}_ms`, m.summary.median_ms);
-    if (m.job.workload.kind === 'qps') emit(`${name}_req_s`, m.qps?.qps);
+    if (workloadOf(m.job)[0] === 'qps') emit(`${name}_req_s`, m.qps?.qps);
   }
   emit(`${kernel.name}_check_ok`, [...measurements, ...untimed].every((m) => m.check.ok));
   emit(`${kernel.name}_jobs`, JSON.stringify(measurements.map((m) => m.job)));
@@ -264,7 +288,8 @@ async function talkToEngine({ runs, labels, timeoutMs, settleMs, settleBefore, c
       const results = runs.map(() => []);
       let readyMs;
       let current = 0;
-      const send = () => worker.postMessage(JSON.stringify({ type: 'run', run_id: current + 1, jobs: runs[current] }));
+      // experiments::protocol::Request::Run.
+      const send = () => worker.postMessage(JSON.stringify({ run: { run_id: current + 1, jobs: runs[current] } }));
       worker.onerror = (event) => fail(`the engine worker failed: ${event.message || 'it could not be loaded'}`);
       worker.onmessage = ({ data }) => {
         let message;
@@ -274,13 +299,21 @@ async function talkToEngine({ runs, labels, timeoutMs, settleMs, settleBefore, c
           fail(`the engine sent an unreadable message: ${String(data).slice(0, 200)}`);
           return;
         }
-        switch (message.type) {
+        // A Response is an object of one key, its variant's name, whose value holds its fields (this
+        // runs in the page, so it does not call variantOf).
+        const entries = message !== null && typeof message === 'object' && !Array.isArray(message) ? Object.entries(message) : [];
+        if (entries.length !== 1) {
+          fail(`the engine sent a message that is not a response: ${String(data).slice(0, 200)}`);
+          return;
+        }
+        const [[type, fields]] = entries;
+        switch (type) {
           case 'ready':
             readyMs = performance.now() - started;
             send();
             break;
           case 'measured':
-            if (message.run_id === current + 1) results[current][message.job_index] = message.measurement;
+            if (fields.run_id === current + 1) results[current][fields.job_index] = fields.measurement;
             break;
           case 'finished':
             current += 1;
@@ -294,7 +327,7 @@ async function talkToEngine({ runs, labels, timeoutMs, settleMs, settleBefore, c
           case 'failed':
           case 'stopped':
           case 'crashed':
-            fail(`the engine answered "${message.type}" during ${labels[current]}: ${message.failure?.detail ?? ''}`);
+            fail(`the engine answered "${type}" during ${labels[current]}: ${fields?.failure?.detail ?? ''}`);
             break;
           default:
             // progress and status messages carry nothing the bench needs
@@ -318,8 +351,9 @@ async function measureKernels(browser, server) {
     emit('hardware_concurrency', await page.evaluate(() => navigator.hardwareConcurrency));
     const TASK_COUNTS = taskCounts();
     const KERNELS = kernels();
-    const [{ workload, repetitions }] = sumRun(TASK_COUNTS[0]);
-    log(`timing the Sum kernel in the engine worker (n=${workload.numbers}, ${repetitions} repetitions, tasks ${TASK_COUNTS})`);
+    const [first] = sumRun(TASK_COUNTS[0]);
+    const [, sum] = workloadOf(first);
+    log(`timing the Sum kernel in the engine worker (n=${sum.numbers}, ${first.repetitions} repetitions, tasks ${TASK_COUNTS})`);
     log(`then ${KERNELS.map((k) => k.name).join(', ')} (${KERNELS.reduce((n, k) => n + k.jobs.length, 0)} jobs)`);
     // Runs: the untimed pass (Sum, then every other kernel's jobs once), then Sum for each task
     // count, then each other kernel.
@@ -472,8 +506,10 @@ async function measureUi(browser, server) {
   const page = await newPage(browser);
   try {
     await page.addInitScript(instrumentPage);
-    const [{ workload, repetitions }] = sumRun(2);
-    const query = `workers=2&tasks=2&n=${workload.numbers}&reps=${repetitions}`;
+    const [first] = sumRun(2);
+    const [kind, sum] = workloadOf(first);
+    if (kind !== 'sum' || !sum.numbers) throw new Error(`BENCH_PLAN's Sum run is not of Sum jobs: ${JSON.stringify(first.workload)}`);
+    const query = `workers=2&tasks=2&n=${sum.numbers}&reps=${first.repetitions}`;
     log(`loading /chapters/sum?${query} and clicking Run`);
     await page.goto(`${server.url}/chapters/sum?${query}`);
     const panel = page.locator('section[data-experiment="sum"]');

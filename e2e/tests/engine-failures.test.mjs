@@ -79,7 +79,7 @@ await init();
 coordinator_start('dev');
 const forward = self.onmessage;
 self.onmessage = (event) => {
-  if (typeof event.data === 'string' && event.data.includes('"run"') && /"repetitions":1[,}]/.test(event.data)) fault_injection_panic('simulated panic in the coordinator');
+  if (typeof event.data === 'string' && event.data.startsWith('{"run":') && /"repetitions":1[,}]/.test(event.data)) fault_injection_panic('simulated panic in the coordinator');
   else forward(event);
 };`;
   await page.goto(`${server.url}/chapters/sum?workers=2&n=100000&reps=1`);

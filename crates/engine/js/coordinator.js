@@ -18,11 +18,13 @@ try {
   await init({ module_or_path: wasm });
   coordinator_start(ENGINE_BUILD);
 } catch (error) {
+  // experiments::protocol::Response::Crashed, in serde's externally tagged form.
   postMessage(JSON.stringify({
-    type: 'crashed',
-    failure: {
-      kind: 'engine_not_started',
-      detail: 'the engine could not start: ' + (error && error.message ? error.message : String(error)),
+    crashed: {
+      failure: {
+        kind: 'engine_not_started',
+        detail: 'the engine could not start: ' + (error && error.message ? error.message : String(error)),
+      },
     },
   }));
 }

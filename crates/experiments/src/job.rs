@@ -7,7 +7,7 @@ pub const DEFAULT_SEED: u64 = 0x00C0_FFEE;
 
 /// What to compute. Data is generated from `seed` by the engine, once per size, outside the timing.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Workload {
     /// Add `numbers` random integers (the articles' `add` / `addConcurrent`).
     Sum { numbers: u64, seed: u64 },
@@ -38,7 +38,7 @@ pub enum Workload {
 
 /// Where the bytes to hash come from.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "from", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum HashSource {
     /// A seeded stream of `bytes` bytes (`workloads::hashing::fill_generated`), made slice by slice.
     Generated { bytes: u64, seed: u64 },
@@ -378,6 +378,20 @@ mod tests {
         assert!(too_many.contains("at most 64 jobs"), "{too_many}");
         assert!(validate_run(&[]).is_err());
         assert!(validate_run(&[sane, job(0, 8, 1000)]).unwrap_err().contains("workers"));
+    }
+
+    /// Workloads and sources are externally tagged (`e2e/bench.mjs` reads a workload's kind as its
+    /// one key, or as the string a workload without fields is).
+    #[test]
+    fn workloads_are_externally_tagged() {
+        let shape = |w: &Workload| serde_json::to_string(w).unwrap();
+        assert_eq!(shape(&Workload::Sum { numbers: 10, seed: 1 }), r#"{"sum":{"numbers":10,"seed":1}}"#);
+        assert_eq!(shape(&Workload::TaskMemory), r#""task_memory""#);
+        let hash = Workload::Hash { source: HashSource::Generated { bytes: 4096, seed: 1 }, slice_bytes: 4096 };
+        let text = r#"{"hash":{"source":{"generated":{"bytes":4096,"seed":1}},"slice_bytes":4096}}"#;
+        assert_eq!(shape(&hash), text);
+        assert_eq!(serde_json::from_str::<Workload>(text).unwrap(), hash);
+        assert!(serde_json::from_str::<Workload>(r#"{"kind":"sum","numbers":10,"seed":1}"#).is_err());
     }
 
     #[test]

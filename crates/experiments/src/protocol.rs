@@ -9,7 +9,7 @@ pub type RunId = u64;
 
 /// UI to engine.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Request {
     /// Measure `jobs` one after another. A new run stops the one in progress.
     Run { run_id: RunId, jobs: Vec<Job> },
@@ -21,7 +21,7 @@ pub enum Request {
 
 /// Engine to UI.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Response {
     /// The engine is loaded and can take requests.
     Ready {
@@ -192,7 +192,35 @@ mod tests {
 
     #[test]
     fn garbage_is_an_error_not_a_panic() {
-        assert!(Request::from_json("{\"type\":\"explode\"}").is_err());
+        assert!(Request::from_json("{\"explode\":{}}").is_err());
         assert!(Response::from_json("not json").is_err());
+    }
+
+    /// The externally tagged shapes that hand-written JavaScript builds or reads: `coordinator.js`'s
+    /// `crashed` answer, and the requests and answers of `e2e/bench.mjs`.
+    #[test]
+    fn messages_are_externally_tagged() {
+        let crashed =
+            r#"{"crashed":{"failure":{"kind":"engine_not_started","detail":"the engine could not start: x"}}}"#;
+        let failure = Failure::new(FailureKind::EngineNotStarted, "the engine could not start: x");
+        assert_eq!(Response::from_json(crashed), Ok(Response::Crashed { failure: failure.clone() }));
+        assert_eq!(Response::Crashed { failure }.to_json(), crashed);
+        assert_eq!(Request::Status.to_json(), r#""status""#);
+        assert_eq!(Request::Stop { run_id: 2 }.to_json(), r#"{"stop":{"run_id":2}}"#);
+        let run = Request::Run {
+            run_id: 1,
+            jobs: vec![Job {
+                workload: Workload::TaskMemory,
+                variant: Variant::Goroutines,
+                workers: 1,
+                tasks: 4,
+                repetitions: 1,
+            }],
+        };
+        let text = r#"{"run":{"run_id":1,"jobs":[{"workload":"task_memory","variant":"goroutines","workers":1,"tasks":4,"repetitions":1}]}}"#;
+        assert_eq!(run.to_json(), text);
+        let ready = Response::Ready { threads: true, build: "dev".into() };
+        assert_eq!(ready.to_json(), r#"{"ready":{"threads":true,"build":"dev"}}"#);
+        assert_eq!(Response::Finished { run_id: 1 }.to_json(), r#"{"finished":{"run_id":1}}"#);
     }
 }

@@ -17,7 +17,7 @@ pub struct Span {
 
 /// One step of the M:N task runtime's scheduler.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum SchedulerEventKind {
     /// The task was created and queued: on that worker's local queue, or the global queue if `None`.
     Spawn { queue: Option<u32> },
@@ -41,7 +41,6 @@ pub struct SchedulerEvent {
     pub at_ms: f64,
     pub worker: Option<u32>,
     pub task: u32,
-    #[serde(flatten)]
     pub kind: SchedulerEventKind,
 }
 
@@ -271,6 +270,18 @@ mod tests {
         assert!((report.overshoot_ms() - 0.1).abs() < 1e-12);
         // The articles' 1,000 reads, one after another, at this pace.
         assert!((report.in_a_loop_ms(1_000) - 1_100.0).abs() < 1e-9);
+    }
+
+    /// An event's kind is a field of its own, externally tagged: a name, or one key for a kind with fields.
+    #[test]
+    fn scheduler_events_carry_their_kind_as_a_field() {
+        let run = SchedulerEvent { at_ms: 1.5, worker: Some(1), task: 2, kind: SchedulerEventKind::Run };
+        assert_eq!(serde_json::to_string(&run).unwrap(), r#"{"at_ms":1.5,"worker":1,"task":2,"kind":"run"}"#);
+        let spawn =
+            SchedulerEvent { at_ms: 0.0, worker: None, task: 3, kind: SchedulerEventKind::Spawn { queue: Some(0) } };
+        let text = r#"{"at_ms":0.0,"worker":null,"task":3,"kind":{"spawn":{"queue":0}}}"#;
+        assert_eq!(serde_json::to_string(&spawn).unwrap(), text);
+        assert_eq!(serde_json::from_str::<SchedulerEvent>(text).unwrap(), spawn);
     }
 
     #[test]

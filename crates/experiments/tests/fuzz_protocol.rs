@@ -2,6 +2,12 @@
 //! mutated valid requests, huge, negative, fractional or missing numbers, deep nesting), it is
 //! either refused with a message or parsed; a parsed run is either accepted, every job within the
 //! limits, or refused with a message. Nothing panics.
+//!
+//! Requests and their enums are in serde's externally tagged form: a variant is an object of one
+//! key, its name (`{"run": {"run_id": 1, "jobs": […]}}`, a workload `{"sum": {"numbers": …}}`, a
+//! source `{"generated": {…}}`), or its name alone when it carries nothing (`"status"`,
+//! `"task_memory"`). A request in the internally tagged form of earlier builds (`{"type": "run", …}`,
+//! `{"kind": "sum", …}`, `{"from": "generated", …}`) is refused.
 
 use experiments::protocol::Request;
 use experiments::{HashSource, Job, ScenarioKind, SortAlgorithm, Variant, Workload};
@@ -161,7 +167,11 @@ fn odd_value() -> impl Strategy<Value = Value> {
             json!([]),
             json!({}),
             json!([1, 2, 3]),
-            json!({"kind": "sum"}),
+            // A workload where something else was (or another workload), in the form of now, a
+            // unit variant's name where a struct variant was, and the form of earlier builds.
+            json!({"sum": {"numbers": 1, "seed": 1}}),
+            json!("task_memory"),
+            json!({"kind": "sum", "numbers": 1, "seed": 1}),
         ]),
         any::<i64>().prop_map(|v| json!(v)),
         any::<f64>().prop_map(|v| serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)),
@@ -176,9 +186,11 @@ enum Mutation {
     Replace(usize, Value),
     /// Remove one key of that object (a missing field).
     RemoveKey(usize, usize),
-    /// Add an unknown key, or a known one with an odd value.
+    /// Add an unknown key, or a known one with an odd value (beside a variant's tag: a second tag).
     AddKey(usize, String, Value),
-    /// Rename a `type`, `kind`, `variant` or `from` tag.
+    /// Rename an enum's tag: the one key of an object (an externally tagged variant such as
+    /// `{"run": {…}}`, or a one-field struct), or a string (a unit variant such as `"status"` or
+    /// `"task_memory"`, a `variant`, `algorithm` or `scenario`).
     Retag(usize, String),
     /// Wrap the node in `depth` arrays.
     Nest(usize, usize),
@@ -186,10 +198,27 @@ enum Mutation {
 
 fn mutation() -> impl Strategy<Value = Mutation> {
     let at = any::<usize>();
-    let key = prop_oneof![Just("type".to_string()), Just("workers".to_string()), regex("[a-z_]{1,10}")];
+    let key = prop_oneof![
+        prop::sample::select(vec!["type", "kind", "from", "stop", "sum", "workers"]).prop_map(str::to_string),
+        regex("[a-z_]{1,10}"),
+    ];
     let tag = prop_oneof![
-        prop::sample::select(vec!["run", "stop", "status", "sum", "hash", "file", "goroutines", "RUN"])
-            .prop_map(str::to_string),
+        prop::sample::select(vec![
+            "run",
+            "stop",
+            "status",
+            "sum",
+            "task_memory",
+            "hash",
+            "generated",
+            "file",
+            "goroutines",
+            "tasks",
+            "type",
+            "kind",
+            "RUN",
+        ])
+        .prop_map(str::to_string),
         text(10),
     ];
     prop_oneof![
@@ -250,16 +279,15 @@ fn mutate(value: &mut Value, mutation: &Mutation) {
                 map.insert(key.clone(), new.clone());
             }
         }
-        Mutation::Retag(at, tag) => {
-            if let Value::Object(map) = node_mut(value, *at) {
-                for key in ["type", "kind", "variant", "from", "algorithm", "scenario"] {
-                    if map.contains_key(key) {
-                        map.insert(key.to_string(), Value::String(tag.clone()));
-                        break;
-                    }
-                }
+        Mutation::Retag(at, tag) => match node_mut(value, *at) {
+            Value::Object(map) if map.len() == 1 => {
+                let key = map.keys().next().cloned().expect("one key");
+                let inner = map.remove(&key).expect("its value");
+                map.insert(tag.clone(), inner);
             }
-        }
+            name @ Value::String(_) => *name = Value::String(tag.clone()),
+            _ => {}
+        },
         Mutation::Nest(at, depth) => {
             let node = node_mut(value, *at);
             let mut nested = node.take();
@@ -321,7 +349,7 @@ fn deep() -> impl Strategy<Value = String> {
     (1usize..20_000, 0usize..4).prop_map(|(depth, shape)| match shape {
         0 => format!("{}{}", "[".repeat(depth), "]".repeat(depth)),
         1 => format!("{}1{}", "{\"a\":".repeat(depth), "}".repeat(depth)),
-        2 => format!("{{\"type\":\"run\",\"run_id\":1,\"jobs\":{}{}}}", "[".repeat(depth), "]".repeat(depth)),
+        2 => format!("{{\"run\":{{\"run_id\":1,\"jobs\":{}{}}}}}", "[".repeat(depth), "]".repeat(depth)),
         _ => "[".repeat(depth),
     })
 }
@@ -376,29 +404,121 @@ proptest! {
     }
 }
 
+/// An externally tagged variant (`{"name": {fields}}`, or `"name"` alone) in the internally tagged
+/// form of earlier builds: `{key: "name", fields…}`.
+fn internally_tagged(variant: &Value, key: &str) -> Value {
+    let (name, fields) = match variant {
+        Value::String(name) => (name.clone(), serde_json::Map::new()),
+        Value::Object(map) if map.len() == 1 => {
+            let (name, fields) = map.iter().next().expect("one key");
+            (name.clone(), fields.as_object().cloned().expect("a struct variant's fields"))
+        }
+        other => panic!("not an externally tagged variant: {other}"),
+    };
+    let mut old = fields;
+    old.insert(key.to_string(), Value::String(name));
+    Value::Object(old)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { rng_algorithm: RngAlgorithm::XorShift, ..ProptestConfig::with_cases(2_000) })]
+
+    /// A request in the form of earlier builds (what a page of another build would send) is refused
+    /// with a message, never read as another request: the whole request internally tagged
+    /// (`{"type": "run", "run_id": …}`), or only one job's workload (`{"kind": "sum", …}`), or only
+    /// one hash job's source (`{"from": "generated", …}`).
+    #[test]
+    fn a_request_in_the_old_tagged_form_is_refused(request in request(), which in 0usize..3, pick in any::<usize>()) {
+        let mut value = serde_json::to_value(&request).expect("a request is JSON");
+        let jobs: Vec<usize> = match &request {
+            Request::Run { jobs, .. } => (0..jobs.len()).collect(),
+            _ => Vec::new(),
+        };
+        let hash_jobs: Vec<usize> = match &request {
+            Request::Run { jobs, .. } => jobs
+                .iter()
+                .enumerate()
+                .filter(|(_, job)| matches!(job.workload, Workload::Hash { .. }))
+                .map(|(i, _)| i)
+                .collect(),
+            _ => Vec::new(),
+        };
+        let what = if which == 2 && !hash_jobs.is_empty() {
+            let job = &mut value["run"]["jobs"][hash_jobs[pick % hash_jobs.len()]];
+            job["workload"]["hash"]["source"] = internally_tagged(&job["workload"]["hash"]["source"], "from");
+            "a source"
+        } else if which >= 1 && !jobs.is_empty() {
+            let job = &mut value["run"]["jobs"][jobs[pick % jobs.len()]];
+            job["workload"] = internally_tagged(&job["workload"], "kind");
+            "a workload"
+        } else {
+            value = internally_tagged(&value, "type");
+            "the request"
+        };
+        let text = serde_json::to_string(&value).expect("still JSON");
+        match answer(&text) {
+            Answer::Refused(message) => prop_assert!(!message.trim().is_empty(), "a refusal says why: {text}"),
+            other => prop_assert!(false, "{what} in the old form was read as {other:?}: {text}"),
+        }
+    }
+}
+
+/// A run request of the one job `job` (JSON text as is).
+fn run_of(job: &str) -> String {
+    format!(r#"{{"run":{{"run_id":1,"jobs":[{job}]}}}}"#)
+}
+
 /// A run request of one Sum job: `numbers` and `rest` are JSON text as is.
 fn sum_run(numbers: &str, rest: &str) -> String {
-    let workload = format!(r#"{{"kind":"sum",{numbers}"seed":1}}"#);
-    format!(r#"{{"type":"run","run_id":1,"jobs":[{{"workload":{workload},"variant":"tasks",{rest}}}]}}"#)
+    run_of(&format!(r#"{{"workload":{{"sum":{{{numbers}"seed":1}}}},"variant":"tasks",{rest}}}"#))
 }
 
 #[test]
 fn boundary_requests_are_answered_or_refused() {
     let valid = sum_run(r#""numbers":1000,"#, r#""workers":2,"tasks":8,"repetitions":3"#);
     assert_eq!(answer(&valid), Answer::Runs(1));
-    assert_eq!(answer(r#"{"type":"status"}"#), Answer::Reports);
-    assert_eq!(answer(r#"{"type":"stop","run_id":18446744073709551615}"#), Answer::Stops);
+    assert_eq!(answer(r#""status""#), Answer::Reports);
+    assert_eq!(answer(r#"{"stop":{"run_id":18446744073709551615}}"#), Answer::Stops);
+    // A unit variant is its name alone, a struct variant an object, however deep.
+    let parked = r#"{"workload":"task_memory","variant":"goroutines","workers":1,"tasks":100,"repetitions":1}"#;
+    assert_eq!(answer(&run_of(parked)), Answer::Runs(1));
+    let generated = r#"{"hash":{"source":{"generated":{"bytes":65536,"seed":1}},"slice_bytes":4096}}"#;
+    let hash = format!(r#"{{"workload":{generated},"variant":"tasks","workers":2,"tasks":2,"repetitions":1}}"#);
+    assert_eq!(answer(&run_of(&hash)), Answer::Runs(1));
     let refused = [
         "".to_string(),
         "null".into(),
         "{}".into(),
         "[]".into(),
-        r#"{"type":"run"}"#.into(),
-        r#"{"type":"run","run_id":-1,"jobs":[]}"#.into(),
-        r#"{"type":"run","run_id":1.5,"jobs":[]}"#.into(),
-        r#"{"type":"run","run_id":18446744073709551616,"jobs":[]}"#.into(),
-        r#"{"type":"run","run_id":NaN,"jobs":[]}"#.into(),
-        r#"{"type":"<script>","run_id":1}"#.into(),
+        r#""run""#.into(),
+        r#""Status""#.into(),
+        r#"{"run":null}"#.into(),
+        r#"{"run":{}}"#.into(),
+        r#"{"status":{}}"#.into(),
+        r#"{"run":{"run_id":-1,"jobs":[]}}"#.into(),
+        r#"{"run":{"run_id":1.5,"jobs":[]}}"#.into(),
+        r#"{"run":{"run_id":18446744073709551616,"jobs":[]}}"#.into(),
+        r#"{"run":{"run_id":NaN,"jobs":[]}}"#.into(),
+        r#"{"<script>":{"run_id":1}}"#.into(),
+        // Two tags in one variant.
+        r#"{"stop":{"run_id":1},"status":null}"#.into(),
+        // The internally tagged form of earlier builds, whole or in part.
+        r#"{"type":"status"}"#.into(),
+        r#"{"type":"stop","run_id":1}"#.into(),
+        r#"{"type":"run","run_id":1,"jobs":[]}"#.into(),
+        run_of(
+            r#"{"workload":{"kind":"sum","numbers":1000,"seed":1},"variant":"tasks","workers":2,"tasks":8,"repetitions":3}"#,
+        ),
+        run_of(r#"{"workload":{"kind":"task_memory"},"variant":"goroutines","workers":1,"tasks":100,"repetitions":1}"#),
+        run_of(
+            &hash
+                .replace(r#"{"generated":{"bytes":65536,"seed":1}}"#, r#"{"from":"generated","bytes":65536,"seed":1}"#),
+        ),
+        // A struct variant's name alone, and two workloads in one.
+        run_of(r#"{"workload":"sum","variant":"tasks","workers":2,"tasks":8,"repetitions":3}"#),
+        run_of(
+            r#"{"workload":{"sum":{"numbers":1000,"seed":1},"spin":{"units":1}},"variant":"tasks","workers":2,"tasks":8,"repetitions":3}"#,
+        ),
         sum_run(r#""numbers":1e400,"#, r#""workers":2,"tasks":8,"repetitions":3"#),
         sum_run(r#""numbers":-5,"#, r#""workers":2,"tasks":8,"repetitions":3"#),
         sum_run("", r#""workers":2,"tasks":8,"repetitions":3"#),
@@ -415,6 +535,8 @@ fn boundary_requests_are_answered_or_refused() {
     for depth in [127, 128, 129, 10_000, 1_000_000] {
         assert!(matches!(answer(&"[".repeat(depth)), Answer::Refused(_)));
         let jobs = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
-        assert!(matches!(answer(&format!(r#"{{"type":"run","run_id":1,"jobs":{jobs}}}"#)), Answer::Refused(_)));
+        assert!(matches!(answer(&format!(r#"{{"run":{{"run_id":1,"jobs":{jobs}}}}}"#)), Answer::Refused(_)));
+        let tags = format!("{}1{}", r#"{"run":"#.repeat(depth), "}".repeat(depth));
+        assert!(matches!(answer(&tags), Answer::Refused(_)));
     }
 }

@@ -18,16 +18,16 @@ const LAB_OUTPUT: &str = r#"{
   "machine": {"os": "linux", "arch": "x86_64", "logical_cpus": 2, "engine": "rayon on OS threads"},
   "results": [
     {"benchmark": "BenchmarkSum/sequential/n=10000000", "speedup": 1.0, "measurement": {
-      "job": {"workload": {"kind": "sum", "numbers": 10000000, "seed": 12648430}, "variant": "sequential", "workers": 1, "tasks": 1, "repetitions": 10},
+      "job": {"workload": {"sum": {"numbers": 10000000, "seed": 12648430}}, "variant": "sequential", "workers": 1, "tasks": 1, "repetitions": 10},
       "samples_ms": [2.5, 2.4], "summary": {"median_ms": 2.4, "min_ms": 2.3, "max_ms": 2.5},
       "trace": {"spans": [{"worker": 0, "task": 0, "start_ms": 0.0, "end_ms": 2.4}], "wall_ms": 2.4},
       "check": {"ok": true, "value": "1", "expected": "1"}, "pool_start_ms": null}},
     {"benchmark": "BenchmarkSum/tasks=2/workers=1/n=10000000", "speedup": 0.96, "measurement": {
-      "job": {"workload": {"kind": "sum", "numbers": 10000000, "seed": 12648430}, "variant": "tasks", "workers": 1, "tasks": 2, "repetitions": 10},
+      "job": {"workload": {"sum": {"numbers": 10000000, "seed": 12648430}}, "variant": "tasks", "workers": 1, "tasks": 2, "repetitions": 10},
       "samples_ms": [2.5], "summary": {"median_ms": 2.5, "min_ms": 2.5, "max_ms": 2.5},
       "trace": {"spans": [], "wall_ms": 2.5}, "check": {"ok": true, "value": "1", "expected": "1"}, "pool_start_ms": 0.08}},
     {"benchmark": "BenchmarkSum/tasks=2/workers=2/n=10000000", "speedup": 2.0, "measurement": {
-      "job": {"workload": {"kind": "sum", "numbers": 10000000, "seed": 12648430}, "variant": "tasks", "workers": 2, "tasks": 2, "repetitions": 10},
+      "job": {"workload": {"sum": {"numbers": 10000000, "seed": 12648430}}, "variant": "tasks", "workers": 2, "tasks": 2, "repetitions": 10},
       "samples_ms": [1.2], "summary": {"median_ms": 1.2, "min_ms": 1.2, "max_ms": 1.2},
       "trace": {"spans": [], "wall_ms": 1.2}, "check": {"ok": true, "value": "1", "expected": "1"}, "pool_start_ms": 0.1}}
   ]
@@ -66,7 +66,7 @@ fn kernel_jobs(kernel: Kernel) -> Vec<String> {
     match kernel {
         Kernel::Hash => {
             let hash = format!(
-                r#"{{"kind":"hash","source":{{"from":"generated","bytes":{},"seed":12648430}},"slice_bytes":4194304}}"#,
+                r#"{{"hash":{{"source":{{"generated":{{"bytes":{},"seed":12648430}}}},"slice_bytes":4194304}}}}"#,
                 HASH_MB << 20
             );
             vec![
@@ -75,8 +75,8 @@ fn kernel_jobs(kernel: Kernel) -> Vec<String> {
             ]
         }
         Kernel::Cost => {
-            let tiny = format!(r#"{{"kind":"granularity","sqrt":{COST_SQRT}}}"#);
-            let ping_pong = format!(r#"{{"kind":"ping_pong","round_trips":{SWITCH_TRIPS}}}"#);
+            let tiny = format!(r#"{{"granularity":{{"sqrt":{COST_SQRT}}}}}"#);
+            let ping_pong = format!(r#"{{"ping_pong":{{"round_trips":{SWITCH_TRIPS}}}}}"#);
             vec![
                 job(&tiny, "sequential", 1, COST_TASKS, COST_REPETITIONS),
                 job(&tiny, "tasks", COST_WORKERS, COST_TASKS, COST_REPETITIONS),
@@ -87,7 +87,7 @@ fn kernel_jobs(kernel: Kernel) -> Vec<String> {
         }
         Kernel::Docsearch => {
             let search = format!(
-                r#"{{"kind":"doc_search","documents":{DOCUMENTS},"latency_us":{},"seed":12648430}}"#,
+                r#"{{"doc_search":{{"documents":{DOCUMENTS},"latency_us":{},"seed":12648430}}}}"#,
                 READ_LATENCY_MS * 1000
             );
             vec![
@@ -98,7 +98,7 @@ fn kernel_jobs(kernel: Kernel) -> Vec<String> {
         }
         Kernel::Qps => {
             let load = format!(
-                r#"{{"kind":"qps","requests":{QPS_REQUESTS},"concurrency":{QPS_CONCURRENCY},"work_us":{QPS_WORK_US},"wait_us":{}}}"#,
+                r#"{{"qps":{{"requests":{QPS_REQUESTS},"concurrency":{QPS_CONCURRENCY},"work_us":{QPS_WORK_US},"wait_us":{}}}}}"#,
                 QPS_WAIT_MS * 1000
             );
             vec![
@@ -315,7 +315,7 @@ fn kernel_figures_that_cannot_be_read_are_errors() {
         tasks: 2,
         repetitions: 1,
     };
-    assert!(figure_name(&sort).unwrap_err().contains(r#""kind":"sort""#));
+    assert!(figure_name(&sort).unwrap_err().contains(r#""workload":{"sort":{"#));
     let wrong = lab_kernel_output(Kernel::Docsearch).replacen(r#""ok": true"#, r#""ok": false"#, 1);
     let mut figures = Figures::new();
     add_kernel_figures(&lab_report(&wrong), Kernel::Docsearch, &mut figures).expect("read");
@@ -504,7 +504,7 @@ fn the_browser_measures_the_jobs_lab_measured() {
             .collect();
         let t = tasks as u64;
         assert_eq!(shape, [("sequential".into(), 1, 1), ("tasks".into(), 1, t), ("tasks".into(), 2, t)]);
-        assert!(run.iter().all(|j| j["workload"]["numbers"] == NUMBERS && j["repetitions"] == REPETITIONS));
+        assert!(run.iter().all(|j| j["workload"]["sum"]["numbers"] == NUMBERS && j["repetitions"] == REPETITIONS));
     }
     native.remove("qps_jobs");
     assert!(super::browser::browser_plan(&native).unwrap_err().contains("lab qps"));
