@@ -58,7 +58,10 @@ test('the landing page fetches no panel code; a chapter fetches its own panels�
   const panel = page.locator('section[data-experiment="sum"]');
   await panel.waitFor();
   for (const file of own) assert.ok(page.fetchedChunks.includes(file), `${file}: ${page.fetchedChunks.join(', ')}`);
-  const others = page.fetchedChunks.filter((f) => !needs.panel_sum.includes(f));
+  // The panel's later views (charts, timeline, comparison, sharing) are a split of their own.
+  assert.ok(needs.views_sum?.length > 0, JSON.stringify(Object.keys(needs)));
+  const sumCode = [...needs.panel_sum, ...needs.views_sum];
+  const others = page.fetchedChunks.filter((f) => !sumCode.includes(f));
   assert.deepEqual(others, [], 'nothing the Sum panel does not need');
   assert.equal(await clickAndWait(panel, 'Run'), 'finished');
   assert.deepEqual(page.problems, []);
@@ -113,6 +116,40 @@ test('a bundle of shared chunks that cannot be fetched: a notice with Retry, and
   assert.ok(page.fetchedChunks.filter((f) => f === bundle).length > before, 'Retry fetched the bundle again');
   assert.equal(await clickAndWait(panel, 'Run'), 'finished');
   const unexpected = page.problems.filter((p) => !new RegExp(`503|${bundle.replace('.', '\\.')}|HTTP status code is not ok|Service Unavailable`, 'i').test(p));
+  assert.deepEqual(unexpected, []);
+  await page.context().close();
+});
+
+test('a panel’s later views come after the engine’s files, and when they cannot be fetched Run works and Retry brings them', async () => {
+  const page = await recordingPage();
+  // When each answer ended, and when each views file was asked for (the order is what is checked).
+  const events = [];
+  page.on('requestfinished', (request) => {
+    if (/\/engine(-[0-9a-f]{16})?\/engine_bg\.wasm$/.test(new URL(request.url()).pathname)) events.push('engine finished');
+  });
+  page.on('request', (request) => {
+    if (/\/split_views_sum\.wasm$/.test(new URL(request.url()).pathname)) events.push('views asked');
+  });
+  let refused = 0;
+  await page.route(/\/split_views_sum\.wasm$/, (route) => { refused += 1; return route.fulfill({ status: 503, body: 'unavailable' }); });
+  await page.goto(`${server.url}/chapters/sum?workers=2&tasks=4&n=100000&reps=1`);
+  const panel = page.locator('section[data-experiment="sum"]');
+  const notice = panel.getByTestId('views-failed');
+  await notice.waitFor();
+  assert.ok(refused >= 1);
+  assert.ok(events.indexOf('engine finished') >= 0 && events.indexOf('engine finished') < events.indexOf('views asked'), events.join(', '));
+  assert.match(await notice.innerText(), /could not be loaded/);
+  // Runs work without the views: the results table is the panel's own.
+  assert.equal(await clickAndWait(panel, 'Run'), 'finished');
+  assert.ok((await panel.locator('table.results tbody tr').count()) > 0, 'the results table has rows');
+  assert.equal(await panel.getByTestId('sweep').count(), 0);
+
+  await page.unroute(/\/split_views_sum\.wasm$/);
+  await notice.getByRole('button', { name: 'Retry' }).click();
+  await panel.getByTestId('sweep').waitFor();
+  await panel.getByTestId('sum-timeline').waitFor();
+  assert.equal(await panel.getByTestId('views-failed').count(), 0);
+  const unexpected = page.problems.filter((p) => !/503|split_views_sum|HTTP status code is not ok|Service Unavailable/i.test(p));
   assert.deepEqual(unexpected, []);
   await page.context().close();
 });

@@ -128,6 +128,9 @@ thread_local! {
     static EVER_STARTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// Whether this page fetched the engine's files ahead of a run ([`prefetch_for_page`]).
     static PREFETCHED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The engine files [`prefetch_for_page`] is still fetching, and who waits for the last one
+    /// ([`prefetch_settled`]).
+    static PREFETCHING: RefCell<(usize, Vec<oneshot::Sender<()>>)> = const { RefCell::new((0, Vec::new())) };
 }
 
 /// Whether an engine was ever started in this page.
@@ -510,17 +513,48 @@ pub fn prefetch_for_page(names: &[&str]) {
     }
     let Ok(mode) = availability() else { return };
     let base = site_base();
-    for path in engine_files(mode) {
+    let files = engine_files(mode);
+    PREFETCHING.with(|p| p.borrow_mut().0 += files.len());
+    for path in files {
         let url = format!("{base}{path}");
         wasm_bindgen_futures::spawn_local(async move {
-            let Some(window) = web_sys::window() else { return };
-            // Read to the end, so the whole body lands in the cache; a failure is the Run's to report.
-            if let Ok(response) = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(&url)).await {
-                if let Ok(body) = response.unchecked_into::<web_sys::Response>().array_buffer() {
-                    let _ = wasm_bindgen_futures::JsFuture::from(body).await;
+            if let Some(window) = web_sys::window() {
+                // Read to the end, so the whole body lands in the cache; a failure is the Run's to report.
+                if let Ok(response) = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(&url)).await {
+                    if let Ok(body) = response.unchecked_into::<web_sys::Response>().array_buffer() {
+                        let _ = wasm_bindgen_futures::JsFuture::from(body).await;
+                    }
                 }
             }
+            let waiting = PREFETCHING.with(|p| {
+                let mut p = p.borrow_mut();
+                p.0 -= 1;
+                if p.0 == 0 {
+                    std::mem::take(&mut p.1)
+                } else {
+                    Vec::new()
+                }
+            });
+            for waiter in waiting {
+                let _ = waiter.send(());
+            }
         });
+    }
+}
+
+/// Resolves once every engine file [`prefetch_for_page`] asked for has arrived (or failed), at once
+/// if none is on its way: what a page fetches after it does not share the link with the engine.
+pub async fn prefetch_settled() {
+    let waiting = PREFETCHING.with(|p| {
+        let mut p = p.borrow_mut();
+        (p.0 > 0).then(|| {
+            let (sender, receiver) = oneshot::channel();
+            p.1.push(sender);
+            receiver
+        })
+    });
+    if let Some(receiver) = waiting {
+        let _ = receiver.await;
     }
 }
 

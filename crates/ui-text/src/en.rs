@@ -34,6 +34,8 @@ pub static EN: Ui = Ui {
     unknown_experiment: "There is no experiment called “{name}”.",
     panel_loading: "Loading the experiment…",
     panel_failed: "This experiment could not be loaded (the connection may have dropped). The rest of the page works; try again.",
+    views_loading: "Loading the charts and the timeline…",
+    views_failed: "The charts and the timeline could not be loaded (perhaps the connection dropped). Runs work without them; try again.",
     back_home: "Back to the chapter list",
     prose_loading: "Loading the text…",
     prose_failed_title: "The text of this page did not load.",

@@ -181,6 +181,10 @@ ui_table! {
     /// An experiment's code is fetched when a page first shows it: while it loads, and if it cannot be.
     pub panel_loading: &'static str,
     pub panel_failed: &'static str,
+    /// While the code of a panel's charts and timeline loads (after the engine's, on a slow link).
+    pub views_loading: &'static str,
+    /// The code of a panel's charts and timeline could not be fetched; Retry follows.
+    pub views_failed: &'static str,
     pub back_home: &'static str,
     /// A page's text is fetched when shown (`prose.rs`): while it loads, and when it could not be.
     pub prose_loading: &'static str,

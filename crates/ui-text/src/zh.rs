@@ -34,6 +34,8 @@ pub static ZH: Ui = Ui {
     unknown_experiment: "没有名为“{name}”的实验。",
     panel_loading: "正在加载实验…",
     panel_failed: "无法加载这个实验（连接可能已中断）。页面的其余部分仍可使用；请重试。",
+    views_loading: "正在加载图表和时间线…",
+    views_failed: "无法加载图表和时间线（连接可能已中断）。没有它们也可以运行；请重试。",
     back_home: "返回章节列表",
 
     prose_loading: "正在加载正文…",

@@ -137,13 +137,22 @@ impl PanelCode {
         self.folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
     }
 
-    /// The chunk files (names in the folder) the panels of `experiments` need, each once, sorted.
+    /// The chunk files (names in the folder) the panels of `experiments` need to be built and run,
+    /// each once, sorted: what a chapter's page preloads.
     pub fn files<S: AsRef<str>>(&self, experiments: &[S]) -> Vec<String> {
-        let mut files: Vec<String> = experiments
-            .iter()
-            .flat_map(|e| self.needs.get(&split_of(e.as_ref())).into_iter().flatten())
-            .cloned()
-            .collect();
+        self.files_of_splits(experiments.iter().map(|e| split_of(e.as_ref())))
+    }
+
+    /// Every chunk file the panels of `experiments` load: [`PanelCode::files`] and those of their
+    /// later views ([`views_of`]), fetched once the engine's files have arrived.
+    pub fn files_with_views<S: AsRef<str>>(&self, experiments: &[S]) -> Vec<String> {
+        let splits = experiments.iter().flat_map(|e| [split_of(e.as_ref()), views_of(e.as_ref())]);
+        self.files_of_splits(splits)
+    }
+
+    fn files_of_splits(&self, splits: impl Iterator<Item = String>) -> Vec<String> {
+        let mut files: Vec<String> =
+            splits.flat_map(|split| self.needs.get(&split).into_iter().flatten()).cloned().collect();
         files.sort();
         files.dedup();
         files
@@ -303,6 +312,12 @@ pub fn split_of(experiment: &str) -> String {
     format!("panel_{}", experiment.replace('-', "_"))
 }
 
+/// The split of the views of `experiment`'s panel that its first Run does not need, as its panel's
+/// module names it (`views_sum`; `components::split_view::LaterCode`). Not every panel has one.
+pub fn views_of(experiment: &str) -> String {
+    format!("views_{}", experiment.replace('-', "_"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -352,5 +367,6 @@ mod tests {
     fn every_experiment_has_a_split_name() {
         assert_eq!(split_of("sum"), "panel_sum");
         assert_eq!(split_of("task-granularity"), "panel_task_granularity");
+        assert_eq!(views_of("task-granularity"), "views_task_granularity");
     }
 }

@@ -19,6 +19,7 @@ pub mod replay;
 pub mod results;
 pub mod share;
 pub mod speedup_chart;
+pub mod split_view;
 pub mod timeline;
 pub mod trace_picker;
 pub mod unavailable;

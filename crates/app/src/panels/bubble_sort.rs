@@ -8,9 +8,10 @@ use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
-use crate::components::results::ResultsTable;
+use crate::components::results::{ResultRow, ResultsTable};
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint, YAxis};
+use crate::components::split_view::{LaterCode, SplitBuilt};
 use crate::components::timeline::Timeline;
 use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::engine_client::Mode;
@@ -24,6 +25,7 @@ use experiments::params::sort::{NUMBERS, REPETITIONS, SLOW_ABOVE, TASKS};
 use experiments::stats::speedup;
 use experiments::{Job, Measurement, SortAlgorithm, Summary, Workload};
 use leptos::prelude::*;
+use leptos::wasm_split::wasm_split;
 
 fn algorithm_of(job: &Job) -> SortAlgorithm {
     match job.workload {
@@ -200,11 +202,9 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
-    let traced_job = traces.shown();
     let (shown_trace, shown_label) =
         traces.shown_where(move |m| algorithm_of(&m.job) == shown.get(), |m| describe(&m.job));
     let lanes = Signal::derive(move || shown_trace.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
-    let select_id = unique_id("timeline-of");
 
     view! {
         <ClampNotes notes />
@@ -220,15 +220,42 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
             </Show>
             <RunButtons runner run_label=t.run second=(t.sweep, Callback::new(move |_| run_sweep())) second_disabled=mode == Mode::SingleWorker log />
         </form>
-        // The rest in a task of its own (issue 15: no main-thread task over 50 ms).
+        // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
+        // comparison and sharing come in code of their own, after the engine's files.
         <Later>
             {predict::bubble_sort(log.rows.into(), workers)}
-            <ShareBar experiment="bubble-sort" rows=log.rows.into() />
             <RunStatus runner describe=describe_job />
             <ResultsTable rows=log.rows.into() />
         </Later>
-        <Later>
-            <CompareResults experiment="bubble-sort" own=log.rows.into() compared />
+        <LaterCode load=move || {
+            bubble_sort_views(log.rows.into(), compared, traces, shown, shown_trace, shown_label, lanes, time_series, self_series, sequential_ms, cores)
+        } />
+    }
+}
+
+/// The sort panel's sharing, comparison, timeline and sweep charts: a split point of its own
+/// (`views_bubble_sort`), fetched after the engine's files (components::split_view::LaterCode).
+#[wasm_split(views_bubble_sort, fallible, wasm_split_path = ::leptos::wasm_split)]
+#[allow(clippy::too_many_arguments)]
+fn bubble_sort_views(
+    rows: Signal<Vec<ResultRow>>,
+    compared: Compared,
+    traces: TraceLog,
+    shown: RwSignal<SortAlgorithm>,
+    shown_trace: Signal<Option<Measurement>>,
+    shown_label: Signal<String>,
+    lanes: Signal<u32>,
+    time_series: Signal<Vec<Series>>,
+    self_series: Signal<Vec<Series>>,
+    sequential_ms: RwSignal<f64>,
+    cores: u32,
+) -> SplitBuilt {
+    let t = ui();
+    let traced_job = traces.shown();
+    let select_id = unique_id("timeline-of");
+    Ok(view! {
+        <ShareBar experiment="bubble-sort" rows />
+            <CompareResults experiment="bubble-sort" own=rows compared />
             <TracePicker log=traces />
             <Show when=move || traced_job.with(Option::is_some)>
                 <div class="control timeline-choice">
@@ -265,6 +292,6 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
                 empty_text=t.sort_sweep_empty
                 test_id="sort-amdahl"
             />
-        </Later>
     }
+    .into_any())
 }

@@ -8,9 +8,10 @@ use crate::components::controls::{unique_id, Slider};
 use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
-use crate::components::results::ResultsTable;
+use crate::components::results::{ResultRow, ResultsTable};
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
+use crate::components::split_view::{LaterCode, SplitBuilt};
 use crate::components::timeline::Timeline;
 use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::i18n::{fill, message, ui, Arg};
@@ -20,8 +21,9 @@ use experiments::catalog::cpu_vs_io::{self as catalog_cpu_io, kind_of, Settings}
 use experiments::catalog::Machine;
 use experiments::params::cpu_vs_io::{KINDS, REPETITIONS, TASKS};
 use experiments::stats::speedup;
-use experiments::{Job, Variant};
+use experiments::{Job, Measurement, Variant};
 use leptos::prelude::*;
+use leptos::wasm_split::wasm_split;
 
 fn kind_name(kind: &str) -> &'static str {
     if kind == "io" {
@@ -169,30 +171,50 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
             <Slider label=t.repetitions help=repetitions_help value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.run second=(t.sweep_tasks, Callback::new(move |_| sweep())) log />
         </form>
-        // The rest in a task of its own (issue 15: no main-thread task over 50 ms).
+        // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
+        // comparison and sharing come in code of their own, after the engine's files.
         <Later>
             {predict::cpu_vs_io(log.rows.into(), kind, workers, tasks)}
-            <ShareBar experiment="cpu-vs-io" rows=log.rows.into() />
             <RunStatus runner describe=describe_job />
             <ResultsTable rows=log.rows.into() />
         </Later>
-        <Later>
-            <CompareResults experiment="cpu-vs-io" own=log.rows.into() compared />
-            <TracePicker log=traces />
-            <Timeline measurement=traced what=traced_label lanes test_id="cpu-io-timeline" note=t.docs_timeline_note />
-            {move || {
-                let k = sweep_workers.get();
-                view! {
-                    <SpeedupChart
-                        compared=compared.sweep_series(SweptCount::Tasks)
-                        series
-                        spec=ChartSpec { ideal: false, markers: vec![(k as f64, message(t.workers_marker, &[("workers", Arg::Count(k as u64))]))], ..ChartSpec::speedup(t.axis_tasks) }
-                        caption=Signal::derive(move || message(t.cpu_io_sweep_caption, &[("workers", Arg::Count(sweep_workers.get() as u64))]))
-                        empty_text=t.cpu_io_sweep_empty
-                        test_id="cpu-io-sweep"
-                    />
-                }
-            }}
-        </Later>
+        <LaterCode load=move || cpu_vs_io_views(log.rows.into(), compared, traces, traced, traced_label, lanes, series, sweep_workers) />
     }
+}
+
+/// The CPU- versus IO-bound panel's sharing, comparison, timeline and sweep chart: a split point of its own
+/// (`views_cpu_vs_io`), fetched after the engine's files (components::split_view::LaterCode).
+#[wasm_split(views_cpu_vs_io, fallible, wasm_split_path = ::leptos::wasm_split)]
+#[allow(clippy::too_many_arguments)]
+fn cpu_vs_io_views(
+    rows: Signal<Vec<ResultRow>>,
+    compared: Compared,
+    traces: TraceLog,
+    traced: Signal<Option<Measurement>>,
+    traced_label: Signal<String>,
+    lanes: Signal<u32>,
+    series: Signal<Vec<Series>>,
+    sweep_workers: RwSignal<u32>,
+) -> SplitBuilt {
+    let t = ui();
+    Ok(view! {
+        <ShareBar experiment="cpu-vs-io" rows />
+        <CompareResults experiment="cpu-vs-io" own=rows compared />
+        <TracePicker log=traces />
+        <Timeline measurement=traced what=traced_label lanes test_id="cpu-io-timeline" note=t.docs_timeline_note />
+        {move || {
+            let k = sweep_workers.get();
+            view! {
+                <SpeedupChart
+                    compared=compared.sweep_series(SweptCount::Tasks)
+                    series
+                    spec=ChartSpec { ideal: false, markers: vec![(k as f64, message(t.workers_marker, &[("workers", Arg::Count(k as u64))]))], ..ChartSpec::speedup(t.axis_tasks) }
+                    caption=Signal::derive(move || message(t.cpu_io_sweep_caption, &[("workers", Arg::Count(sweep_workers.get() as u64))]))
+                    empty_text=t.cpu_io_sweep_empty
+                    test_id="cpu-io-sweep"
+                />
+            }
+        }}
+    }
+    .into_any())
 }

@@ -7,8 +7,9 @@ use crate::components::controls::Slider;
 use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
-use crate::components::results::ResultsTable;
+use crate::components::results::{ResultRow, ResultsTable};
 use crate::components::share::ShareBar;
+use crate::components::split_view::{LaterCode, SplitBuilt};
 use crate::components::timeline::{shared_axis_ms, Timeline};
 use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
@@ -18,6 +19,7 @@ use experiments::catalog::Machine;
 use experiments::params::demo::{workers as workers_range, TASKS};
 use experiments::{Job, Measurement};
 use leptos::prelude::*;
+use leptos::wasm_split::wasm_split;
 
 fn describe(job: &Job) -> String {
     message(
@@ -77,13 +79,6 @@ fn DemoControls(machine: Machine) -> impl IntoView {
     let running = Signal::derive(move || runner.running.get());
     let describe_job =
         move |index: usize| jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default());
-    let label_of = move |m: RwSignal<Option<Measurement>>| {
-        Signal::derive(move || m.with(|m| m.as_ref().map(|m| describe(&m.job)).unwrap_or_default()))
-    };
-    let lanes_of = move |m: RwSignal<Option<Measurement>>| {
-        Signal::derive(move || m.with(|m| m.as_ref().map_or(1, |m| m.job.workers)))
-    };
-
     // The two timelines are meant to be compared: one time axis for both, so the parallel run's
     // shorter time shows as a shorter extent.
     let axis_max_ms = Signal::derive(move || {
@@ -97,17 +92,41 @@ fn DemoControls(machine: Machine) -> impl IntoView {
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <RunButtons runner run_label=t.demo_run />
         </form>
-        // The rest in a task of its own (issue 15: no main-thread task over 50 ms).
+        // The rest in a later task (issue 15: no main-thread task over 50 ms); the timelines,
+        // comparison and sharing come in code of their own, after the engine's files.
         <Later>
             {predict::demo(log.rows.into(), workers)}
-            <ShareBar experiment="demo" rows=log.rows.into() />
             <RunStatus runner describe=describe_job />
             <ResultsTable rows=log.rows.into() />
-            <CompareResults experiment="demo" own=log.rows.into() compared />
-            <div class="timeline-pair">
-                <Timeline measurement=one_worker what=label_of(one_worker) lanes=lanes_of(one_worker) test_id="demo-timeline-one" axis_max_ms />
-                <Timeline measurement=many_workers what=label_of(many_workers) lanes=lanes_of(many_workers) test_id="demo-timeline-many" axis_max_ms />
-            </div>
         </Later>
+        <LaterCode load=move || demo_views(log.rows.into(), compared, one_worker, many_workers, axis_max_ms) />
     }
+}
+
+/// The demo panel's sharing, comparison and its two timelines: a split point of its own
+/// (`views_demo`), fetched after the engine's files (components::split_view::LaterCode).
+#[wasm_split(views_demo, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn demo_views(
+    rows: Signal<Vec<ResultRow>>,
+    compared: Compared,
+    one_worker: RwSignal<Option<Measurement>>,
+    many_workers: RwSignal<Option<Measurement>>,
+    axis_max_ms: Signal<f64>,
+) -> SplitBuilt {
+    let label_of = move |m: RwSignal<Option<Measurement>>| {
+        Signal::derive(move || m.with(|m| m.as_ref().map(|m| describe(&m.job)).unwrap_or_default()))
+    };
+    let lanes_of = move |m: RwSignal<Option<Measurement>>| {
+        Signal::derive(move || m.with(|m| m.as_ref().map_or(1, |m| m.job.workers)))
+    };
+
+    Ok(view! {
+        <ShareBar experiment="demo" rows />
+        <CompareResults experiment="demo" own=rows compared />
+        <div class="timeline-pair">
+            <Timeline measurement=one_worker what=label_of(one_worker) lanes=lanes_of(one_worker) test_id="demo-timeline-one" axis_max_ms />
+            <Timeline measurement=many_workers what=label_of(many_workers) lanes=lanes_of(many_workers) test_id="demo-timeline-many" axis_max_ms />
+        </div>
+    }
+    .into_any())
 }

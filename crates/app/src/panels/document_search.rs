@@ -8,9 +8,10 @@ use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
 use crate::components::published::{published_points, PublishedTable};
-use crate::components::results::ResultsTable;
+use crate::components::results::{ResultRow, ResultsTable};
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
+use crate::components::split_view::{LaterCode, SplitBuilt};
 use crate::components::timeline::{shared_axis_ms, Timeline};
 use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::format;
@@ -24,6 +25,7 @@ use experiments::published::{FIND_1000, FIND_DOCUMENTS};
 use experiments::stats::speedup;
 use experiments::{Job, Measurement, Variant, WaitReport, Workload};
 use leptos::prelude::*;
+use leptos::wasm_split::wasm_split;
 
 pub fn describe(job: &Job) -> String {
     let t = ui();
@@ -196,9 +198,6 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         traces.shown_where(|m| m.job.variant == Variant::ThreadPool, |m| describe(&m.job));
     let (goroutines_trace, goroutines_label) =
         traces.shown_where(|m| m.job.variant == Variant::Goroutines, |m| describe(&m.job));
-    let lanes_of = move |m: Signal<Option<Measurement>>| {
-        Signal::derive(move || m.with(|m| m.as_ref().map_or(1, |m| m.job.workers)))
-    };
     // The two timelines are meant to be compared: one time axis for both.
     let axis_max_ms = Signal::derive(move || {
         threads_trace.with(|a| goroutines_trace.with(|b| shared_axis_ms(a.iter().chain(b).map(|m| &m.trace))))
@@ -221,34 +220,60 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
             <Slider label=t.repetitions help=repetitions_help value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.run second=(t.sweep_tasks, Callback::new(move |_| sweep())) log />
         </form>
-        // The rest in a task of its own (issue 15: no main-thread task over 50 ms).
+        // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
+        // comparison and sharing come in code of their own, after the engine's files.
         <Later>
             {predict::document_search(log.rows.into(), workers, tasks)}
-            <ShareBar experiment="document-search" rows=log.rows.into() />
             <RunStatus runner describe=describe_job />
             <ResultsTable rows=log.rows.into() />
         </Later>
-        <Later>
-            <CompareResults experiment="document-search" own=log.rows.into() compared />
-            <OvershootLine report=overshoot.into() />
-            <TracePicker log=traces />
-            <div class="timeline-pair">
-                <Timeline measurement=threads_trace what=threads_label lanes=lanes_of(threads_trace) test_id="docs-timeline-threads" axis_max_ms note=t.docs_timeline_note />
-                <Timeline measurement=goroutines_trace what=goroutines_label lanes=lanes_of(goroutines_trace) test_id="docs-timeline-goroutines" axis_max_ms note=t.docs_timeline_note />
-            </div>
-            {move || {
-                let k = marker.get();
-                view! {
-                    <SpeedupChart
-                        compared=compared.sweep_series(SweptCount::Tasks)
-                        series
-                        spec=ChartSpec { ideal: true, markers: vec![(k as f64, message(t.workers_marker, &[("workers", Arg::Count(k as u64))]))], published: published_points(&FIND_1000, |r| r.goroutines), ..ChartSpec::speedup(t.axis_tasks) }
-                        caption=Signal::derive(move || t.docs_sweep_caption.to_string())
-                        empty_text=t.docs_sweep_empty
-                        test_id="docs-sweep"
-                    />
-                }
-            }}
-        </Later>
+        <LaterCode load=move || document_search_views(log.rows.into(), compared, overshoot.into(), traces, threads_trace, threads_label, goroutines_trace, goroutines_label, axis_max_ms, series, marker) />
     }
+}
+
+/// The document search panel's sharing, comparison, read overshoot, timelines and sweep chart: a split point of its own
+/// (`views_document_search`), fetched after the engine's files (components::split_view::LaterCode).
+#[wasm_split(views_document_search, fallible, wasm_split_path = ::leptos::wasm_split)]
+#[allow(clippy::too_many_arguments)]
+fn document_search_views(
+    rows: Signal<Vec<ResultRow>>,
+    compared: Compared,
+    overshoot: Signal<Option<WaitReport>>,
+    traces: TraceLog,
+    threads_trace: Signal<Option<Measurement>>,
+    threads_label: Signal<String>,
+    goroutines_trace: Signal<Option<Measurement>>,
+    goroutines_label: Signal<String>,
+    axis_max_ms: Signal<f64>,
+    series: Signal<Vec<Series>>,
+    marker: Signal<u32>,
+) -> SplitBuilt {
+    let t = ui();
+    let lanes_of = move |m: Signal<Option<Measurement>>| {
+        Signal::derive(move || m.with(|m| m.as_ref().map_or(1, |m| m.job.workers)))
+    };
+    Ok(view! {
+        <ShareBar experiment="document-search" rows />
+        <CompareResults experiment="document-search" own=rows compared />
+        <OvershootLine report=overshoot />
+        <TracePicker log=traces />
+        <div class="timeline-pair">
+            <Timeline measurement=threads_trace what=threads_label lanes=lanes_of(threads_trace) test_id="docs-timeline-threads" axis_max_ms note=t.docs_timeline_note />
+            <Timeline measurement=goroutines_trace what=goroutines_label lanes=lanes_of(goroutines_trace) test_id="docs-timeline-goroutines" axis_max_ms note=t.docs_timeline_note />
+        </div>
+        {move || {
+            let k = marker.get();
+            view! {
+                <SpeedupChart
+                    compared=compared.sweep_series(SweptCount::Tasks)
+                    series
+                    spec=ChartSpec { ideal: true, markers: vec![(k as f64, message(t.workers_marker, &[("workers", Arg::Count(k as u64))]))], published: published_points(&FIND_1000, |r| r.goroutines), ..ChartSpec::speedup(t.axis_tasks) }
+                    caption=Signal::derive(move || t.docs_sweep_caption.to_string())
+                    empty_text=t.docs_sweep_empty
+                    test_id="docs-sweep"
+                />
+            }
+        }}
+    }
+    .into_any())
 }

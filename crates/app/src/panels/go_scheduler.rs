@@ -8,7 +8,9 @@ use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
 use crate::components::replay::Replay;
+use crate::components::results::ResultRow;
 use crate::components::share::ShareBar;
+use crate::components::split_view::{LaterCode, SplitBuilt};
 use crate::components::timeline::Timeline;
 use crate::environment::prefers_reduced_motion;
 use crate::i18n::{fill, message, ui, Arg};
@@ -20,6 +22,7 @@ use experiments::params::go_scheduler as limits;
 use experiments::replay::replay;
 use experiments::{Measurement, ScenarioKind, SchedulerEvent, Workload};
 use leptos::prelude::*;
+use leptos::wasm_split::wasm_split;
 
 fn name(kind: ScenarioKind) -> &'static str {
     let t = ui();
@@ -82,14 +85,6 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
         crate::runner::run_on_mount(record, true);
     }
 
-    let events =
-        Signal::derive(move || recorded.with(|m| m.as_ref().map(|m| m.trace.events.clone()).unwrap_or_default()));
-    let replayed = Memo::new(move |_| {
-        recorded.with(|m| m.as_ref().map(|m| replay(&m.trace.events, m.job.workers)).unwrap_or_else(|| Ok(Vec::new())))
-    });
-    let snapshots = Memo::new(move |_| replayed.with(|r| r.as_ref().cloned().unwrap_or_default()));
-    let replay_error = Signal::derive(move || replayed.with(|r| r.as_ref().err().cloned()));
-    let total_tasks = Signal::derive(move || recorded.with(|m| m.as_ref().map_or(0, |m| m.job.tasks)));
     let running = Signal::derive(move || runner.running.get());
     let traced_label = Signal::derive(move || {
         recorded.with(|m| {
@@ -105,7 +100,6 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
         })
     });
     let lanes = Signal::derive(move || recorded.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
-    let has_events = move || events.with(|e: &Vec<SchedulerEvent>| !e.is_empty());
     let reduced_motion = prefers_reduced_motion();
     let reset_note = RwSignal::new(None::<String>);
 
@@ -144,21 +138,48 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
             <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(limits::TASKS) disabled=running />
             <RunButtons runner run_label=t.record_run />
         </form>
-        // The rest in a task of its own (issue 15: no main-thread task over 50 ms).
+        // The rest in a later task (issue 15: no main-thread task over 50 ms); the replay, timeline,
+        // comparison and sharing come in code of their own, after the engine's files.
         <Later>
             {predict::go_scheduler(Signal::derive(move || recorded.with(|m| m.as_ref().map(|m| predict::stolen_tasks(&m.trace.events, m.job.tasks)))))}
-            <ShareBar experiment="go-scheduler" rows=log.rows.into() />
-            <CompareResults experiment="go-scheduler" own=log.rows.into() compared />
             <RunStatus runner describe=move |_| name(scenario.get_untracked()).to_string() />
         </Later>
-        <Later>
-            {move || replay_error.get().map(|message| view! {
-                <p class="notice notice-warning" role="alert">{fill(t.replay_invalid, &[("message", &message)])}</p>
-            })}
-            <Show when=has_events fallback=move || view! { <p class="empty">{t.replay_empty}</p> }>
-                <Replay events snapshots=Signal::from(snapshots) tasks=total_tasks step reduced_motion />
-            </Show>
-            <Timeline measurement=recorded what=traced_label lanes test_id="go-timeline" />
-        </Later>
+        <LaterCode load=move || go_scheduler_views(log.rows.into(), compared, recorded, step, traced_label, lanes, reduced_motion) />
     }
+}
+
+/// The Go scheduler panel's sharing, comparison, step-by-step replay and timeline: a split point of
+/// its own (`views_go_scheduler`), fetched after the engine's files (components::split_view::LaterCode).
+#[wasm_split(views_go_scheduler, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn go_scheduler_views(
+    rows: Signal<Vec<ResultRow>>,
+    compared: Compared,
+    recorded: RwSignal<Option<Measurement>>,
+    step: RwSignal<usize>,
+    traced_label: Signal<String>,
+    lanes: Signal<u32>,
+    reduced_motion: bool,
+) -> SplitBuilt {
+    let t = ui();
+    let events =
+        Signal::derive(move || recorded.with(|m| m.as_ref().map(|m| m.trace.events.clone()).unwrap_or_default()));
+    let replayed = Memo::new(move |_| {
+        recorded.with(|m| m.as_ref().map(|m| replay(&m.trace.events, m.job.workers)).unwrap_or_else(|| Ok(Vec::new())))
+    });
+    let snapshots = Memo::new(move |_| replayed.with(|r| r.as_ref().cloned().unwrap_or_default()));
+    let replay_error = Signal::derive(move || replayed.with(|r| r.as_ref().err().cloned()));
+    let total_tasks = Signal::derive(move || recorded.with(|m| m.as_ref().map_or(0, |m| m.job.tasks)));
+    let has_events = move || events.with(|e: &Vec<SchedulerEvent>| !e.is_empty());
+    Ok(view! {
+        <ShareBar experiment="go-scheduler" rows />
+        <CompareResults experiment="go-scheduler" own=rows compared />
+        {move || replay_error.get().map(|message| view! {
+            <p class="notice notice-warning" role="alert">{fill(t.replay_invalid, &[("message", &message)])}</p>
+        })}
+        <Show when=has_events fallback=move || view! { <p class="empty">{t.replay_empty}</p> }>
+            <Replay events snapshots=Signal::from(snapshots) tasks=total_tasks step reduced_motion />
+        </Show>
+        <Timeline measurement=recorded what=traced_label lanes test_id="go-timeline" />
+    }
+    .into_any())
 }

@@ -8,8 +8,9 @@ use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
 use crate::components::published::SourceCitation;
-use crate::components::results::ResultsTable;
+use crate::components::results::{ResultRow, ResultsTable};
 use crate::components::share::ShareBar;
+use crate::components::split_view::{LaterCode, SplitBuilt};
 use crate::components::timeline::Timeline;
 use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::format;
@@ -22,6 +23,7 @@ use experiments::params::hashing::{HASHES, PRESET_WORKERS, REPETITIONS, SIZE_MB}
 use experiments::published::PARALLELISM_BY_GOROUTINES_JA;
 use experiments::{HashSource, Job, Measurement, Variant, Workload};
 use leptos::prelude::*;
+use leptos::wasm_split::wasm_split;
 use send_wrapper::SendWrapper;
 use wasm_bindgen::JsCast;
 
@@ -208,56 +210,76 @@ fn HashingControls(machine: Machine) -> impl IntoView {
             <Slider label=t.repetitions help=t.repetitions_help_hash.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.run second=(t.hash_run_presets, Callback::new(move |_| run_presets())) />
         </form>
-        // The rest in a task of its own (issue 15: no main-thread task over 50 ms).
+        // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
+        // comparison and sharing come in code of their own, after the engine's files.
         <Later>
             {predict::hashing(log.rows.into(), workers, hashes)}
             {move || problem.get().map(|p| view! { <p class="notice notice-warning" role="alert">{p}</p> })}
-            <ShareBar experiment="hashing" rows=log.rows.into() />
             <RunStatus runner describe=describe_job />
         </Later>
-        <Later>
-            {move || digests.with(|d| d.first().cloned()).map(|(digest, _, _)| {
-                let all_agree = digests.with(|d| d.iter().all(|(value, ok, _)| *ok && *value == digest));
-                let count = digests.with(|d| d.iter().map(|(_, _, n)| n).max().copied().unwrap_or(0));
-                view! {
-                    <p class="digest" data-testid="digest" data-digest=digest.clone() data-agree=all_agree.to_string()>
-                        {fill(t.hash_digest, &[("digest", &digest)])}" — "
-                        {if all_agree { message(t.hash_digests_agree, &[("hashes", Arg::Count(count as u64))]) } else { t.hash_digests_differ.to_string() }}
-                    </p>
-                }
-            })}
-            <ResultsTable rows=log.rows.into() />
-            <CompareResults experiment="hashing" own=log.rows.into() compared />
-            <Show when=move || throughputs.with(|r| !r.is_empty())>
-                <div class="table-scroll" tabindex="0">
-                    <table class="throughput" data-testid="throughput">
-                        <caption>{t.hash_throughput_caption}</caption>
-                        <thead><tr>
-                            <th scope="col">{t.col_variant}</th>
-                            <th scope="col">{t.col_workers}</th>
-                            <th scope="col">{t.col_mb_per_s}</th>
-                            <th scope="col">{t.col_speedup}</th>
-                        </tr></thead>
-                        <tbody>
-                            {move || throughputs.get().into_iter().map(|(name, k, mbps, speedup)| view! {
-                                <tr data-workers=k data-mbps=mbps>
-                                    <th scope="row">{name}</th>
-                                    <td class="num">{format::int(k as u64)}</td>
-                                    <td class="num">{format::fixed(mbps, 0)}</td>
-                                    <td class="num">{format::times(speedup)}</td>
-                                </tr>
-                            }).collect_view()}
-                        </tbody>
-                    </table>
-                </div>
-            </Show>
-            <TracePicker log=traces />
-            <Timeline measurement=traced what=traced_label lanes test_id="hash-timeline" note=t.hash_timeline_note />
-        </Later>
+        <LaterCode load=move || hashing_views(log.rows.into(), compared, digests, throughputs, traces, traced, traced_label, lanes) />
     }
 }
 
 /// The element an event happened on, as the type the handler expects.
 fn event_target<T: JsCast>(ev: &web_sys::Event) -> T {
     ev.target().expect("an event has a target").unchecked_into()
+}
+
+/// The hashing panel's digests, results and throughput tables, comparison, sharing and timeline: a split point of its own
+/// (`views_hashing`), fetched after the engine's files (components::split_view::LaterCode).
+#[wasm_split(views_hashing, fallible, wasm_split_path = ::leptos::wasm_split)]
+#[allow(clippy::too_many_arguments)]
+fn hashing_views(
+    rows: Signal<Vec<ResultRow>>,
+    compared: Compared,
+    digests: RwSignal<Vec<(String, bool, u32)>>,
+    throughputs: RwSignal<Vec<(String, u32, f64, f64)>>,
+    traces: TraceLog,
+    traced: Signal<Option<Measurement>>,
+    traced_label: Signal<String>,
+    lanes: Signal<u32>,
+) -> SplitBuilt {
+    let t = ui();
+    Ok(view! {
+        <ShareBar experiment="hashing" rows />
+        {move || digests.with(|d| d.first().cloned()).map(|(digest, _, _)| {
+            let all_agree = digests.with(|d| d.iter().all(|(value, ok, _)| *ok && *value == digest));
+            let count = digests.with(|d| d.iter().map(|(_, _, n)| n).max().copied().unwrap_or(0));
+            view! {
+                <p class="digest" data-testid="digest" data-digest=digest.clone() data-agree=all_agree.to_string()>
+                    {fill(t.hash_digest, &[("digest", &digest)])}" — "
+                    {if all_agree { message(t.hash_digests_agree, &[("hashes", Arg::Count(count as u64))]) } else { t.hash_digests_differ.to_string() }}
+                </p>
+            }
+        })}
+        <ResultsTable rows />
+        <CompareResults experiment="hashing" own=rows compared />
+        <Show when=move || throughputs.with(|r| !r.is_empty())>
+            <div class="table-scroll" tabindex="0">
+                <table class="throughput" data-testid="throughput">
+                    <caption>{t.hash_throughput_caption}</caption>
+                    <thead><tr>
+                        <th scope="col">{t.col_variant}</th>
+                        <th scope="col">{t.col_workers}</th>
+                        <th scope="col">{t.col_mb_per_s}</th>
+                        <th scope="col">{t.col_speedup}</th>
+                    </tr></thead>
+                    <tbody>
+                        {move || throughputs.get().into_iter().map(|(name, k, mbps, speedup)| view! {
+                            <tr data-workers=k data-mbps=mbps>
+                                <th scope="row">{name}</th>
+                                <td class="num">{format::int(k as u64)}</td>
+                                <td class="num">{format::fixed(mbps, 0)}</td>
+                                <td class="num">{format::times(speedup)}</td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        </Show>
+        <TracePicker log=traces />
+        <Timeline measurement=traced what=traced_label lanes test_id="hash-timeline" note=t.hash_timeline_note />
+    }
+    .into_any())
 }

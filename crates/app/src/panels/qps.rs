@@ -11,6 +11,7 @@ use crate::components::notes::ClampNotes;
 use crate::components::predict;
 use crate::components::published::SourceCitation;
 use crate::components::share::ShareBar;
+use crate::components::split_view::{LaterCode, SplitBuilt};
 use crate::format;
 use crate::i18n::{self, fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
@@ -21,6 +22,7 @@ use experiments::params::qps::{CONCURRENCY, REPETITIONS, REQUESTS, WAIT_MS, WORK
 use experiments::published::QPS;
 use experiments::{Job, Measurement, Variant};
 use leptos::prelude::*;
+use leptos::wasm_split::wasm_split;
 
 fn server_name(m: &Job) -> String {
     let t = ui();
@@ -136,15 +138,6 @@ fn QpsControls(machine: Machine) -> impl IntoView {
         crate::runner::run_on_mount(run, true);
     }
     let running = Signal::derive(move || runner.running.get());
-    let lines = Signal::derive(move || {
-        results.with(|all| {
-            all.iter()
-                .filter_map(|m| {
-                    m.qps.as_ref().map(|q| Line { name: server_name(&m.job), points: at_middles(&q.in_flight) })
-                })
-                .collect::<Vec<_>>()
-        })
-    });
     let ratio = move || {
         results.with(|all| {
             let of =
@@ -155,7 +148,6 @@ fn QpsControls(machine: Machine) -> impl IntoView {
             }
         })
     };
-    let ms = |v: f64| format::ms(v);
     view! {
         <ClampNotes notes />
         <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.qps_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
@@ -168,50 +160,74 @@ fn QpsControls(machine: Machine) -> impl IntoView {
             <Slider label=t.repetitions help=t.repetitions_help_load_test.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.run />
         </form>
-        // The rest in a task of its own (issue 15: no main-thread task over 50 ms).
+        // The rest in a later task (issue 15: no main-thread task over 50 ms); the results table, the
+        // chart and sharing come in code of their own, after the engine's files.
         <Later>
             {predict::qps(Signal::derive(ratio))}
-            <ShareBar experiment="qps" />
             <RunStatus runner describe=move |index| if index == 0 { i18n::ui().qps_threads.to_string() } else { i18n::ui().qps_workers.to_string() } />
         </Later>
-        <Later>
-            <Show when=move || results.with(|r| !r.is_empty())>
-                <div class="table-scroll" tabindex="0">
-                    <table class="qps-results" data-testid="qps-results">
-                        <caption>{t.qps_caption}</caption>
-                        <thead>
-                            <tr>
-                                <th scope="col">{t.col_server}</th>
-                                <th scope="col">{t.col_qps}</th>
-                                <th scope="col">{t.col_p50}</th>
-                                <th scope="col">{t.col_p95}</th>
-                                <th scope="col">{t.col_p99}</th>
-                                <th scope="col">{t.col_computing}</th>
-                                <th scope="col">{t.col_held}</th>
-                                <th scope="col">{t.col_in_flight}</th>
-                                <th scope="col">{t.col_check}</th>
-                            </tr>
-                        </thead>
-                        <tbody>
-                            {move || results.get().into_iter().filter_map(|m| m.qps.clone().map(|q| view! {
-                                <tr data-variant=if m.job.variant == Variant::ThreadPool { "thread-pool" } else { "goroutines" } data-qps=q.qps>
-                                    <th scope="row">{server_name(&m.job)}</th>
-                                    <td class="num">{format::int(q.qps.round() as u64)}</td>
-                                    <td class="num">{ms(q.p50_ms)}</td>
-                                    <td class="num">{ms(q.p95_ms)}</td>
-                                    <td class="num">{ms(q.p99_ms)}</td>
-                                    <td class="num">{format::percent(q.computing_utilisation)}</td>
-                                    <td class="num">{format::percent(q.held_utilisation)}</td>
-                                    <td class="num">{format!("{} / {}", format::fixed(q.little.measured_in_flight, 1), format::fixed(q.little.predicted_in_flight, 1))}</td>
-                                    <td class="check">{if m.check.ok { fill(t.check_passed, &[("value", &format::int(q.requests as u64))]) } else { fill(t.check_wrong, &[("expected", &m.check.expected)]) }}</td>
-                                </tr>
-                            })).collect_view()}
-                        </tbody>
-                    </table>
-                </div>
-                {move || ratio().map(|r| view! { <p data-testid="qps-ratio">{fill(t.qps_ratio, &[("ratio", &format::fixed(r, 1))])}</p> })}
-                <LineChart lines x_scale=Scale::Log10 x_label=t.axis_time_run y_label=t.axis_in_flight caption=Signal::derive(move || fill(t.in_flight_caption, &[("concurrency", &format::int(concurrency.get() as u64))])) test_id="in-flight" />
-            </Show>
-        </Later>
+        <LaterCode load=move || qps_views(results, Signal::derive(ratio), concurrency) />
     }
+}
+
+/// The QPS panel's results table, ratio, in-flight chart and sharing: a split point of its own
+/// (`views_qps`), fetched after the engine's files (components::split_view::LaterCode).
+#[wasm_split(views_qps, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn qps_views(
+    results: RwSignal<Vec<Measurement>>,
+    ratio: Signal<Option<f64>>,
+    concurrency: RwSignal<u64>,
+) -> SplitBuilt {
+    let t = ui();
+    let lines = Signal::derive(move || {
+        results.with(|all| {
+            all.iter()
+                .filter_map(|m| {
+                    m.qps.as_ref().map(|q| Line { name: server_name(&m.job), points: at_middles(&q.in_flight) })
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let ms = |v: f64| format::ms(v);
+    Ok(view! {
+        <ShareBar experiment="qps" />
+        <Show when=move || results.with(|r| !r.is_empty())>
+            <div class="table-scroll" tabindex="0">
+                <table class="qps-results" data-testid="qps-results">
+                    <caption>{t.qps_caption}</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">{t.col_server}</th>
+                            <th scope="col">{t.col_qps}</th>
+                            <th scope="col">{t.col_p50}</th>
+                            <th scope="col">{t.col_p95}</th>
+                            <th scope="col">{t.col_p99}</th>
+                            <th scope="col">{t.col_computing}</th>
+                            <th scope="col">{t.col_held}</th>
+                            <th scope="col">{t.col_in_flight}</th>
+                            <th scope="col">{t.col_check}</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || results.get().into_iter().filter_map(|m| m.qps.clone().map(|q| view! {
+                            <tr data-variant=if m.job.variant == Variant::ThreadPool { "thread-pool" } else { "goroutines" } data-qps=q.qps>
+                                <th scope="row">{server_name(&m.job)}</th>
+                                <td class="num">{format::int(q.qps.round() as u64)}</td>
+                                <td class="num">{ms(q.p50_ms)}</td>
+                                <td class="num">{ms(q.p95_ms)}</td>
+                                <td class="num">{ms(q.p99_ms)}</td>
+                                <td class="num">{format::percent(q.computing_utilisation)}</td>
+                                <td class="num">{format::percent(q.held_utilisation)}</td>
+                                <td class="num">{format!("{} / {}", format::fixed(q.little.measured_in_flight, 1), format::fixed(q.little.predicted_in_flight, 1))}</td>
+                                <td class="check">{if m.check.ok { fill(t.check_passed, &[("value", &format::int(q.requests as u64))]) } else { fill(t.check_wrong, &[("expected", &m.check.expected)]) }}</td>
+                            </tr>
+                        })).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+            {move || ratio.get().map(|r| view! { <p data-testid="qps-ratio">{fill(t.qps_ratio, &[("ratio", &format::fixed(r, 1))])}</p> })}
+            <LineChart lines x_scale=Scale::Log10 x_label=t.axis_time_run y_label=t.axis_in_flight caption=Signal::derive(move || fill(t.in_flight_caption, &[("concurrency", &format::int(concurrency.get()))])) test_id="in-flight" />
+        </Show>
+    }
+    .into_any())
 }

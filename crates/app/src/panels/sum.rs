@@ -7,9 +7,10 @@ use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
 use crate::components::published::{published_points, PublishedTable};
-use crate::components::results::ResultsTable;
+use crate::components::results::{ResultRow, ResultsTable};
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
+use crate::components::split_view::{LaterCode, SplitBuilt};
 use crate::components::timeline::Timeline;
 use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::format;
@@ -23,6 +24,7 @@ use experiments::published::SUM_10M;
 use experiments::stats::speedup;
 use experiments::{Job, Measurement, Variant};
 use leptos::prelude::*;
+use leptos::wasm_split::wasm_split;
 
 fn describe(job: &Job) -> String {
     let t = ui();
@@ -144,25 +146,47 @@ fn SumControls(machine: Machine) -> impl IntoView {
             <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.run second=(t.sweep, Callback::new(move |_| sweep())) log />
         </form>
-        // The rest in two more tasks (issue 15: no main-thread task over 50 ms).
+        // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
+        // comparison and sharing come in code of their own, after the engine's files.
         <Later>
             {predict::sum(log.rows.into(), workers)}
-            <ShareBar experiment="sum" rows=log.rows.into() />
             <RunStatus runner describe=describe_job />
             <ResultsTable rows=log.rows.into() />
         </Later>
-        <Later>
-            <CompareResults experiment="sum" own=log.rows.into() compared />
-            <TracePicker log=traces />
-            <Timeline measurement=traced what=traced_label lanes test_id="sum-timeline" />
-            <SpeedupChart
-                compared=compared.sweep_series(SweptCount::Workers)
-                series
-                spec=ChartSpec { ideal: true, markers: vec![(cores as f64, t.your_cores.to_string())], published: published_points(&SUM_10M, |r| r.gomaxprocs), ..ChartSpec::speedup(t.axis_workers) }
-                caption=Signal::derive(move || fill(t.title_then_caption, &[("title", t.sweep_title), ("caption", &message(t.sweep_caption, &[("tasks", Arg::Count(sweep_tasks.get() as u64))]))]))
-                empty_text=t.sweep_empty
-                test_id="sweep"
-            />
-        </Later>
+        <LaterCode load=move || sum_views(log.rows.into(), compared, traces, traced, traced_label, lanes, series, sweep_tasks, cores) />
     }
+}
+
+/// The Sum panel's sharing, comparison, timeline and sweep chart: a split point of its own
+/// (`views_sum`), fetched after the engine's files (components::split_view::LaterCode); it is given
+/// the panel's signals, handles that cross the split as they are.
+#[wasm_split(views_sum, fallible, wasm_split_path = ::leptos::wasm_split)]
+#[allow(clippy::too_many_arguments)]
+fn sum_views(
+    rows: Signal<Vec<ResultRow>>,
+    compared: Compared,
+    traces: TraceLog,
+    traced: Signal<Option<Measurement>>,
+    traced_label: Signal<String>,
+    lanes: Signal<u32>,
+    series: Signal<Vec<Series>>,
+    sweep_tasks: RwSignal<u32>,
+    cores: u32,
+) -> SplitBuilt {
+    let t = ui();
+    Ok(view! {
+        <ShareBar experiment="sum" rows />
+        <CompareResults experiment="sum" own=rows compared />
+        <TracePicker log=traces />
+        <Timeline measurement=traced what=traced_label lanes test_id="sum-timeline" />
+        <SpeedupChart
+            compared=compared.sweep_series(SweptCount::Workers)
+            series
+            spec=ChartSpec { ideal: true, markers: vec![(cores as f64, t.your_cores.to_string())], published: published_points(&SUM_10M, |r| r.gomaxprocs), ..ChartSpec::speedup(t.axis_workers) }
+            caption=Signal::derive(move || fill(t.title_then_caption, &[("title", t.sweep_title), ("caption", &message(t.sweep_caption, &[("tasks", Arg::Count(sweep_tasks.get() as u64))]))]))
+            empty_text=t.sweep_empty
+            test_id="sweep"
+        />
+    }
+    .into_any())
 }

@@ -11,9 +11,10 @@ use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
 use crate::components::predict;
 use crate::components::published::article_label;
-use crate::components::results::{ResultsTable, RowRatio};
+use crate::components::results::{ResultRow, ResultsTable, RowRatio};
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint, YAxis};
+use crate::components::split_view::{LaterCode, SplitBuilt};
 use crate::engine_client::Mode;
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
@@ -25,6 +26,7 @@ use experiments::published::{BATCHING_LOSS_HI, GOROUTINE_PERFORMANCE_HI};
 use experiments::stats::speedup;
 use experiments::{Job, Measurement, Summary, Variant, Workload};
 use leptos::prelude::*;
+use leptos::wasm_split::wasm_split;
 
 fn sqrt_of(job: &Job) -> u32 {
     match job.workload {
@@ -292,35 +294,13 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
             <NumberField label=t.count_sweep_up_to help=t.count_sweep_up_to_help.to_string() value=up_to range=COUNT_SWEEP_UP_TO disabled=running />
             <RunButtons runner run_label=t.granularity_run second=(t.count_sweep, Callback::new(move |_| sweep_counts())) />
         </form>
-        // The rest in a task of its own (issue 15: no main-thread task over 50 ms).
+        // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
+        // comparison and sharing come in code of their own, after the engine's files.
         <Later>
             {predict::task_granularity(log.rows.into())}
-            <ShareBar experiment="task-granularity" rows=log.rows.into() />
             <RunStatus runner describe=describe_job />
         </Later>
-        <Later>
-            {move || {
-                let markers = thresholds.get();
-                view! {
-                    <SpeedupChart
-                        series
-                        spec=ChartSpec { y_axis: YAxis::Overhead, markers, ..ChartSpec::speedup(t.sqrt_per_task) }
-                        caption=Signal::derive(move || message(t.granularity_caption, &[("tasks", Arg::Count(measured_tasks.get() as u64))]))
-                        empty_text=t.granularity_empty
-                        test_id="granularity-chart"
-                    />
-                }
-            }}
-            <SpeedupChart
-                series=count_series
-                spec=ChartSpec { y_axis: YAxis::Overhead, x_from_data: true, ..ChartSpec::speedup(t.count_axis) }
-                caption=count_caption
-                empty_text=t.count_empty
-                test_id="count-chart"
-            />
-            <ResultsTable rows=log.rows.into() ratio=RowRatio::TimeOverBaseline />
-            <CompareResults experiment="task-granularity" own=log.rows.into() compared />
-        </Later>
+        <LaterCode load=move || task_granularity_views(log.rows.into(), compared, series, thresholds, measured_tasks, count_series, count_caption) />
     }
 }
 
@@ -337,4 +317,44 @@ mod tests {
         assert_eq!(loss_wording(1.0), LossWording::More);
         assert_eq!(loss_wording(0.95), LossWording::Less);
     }
+}
+
+/// The task granularity panel's two charts, results table, comparison and sharing: a split point of its own
+/// (`views_task_granularity`), fetched after the engine's files (components::split_view::LaterCode).
+#[wasm_split(views_task_granularity, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn task_granularity_views(
+    rows: Signal<Vec<ResultRow>>,
+    compared: Compared,
+    series: Signal<Vec<Series>>,
+    thresholds: Signal<Vec<(f64, String)>>,
+    measured_tasks: RwSignal<u32>,
+    count_series: Signal<Vec<Series>>,
+    count_caption: Signal<String>,
+) -> SplitBuilt {
+    let t = ui();
+    Ok(view! {
+        <ShareBar experiment="task-granularity" rows />
+        {move || {
+            let markers = thresholds.get();
+            view! {
+                <SpeedupChart
+                    series
+                    spec=ChartSpec { y_axis: YAxis::Overhead, markers, ..ChartSpec::speedup(t.sqrt_per_task) }
+                    caption=Signal::derive(move || message(t.granularity_caption, &[("tasks", Arg::Count(measured_tasks.get() as u64))]))
+                    empty_text=t.granularity_empty
+                    test_id="granularity-chart"
+                />
+            }
+        }}
+        <SpeedupChart
+            series=count_series
+            spec=ChartSpec { y_axis: YAxis::Overhead, x_from_data: true, ..ChartSpec::speedup(t.count_axis) }
+            caption=count_caption
+            empty_text=t.count_empty
+            test_id="count-chart"
+        />
+        <ResultsTable rows ratio=RowRatio::TimeOverBaseline />
+        <CompareResults experiment="task-granularity" own=rows compared />
+    }
+    .into_any())
 }
