@@ -153,3 +153,17 @@ test('a panel’s later views come after the engine’s files, and when they can
   assert.deepEqual(unexpected, []);
   await page.context().close();
 });
+
+test('a panel’s later views do not wait for good on an engine download that stalls', async () => {
+  const page = await recordingPage();
+  // The engine's module is asked for and never answered (a stalled link).
+  await page.route(/\/engine(-[0-9a-f]{16})?\/engine_bg\.wasm$/, () => {});
+  await page.goto(`${server.url}/chapters/sum?workers=2&tasks=4&n=100000&reps=1`);
+  const panel = page.locator('section[data-experiment="sum"]');
+  await panel.waitFor();
+  assert.equal(await panel.getByTestId('views-loading').count(), 1, 'the views wait for the engine first');
+  // LaterCode fetches them anyway after 15 s.
+  await panel.getByTestId('sweep').waitFor({ timeout: 60_000 });
+  assert.equal(await panel.getByTestId('views-loading').count(), 0);
+  await page.context().close();
+});

@@ -99,10 +99,14 @@ where
     }
 }
 
+/// The longest a panel's later views wait for the engine's files before they are fetched anyway.
+const MOST_WAIT_FOR_ENGINE_MS: i32 = 15_000;
+
 /// Parts of an experiment panel that its first Run does not need (its charts, timeline, comparison
 /// and sharing), built by `load`: a split point of their own, fetched once the engine's files the
-/// page asked for have arrived (`engine_client::prefetch_settled`), so that on a slow link their
-/// bytes do not delay the moment Run works (issue 15). Meanwhile a line says they are coming.
+/// page asked for have arrived (`engine_client::prefetch_settled`, or after
+/// [`MOST_WAIT_FOR_ENGINE_MS`]), so that on a slow link their bytes do not delay the moment Run
+/// works (issue 15). Meanwhile a line says they are coming.
 #[component]
 pub fn LaterCode<Load, Fut>(load: Load) -> impl IntoView
 where
@@ -110,9 +114,14 @@ where
     Fut: Future<Output = SplitBuilt> + 'static,
 {
     let t = ui();
+    // A stalled engine download must not keep the views away for good.
+    let wait = async {
+        let settled = std::pin::pin!(crate::engine_client::prefetch_settled());
+        futures_util::future::select(settled, crate::components::later::after_ms(MOST_WAIT_FOR_ENGINE_MS)).await;
+    };
     split_view(
         load,
-        crate::engine_client::prefetch_settled(),
+        wait,
         move || {
             view! { <p class="views-loading" role="status" data-testid="views-loading">{t.views_loading}</p> }
                 .into_any()

@@ -120,13 +120,16 @@ fn demo_views(
         Signal::derive(move || m.with(|m| m.as_ref().map_or(1, |m| m.job.workers)))
     };
 
+    // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
-        <ShareBar experiment="demo" rows />
-        <CompareResults experiment="demo" own=rows compared />
-        <div class="timeline-pair">
-            <Timeline measurement=one_worker what=label_of(one_worker) lanes=lanes_of(one_worker) test_id="demo-timeline-one" axis_max_ms />
-            <Timeline measurement=many_workers what=label_of(many_workers) lanes=lanes_of(many_workers) test_id="demo-timeline-many" axis_max_ms />
-        </div>
+        <Later>
+            <ShareBar experiment="demo" rows />
+            <CompareResults experiment="demo" own=rows compared />
+            <div class="timeline-pair">
+                <Timeline measurement=one_worker what=label_of(one_worker) lanes=lanes_of(one_worker) test_id="demo-timeline-one" axis_max_ms />
+                <Timeline measurement=many_workers what=label_of(many_workers) lanes=lanes_of(many_workers) test_id="demo-timeline-many" axis_max_ms />
+            </div>
+        </Later>
     }
     .into_any())
 }
