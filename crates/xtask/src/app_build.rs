@@ -309,13 +309,18 @@ fn tree_hash(folder: &Path) -> Result<u64, String> {
 
 /// The split of `experiment`'s panel, as `crates/app/src/panels/mod.rs` names it (`panel_sum`).
 pub fn split_of(experiment: &str) -> String {
-    format!("panel_{}", experiment.replace('-', "_"))
+    split_name("panel", experiment)
 }
 
 /// The split of the views of `experiment`'s panel that its first Run does not need, as its panel's
 /// module names it (`views_sum`; `components::split_view::LaterCode`). Not every panel has one.
 pub fn views_of(experiment: &str) -> String {
-    format!("views_{}", experiment.replace('-', "_"))
+    split_name("views", experiment)
+}
+
+/// A split's name as a Rust identifier: `panel_task_granularity`.
+fn split_name(kind: &str, experiment: &str) -> String {
+    format!("{kind}_{}", experiment.replace('-', "_"))
 }
 
 #[cfg(test)]

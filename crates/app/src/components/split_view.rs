@@ -24,7 +24,6 @@ pub type SplitBuilt = Result<AnyView, CodeUnavailable>;
 /// Where a split view is while its code loads.
 #[derive(Clone, Copy, PartialEq)]
 enum State {
-    Waiting,
     Loading,
     Ready,
     Failed,
@@ -46,7 +45,7 @@ where
     Wait: Future<Output = ()> + 'static,
 {
     let t = ui();
-    let state = RwSignal::new(State::Waiting);
+    let state = RwSignal::new(State::Loading);
     // The built view waits here until the closure below takes it into the page.
     let built: StoredValue<Option<AnyView>, LocalStorage> = StoredValue::new_local(None);
     // The view is built inside the task that fetched its code: under this component's owner, so
@@ -60,8 +59,6 @@ where
             if let Some(wait) = wait {
                 wait.await;
             }
-            // `try_set`: the reader may have left the page meanwhile.
-            _ = state.try_set(State::Loading);
             let next = match load().await {
                 Ok(view) => {
                     built.set_value(Some(view));
@@ -69,6 +66,7 @@ where
                 }
                 Err(CodeUnavailable) => State::Failed,
             };
+            // `try_set`: the reader may have left the page meanwhile.
             _ = state.try_set(next);
         };
         match &owner {
@@ -80,7 +78,7 @@ where
     };
     start(Some(wait));
     move || match state.get() {
-        State::Waiting | State::Loading => loading(),
+        State::Loading => loading(),
         State::Ready => built.try_update_value(Option::take).flatten().into_any(),
         State::Failed => {
             let start = start.clone();
@@ -88,7 +86,7 @@ where
                 <div class="notice notice-warning" role="alert" data-testid=failed_test_id>
                     <p>{failed_text}</p>
                     <p>
-                        <button type="button" class="button" on:click=move |_| start(None)>
+                        <button type="button" class="button" on:click=move |_| { state.set(State::Loading); start(None); }>
                             {t.retry}
                         </button>
                     </p>
