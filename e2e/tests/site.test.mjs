@@ -36,6 +36,29 @@ test('the landing page lists the chapters and navigation gives each a stable URL
   await server.close();
 });
 
+test("the browser's locale data is loaded by a worker that ends, with or without isolation", async () => {
+  // www/warm-intl.js: a page's first Intl formatter reads the browser's locale data (30-140 ms);
+  // a worker pays that, off the main thread. Cross-origin isolation must not stop it from starting.
+  for (const mode of ['isolated', 'none']) {
+    const server = await serve(mode);
+    const page = await newPage(browser);
+    const ended = new Promise((resolve) => {
+      page.on('worker', (worker) => {
+        if (new URL(worker.url()).pathname.endsWith('/warm-intl.js')) worker.on('close', () => resolve(worker.url()));
+      });
+    });
+    await page.goto(server.url + '/chapters/sum');
+    const timeout = new Promise((resolve) => setTimeout(() => resolve(null), 20_000));
+    const url = await Promise.race([ended, timeout]);
+    assert.ok(url, `${mode}: no warm-intl.js worker started and ended within 20 s`);
+    assert.ok(server.requests.filter((r) => r.startsWith('/warm-intl.js')).length >= 1, `${mode}: warm-intl.js was fetched`);
+    await page.locator('section[data-experiment="sum"]').waitFor();
+    assert.deepEqual(page.problems, [], `${mode}: the page reported errors`);
+    await page.context().close();
+    await server.close();
+  }
+});
+
 test('a chapter fetches its engine as soon as its experiment is shown, except where the page weighs its own memory', async () => {
   const server = await serve('isolated');
   const coordinator = `/${ENGINE}/coordinator.js`;
