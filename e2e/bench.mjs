@@ -181,7 +181,10 @@ async function measureFirstRuns(browser, server) {
             await panel.getByRole('button', { name: button, exact: true }).click();
           }
           const outcome = await waitForOutcome(panel, ENGINE_TIMEOUT_MS, runsBefore);
-          if (outcome !== 'finished') throw new Error(`${firstRun.name}: the run ended "${outcome}"`);
+          if (outcome !== 'finished') {
+            const said = await panel.getByTestId('outcome').innerText().catch(() => '');
+            throw new Error(`${firstRun.name}: the run ended "${outcome}": ${said}; page errors: ${page.problems.join('; ') || 'none'}`);
+          }
           return speedupsOf(await page.evaluate(() => window.__measured));
         };
         // A button is pressed as soon as the panel is there; an autorun starts by itself.

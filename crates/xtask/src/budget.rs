@@ -62,13 +62,13 @@ pub mod why_not {
     pub const ENGINE: &str = "its own code: the kernels, the harness for every job kind, the M:N runtime, rayon, \
         and serde's protocol (externally tagged since 2026-12-02: 10 KB off; see the engine's profile above); wasm-opt \
         takes off under 1% of gzip, and std, core and alloc built for size (build-std) 0.5 KB";
-    pub const LONGEST_TASK_LOAD: &str = "one load on a shared 2-core machine: the steps left are single \
-        calls the page cannot cut further, a browser's first Intl number format or plural rules (its locale \
-        data, 30-90 ms on a busy moment) or one part of a panel (the bench log names what the long frame \
-        ran); the app's start, the page and every panel are built over several tasks \
-        (components::later::Later), each chunk's load in a task of its own, and the median of five loads \
-        of every chapter is the row below";
-    pub const LONGEST_TASK_NAVIGATE: &str = "as while loading: the steps left are single calls";
+    pub const LONGEST_TASK_LOAD: &str = "five fresh loads of every chapter on a shared 2-core machine: a load \
+        is 10 to 15 tasks (the app's start, its menus, the page, each panel in three or four parts, each \
+        chunk's load; components::later::Later), and each is the first run of its code, which the browser \
+        compiles as it is first called (a Sum load's trace: 35 of a 60 ms task compiling); on a busy hour \
+        one of them passes 50 ms in about half the loads (the bench log names what the long frame ran); \
+        the browser's locale data, once a task of 30-140 ms, is loaded by a worker (www/warm-intl.js)";
+    pub const LONGEST_TASK_NAVIGATE: &str = "as while loading: each task left is the first run of its code";
     pub const SLOW_LINK_COLD: &str = "the bytes: the core (198 KB), the panel's own code (184 KB) and the engine \
         (216 KB) are all needed before a Run, about 650 KB or 3.3 s at 200 KB/s after the page's first 0.45 s; the \
         panel's later views already come after the engine, and asking for the engine with the page, or the panel's \
