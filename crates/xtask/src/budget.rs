@@ -74,7 +74,8 @@ pub mod why_not {
         panel's later views already come after the engine, and asking for the engine with the page, or the panel's \
         code only after the core, measured no better (4.03-4.22 s)";
     pub const SLOW_LINK_WARM: &str = "the page and two small scripts whose names stay (register-sw.js, \
-        warm-intl.js) are revalidated, a round trip; the rest is start-up on a shared 2-core machine (the \
+        warm-intl.js, once as the page's script and once as its worker) are revalidated, a round trip each, \
+        alongside the app's own files; the rest is start-up on a shared 2-core machine (the \
         engine's folder is named after its build and kept, so no engine file is asked for)";
 }
 
