@@ -64,8 +64,8 @@ const SETTLE_MS = 500;
 
 const log = (message) => process.stderr.write(`bench.mjs: ${message}\n`);
 
-/** Fresh pages per first-run case; the report takes the median over them. */
-const FIRST_RUN_PAGES = Number(process.env.FIRST_RUN_PAGES || 5);
+/** Fresh pages per first-run case; the report takes the median over them and counts the flags. */
+const FIRST_RUN_PAGES = Number(process.env.FIRST_RUN_PAGES || 10);
 /** Pause before the warm repeat of a first-run case, so its own last results have been drawn. */
 const WARM_AFTER_MS = 1_500;
 /**
@@ -135,11 +135,16 @@ const FIRST_RUN_SHORTEST_MS = 1;
  * (the chapter's "speedup over itself" chart), since against the bubble sort a fast sort's ratio is
  * hundreds and says nothing about its workers. A comparison whose one-worker job is shorter than
  * FIRST_RUN_SHORTEST_MS is keyed `<what>@<workers>` with the value `null`.
+ *
+ * `shown` holds the page's rows of this run, one per measurement in the same order (`warned`: the row
+ * carries a warning): `flags[key]` says whether the page flagged either row a speedup is made of.
  */
-function speedupsOf(measurements) {
+function speedupsOf(measurements, shown) {
   const baseline = measurements.find((m) => m.job.variant === 'sequential');
   if (!baseline) throw new Error('a run without its baseline job');
   const speedups = {};
+  const flags = {};
+  const warned = (m) => Boolean(shown[measurements.indexOf(m)]?.warned);
   for (const m of measurements) {
     if (m.job.variant === 'sequential' || !FIRST_RUN_WORKERS.includes(m.job.workers)) continue;
     const [kind, workload] = workloadOf(m.job);
@@ -151,21 +156,45 @@ function speedupsOf(measurements) {
     };
     const base = sort ? measurements.find(isBase) : baseline;
     if (!base || (sort && m.job.workers === 1)) continue;
-    speedups[`${what}@${m.job.workers}`] =
-      base.summary.median_ms < FIRST_RUN_SHORTEST_MS ? null : base.summary.median_ms / m.summary.median_ms;
+    const key = `${what}@${m.job.workers}`;
+    speedups[key] = base.summary.median_ms < FIRST_RUN_SHORTEST_MS ? null : base.summary.median_ms / m.summary.median_ms;
+    flags[key] = warned(m) || warned(base);
   }
-  return speedups;
+  return { speedups, flags };
 }
 
 /**
- * Every first-run case on fresh pages: `[{case, key, cold: [...], warm: [...], again: [...], too_short}]`
- * (`again`: a second warm run of the same page)
- * (`too_short`: the one-worker job was under FIRST_RUN_SHORTEST_MS on every page, nothing compared).
+ * The rows the page shows for its latest `count` measurements: what each says (speedup, workers) and
+ * whether it carries a warning or any note. Also: how many show a speedup above what the workers that
+ * can run at once could give (CPU-bound work: the least of workers, tasks and logical processors)
+ * without a note.
+ */
+async function shownRows(panel, count) {
+  return panel.locator('table.results tr[data-variant]').evaluateAll((rows, n) => {
+    const cores = navigator.hardwareConcurrency || 1;
+    return rows.slice(-n).map((tr) => ({
+      kind: tr.dataset.variant,
+      workers: Number(tr.dataset.workers),
+      speedup: tr.dataset.speedup === '' ? null : Number(tr.dataset.speedup),
+      warned: Number(tr.dataset.doubts) > 0,
+      noted: Number(tr.dataset.notes) > 0,
+      cores,
+    }));
+  }, count);
+}
+
+/**
+ * Every first-run case on fresh pages: `[{case, key, cold: [...], warm: [...], again: [...],
+ * cold_flagged: [...], above_cores_unnoted, too_short}]` (`again`: a second warm run of the same page;
+ * `cold_flagged`: whether the page flagged each cold result; `above_cores_unnoted`: cold rows of work
+ * that only computes whose speedup was above its workers' reach with no note; `too_short`: the
+ * one-worker job was under FIRST_RUN_SHORTEST_MS on every page, nothing compared).
  */
 async function measureFirstRuns(browser, server) {
   const results = [];
   for (const firstRun of FIRST_RUN_CASES) {
     const byKey = {};
+    let aboveCoresUnnoted = 0;
     for (let sample = 0; sample < FIRST_RUN_PAGES; sample++) {
       const page = await newPage(browser);
       try {
@@ -174,7 +203,7 @@ async function measureFirstRuns(browser, server) {
         const panel = page.locator('section[data-experiment]').first();
         await panel.waitFor();
         // Press `button` (none: the page's autorun), wait for run number `runsBefore + 1` to end and
-        // read its speedups.
+        // read its speedups, and what the page shows of them.
         const act = async (button, runsBefore) => {
           if (button) {
             await page.evaluate(() => { window.__measured = []; });
@@ -185,33 +214,51 @@ async function measureFirstRuns(browser, server) {
             const said = await panel.getByTestId('outcome').innerText().catch(() => '');
             throw new Error(`${firstRun.name}: the run ended "${outcome}": ${said}; page errors: ${page.problems.join('; ') || 'none'}`);
           }
-          return speedupsOf(await page.evaluate(() => window.__measured));
+          const measured = await page.evaluate(() => window.__measured);
+          const shown = await shownRows(panel, measured.length);
+          return { ...speedupsOf(measured, shown), shown, measured };
         };
         // A button is pressed as soon as the panel is there; an autorun starts by itself.
         const cold = await act(firstRun.button, 0);
+        for (const [index, row] of cold.shown.entries()) {
+          const job = cold.measured[index]?.job;
+          const cpuBound = job && ['sum', 'hash'].includes(workloadOf(job)[0]) && job.variant !== 'sequential';
+          if (!cpuBound || row.speedup === null || row.noted) continue;
+          if (row.speedup > Math.min(job.workers, job.tasks, row.cores)) aboveCoresUnnoted += 1;
+        }
         await page.waitForTimeout(WARM_AFTER_MS);
         const warm = await act(firstRun.button ?? 'Run', 1);
         // A third run, warm again: how far two warm runs of one page differ is the noise any
         // cold-against-warm difference has to be read against.
         await page.waitForTimeout(WARM_AFTER_MS);
         const again = await act(firstRun.button ?? 'Run', 2);
-        for (const [key, value] of Object.entries(cold)) {
-          byKey[key] ||= { cold: [], warm: [], again: [], tooShort: false };
-          if (value === null || warm[key] === null) {
+        for (const [key, value] of Object.entries(cold.speedups)) {
+          byKey[key] ||= { cold: [], warm: [], again: [], coldFlagged: [], tooShort: false };
+          if (value === null || warm.speedups[key] === null) {
             byKey[key].tooShort = true;
             continue;
           }
           byKey[key].cold.push(value);
-          if (warm[key] !== undefined) byKey[key].warm.push(warm[key]);
-          if (again[key] !== undefined && again[key] !== null) byKey[key].again.push(again[key]);
+          byKey[key].coldFlagged.push(Boolean(cold.flags[key]));
+          if (warm.speedups[key] !== undefined) byKey[key].warm.push(warm.speedups[key]);
+          if (again.speedups[key] !== undefined && again.speedups[key] !== null) byKey[key].again.push(again.speedups[key]);
         }
         if (page.problems.length) throw new Error(`${firstRun.name}: the page reported errors: ${page.problems.join('; ')}`);
       } finally {
         await page.context().close();
       }
     }
-    for (const [key, { cold, warm, again, tooShort }] of Object.entries(byKey)) {
-      results.push({ case: firstRun.name, key, cold, warm, again, too_short: tooShort && cold.length === 0 });
+    for (const [key, { cold, warm, again, coldFlagged, tooShort }] of Object.entries(byKey)) {
+      results.push({
+        case: firstRun.name,
+        key,
+        cold,
+        warm,
+        again,
+        cold_flagged: coldFlagged,
+        above_cores_unnoted: aboveCoresUnnoted,
+        too_short: tooShort && cold.length === 0,
+      });
     }
     log(`first runs: ${firstRun.name} measured on ${FIRST_RUN_PAGES} fresh pages`);
   }

@@ -112,7 +112,13 @@ test("two machines' downloads overlay the chart and the table; bad files are ref
     'garbage.json': 'this is not JSON {',
     'deep.json': '['.repeat(200_000),
     'hashing.json': JSON.stringify({ ...good, experiment: 'hashing' }),
-    'bigger.json': JSON.stringify({ ...good, settings: { ...good.settings, n: '2000000' } }),
+    'bigger.json': JSON.stringify({ ...good, results: good.results.map((r) => ({ ...r, settings: { ...r.settings, n: '2000000' } })) }),
+    // A file written before rows carried their settings: its own settings are every row's.
+    'older.json': JSON.stringify({
+      ...good,
+      settings: { ...good.settings, n: '2000000' },
+      results: good.results.map(({ settings, ...r }) => r),
+    }),
     'negative.json': JSON.stringify({ ...good, results: good.results.map((r) => ({ ...r, median_ms: -1 })) }),
     'empty.json': JSON.stringify({ ...good, results: [] }),
   };
@@ -129,8 +135,9 @@ test("two machines' downloads overlay the chart and the table; bad files are ref
   assert.match(said[1], /^deep\.json was not loaded: it is not a results download/);
   assert.match(said[2], /^hashing\.json was not loaded: it holds results of another experiment \(hashing\)/);
   assert.match(said[3], /^bigger\.json was not loaded: it measured another problem \(n = 2000000 there, 1000000 here\)/);
-  assert.match(said[4], /^negative\.json was not loaded: it holds a value no measurement can have/);
-  assert.match(said[5], /^empty\.json was not loaded: it holds no results/);
+  assert.match(said[4], /^older\.json was not loaded: it measured another problem \(n = 2000000 there, 1000000 here\)/);
+  assert.match(said[5], /^negative\.json was not loaded: it holds a value no measurement can have/);
+  assert.match(said[6], /^empty\.json was not loaded: it holds no results/);
   assert.equal(await files.count(), 1, 'the loaded file stays');
 
   // And the page still measures.

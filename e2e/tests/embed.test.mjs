@@ -165,15 +165,45 @@ test('results download as CSV and JSON, with the machine and the settings', asyn
   assert.match(lines[0], /^experiment,run,sweep,variant,workers,tasks,median_ms/);
   // A Run's rows are not a sweep's.
   assert.match(lines[2], /^sum,1,false,Concurrent: 4 tasks on 2 workers,2,4,[0-9.]+,/);
-  assert.match(lines[2], /,true,\d+,[^,]+,true,http/);
+  // The machine and the row's own settings, by column (no cell of this run holds a comma).
+  const header = lines[0].split(',');
+  const cells = lines[2].split(',');
+  const cell = (name) => cells[header.indexOf(name)];
+  assert.equal(cell('correct'), 'true');
+  assert.match(cell('logical_processors'), /^\d+$/);
+  assert.ok(cell('browser').length > 0);
+  assert.equal(cell('isolated'), 'true');
+  assert.match(cell('url'), /^http.*n=100000/);
+  assert.equal(cell('settings'), 'workers=2&tasks=4&n=100000&reps=2');
   const [jsonDownload] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download JSON' }).click()]);
   const json = JSON.parse(await (await jsonDownload.createReadStream()).toArray().then((c) => Buffer.concat(c).toString()));
   assert.equal(json.experiment, 'sum');
   assert.deepEqual(json.settings, { workers: '2', tasks: '4', n: '100000', reps: '2' });
+  assert.ok(json.results.every((r) => JSON.stringify(r.settings) === JSON.stringify(json.settings)), 'each row carries them too');
   assert.equal(json.machine.cross_origin_isolated, true);
   assert.ok(json.machine.logical_processors >= 1);
   assert.equal(json.results.length, 2);
   assert.ok(json.results.every((r) => r.correct && r.median_ms > 0 && r.sweep === false));
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+  await app.close();
+});
+
+test("an embedded chapter opens its prose's links in a new tab (pages that are not embeds refuse to be framed)", async () => {
+  const app = await serve('isolated');
+  const page = await newPage(browser);
+  await page.goto(`${app.url}/embed/chapters/sum`);
+  await page.locator('.prose a[href]').first().waitFor({ state: 'attached' });
+  const links = await page.locator('.prose a[href]').evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.target, a.rel]));
+  assert.ok(links.length > 0);
+  for (const [href, target, rel] of links) {
+    if (href.startsWith('#')) assert.equal(target, '', `${href} stays in the page`);
+    else assert.deepEqual([target, rel], ['_blank', 'noopener'], `${href} opens a tab of its own`);
+  }
+  // The chapter itself keeps its links in the tab.
+  await page.goto(`${app.url}/chapters/sum`);
+  await page.locator('.prose a[href]').first().waitFor({ state: 'attached' });
+  assert.deepEqual(await page.locator('.prose a[target]').count(), 0);
   assert.deepEqual(page.problems, []);
   await page.context().close();
   await app.close();

@@ -28,8 +28,8 @@ async function shownNumber(locator, pattern = /[\d][\d,.]*/) {
 /** The ratio column of the first results row of `variant` (optionally with `workers` workers). */
 function ratioCell(panel, variant, workers) {
   let rows = panel.locator(`table[data-testid="results"] tbody tr[data-variant="${variant}"]`);
-  if (workers !== undefined) rows = rows.filter({ has: panel.page().locator('td:nth-of-type(2)', { hasText: new RegExp(`^${workers}$`) }) });
-  return rows.first().locator('td:nth-of-type(7)');
+  if (workers !== undefined) rows = rows.filter({ has: panel.page().locator('td[data-col="workers"]', { hasText: new RegExp(`^${workers}$`) }) });
+  return rows.first().locator('td[data-col="speedup"] .value');
 }
 
 // Each experiment: where it lives, a quick setup, the button that runs it, and where its panel shows

@@ -166,7 +166,7 @@ test('without isolation, goroutines still beat blocked threads on one worker, an
   await page.goto(server.url + '/chapters/document-search?workers=1&tasks=8&docs=100&latency=1&reps=1&autorun=1');
   const panel = page.locator('section[data-experiment="document-search"]');
   assert.equal(await waitForOutcome(panel), 'finished');
-  const median = async (variant) => Number((await panel.locator(`tr[data-variant="${variant}"] td`).nth(3).innerText()).replace(/[^0-9.]/g, ''));
+  const median = async (variant) => Number((await panel.locator(`tr[data-variant="${variant}"] td[data-col="median"] .value`).innerText()).replace(/[^0-9.]/g, ''));
   const threads = await median('tasks');
   const goroutines = await median('goroutines');
   assert.ok(goroutines * 3 <= threads, `goroutines ${goroutines} ms vs threads ${threads} ms`);

@@ -67,13 +67,17 @@ test('a run fills one row per variant, both correct, and says which machine meas
   assert.equal(await rows.count(), 2);
   assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.variant)), ['sequential', 'tasks']);
   for (const row of await rows.all()) {
-    const cells = await row.locator('td, th').allInnerTexts();
-    const [, , workers, tasks, median, min, max, speedup, result] = cells;
-    assert.ok(number(min) <= number(median) && number(median) <= number(max), `min ≤ median ≤ max: ${cells}`);
-    assert.ok(number(median) > 0, 'a real time was measured');
-    assert.ok(number(speedup) > 0);
+    const cell = (column) => row.locator(`td[data-col="${column}"]`);
+    const [workers, tasks, result] = await Promise.all(['workers', 'tasks', 'check'].map((c) => cell(c).innerText()));
+    const median = number(await cell('median').locator('.value').innerText());
+    // Under the median, the fastest and the slowest repetition.
+    const [min, max] = (await cell('median').locator('.spread').innerText()).split('–').map(number);
+    assert.ok(min <= median && median <= max, `min ≤ median ≤ max: ${min}, ${median}, ${max}`);
+    assert.ok(median > 0, 'a real time was measured');
+    assert.ok(number(await cell('speedup').locator('.value').innerText()) > 0);
     assert.match(result, /correct/);
     assert.ok(['1', '2'].includes(workers) && ['1', '4'].includes(tasks));
+    assert.equal((await row.getAttribute('data-samples')).split(' ').length, 3, 'its three repetitions');
   }
   assert.match(await panel.getByTestId('machine-line').innerText(), /logical processors.*isolated: yes/);
   assert.equal(await panel.getByTestId('published').locator('tbody tr').count(), 4);
@@ -99,13 +103,14 @@ test('the trace of a run names at most min(workers, tasks) workers of its pool, 
 /** The results table's rows: variant, workers, median ms, whether it carries a caveat, and its note. */
 async function resultRows(panel) {
   return panel.locator('table.results tbody tr[data-variant]').evaluateAll((trs) => trs.map((tr) => {
-    const cells = [...tr.querySelectorAll('td, th')].map((cell) => cell.innerText);
+    // A row's notes sit in the row under it.
+    const notes = tr.nextElementSibling?.classList.contains('row-note') ? tr.nextElementSibling.innerText : '';
     return {
       variant: tr.dataset.variant,
-      workers: Number(cells[2]),
-      median: Number(cells[4].replace(/[^0-9.]/g, '')),
+      workers: Number(tr.dataset.workers),
+      median: Number(tr.querySelector('td[data-col="median"] .value').innerText.replace(/[^0-9.]/g, '')),
       uncertain: tr.classList.contains('uncertain'),
-      note: tr.querySelector('td.note').innerText,
+      note: notes,
     };
   }));
 }
@@ -196,16 +201,23 @@ test('a sweep draws speedup against 1, 2, 4, … workers with its data table', a
   await page.context().close();
 });
 
-test('Stop ends a long sweep quickly, keeps the points measured before it, and the page scrolls meanwhile', async () => {
+test('Stop ends a long sweep quickly, keeps the rounds measured before it, and the page scrolls meanwhile', async () => {
   const { page, panel } = await openSum('?tasks=8&n=50000000&reps=50');
   await panel.getByRole('button', { name: 'Sweep workers', exact: true }).click();
   // The UI thread is free while every worker is busy: the page scrolls.
-  await panel.locator('.progress-text', { hasText: 'Measuring' }).waitFor({ timeout: 120_000 });
+  const progress = panel.locator('.progress-text', { hasText: 'in turns' });
+  await progress.waitFor({ timeout: 120_000 });
   const before = await page.evaluate(() => window.scrollY);
   await page.mouse.wheel(0, 600);
   await page.waitForFunction((y) => window.scrollY > y, before, { timeout: 5_000 });
-  // Once the 4-worker point is being measured, the loop and the 1- and 2-worker points are done.
-  await panel.locator('.progress-text', { hasText: 'on 4 workers' }).waitFor({ timeout: 120_000 });
+  // The sweep's jobs take turns, a repetition of each per round: once more repetitions are done
+  // than there are jobs, every point has at least one.
+  const [, jobs] = (await progress.innerText()).match(/Timing (\d+) jobs in turns/).map(Number);
+  await page.waitForFunction(
+    (n) => Number(document.querySelector('section[data-experiment="sum"] .progress-text')?.innerText.match(/: (\d+) of/)?.[1]) > n,
+    jobs,
+    { timeout: 120_000, polling: 100 },
+  );
   const started = Date.now();
   await panel.getByRole('button', { name: 'Stop' }).click();
   assert.equal(await waitForOutcome(panel, 10_000), 'stopped');
@@ -215,12 +227,15 @@ test('Stop ends a long sweep quickly, keeps the points measured before it, and t
   assert.ok(stoppedAfterMs < 3_000, `stop took ${stoppedAfterMs} ms`);
   const rows = await resultRows(panel);
   const measured = rows.map((r) => `${r.variant} ${r.workers}`);
-  // What was measured before the stop is kept, in order; what the stop interrupted is not invented.
-  assert.deepEqual(measured.slice(0, 3), ['sequential 1', 'tasks 1', 'tasks 2'], measured.join(', '));
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   const maxWorkers = Math.min(Math.max(16, 2 * cores), 128);
   const points = [1, 2, 4, 8, 16, 32, 64, 128].filter((k) => k < maxWorkers).concat(maxWorkers);
-  assert.ok(measured.length < 1 + points.length, `the stopped sweep kept every point: ${measured}`);
+  // Every point took its turns; the rounds completed before the stop are kept, the one it cut short
+  // is not, and nothing is invented: each row holds the same number of repetitions, fewer than asked.
+  assert.deepEqual(measured, ['sequential 1', ...points.map((k) => `tasks ${k}`)], measured.join(', '));
+  const counts = await panel.locator('table.results tr[data-variant]').evaluateAll((trs) => trs.map((tr) => tr.dataset.samples.split(' ').length));
+  assert.equal(new Set(counts).size, 1, `complete rounds only: ${counts}`);
+  assert.ok(counts[0] >= 1 && counts[0] < 50, `${counts[0]} of 50 repetitions`);
   assert.equal(await panel.getByRole('button', { name: 'Run', exact: true }).isEnabled(), true);
   assert.deepEqual(page.problems, []);
   await page.context().close();

@@ -29,8 +29,14 @@ async function open(chapter, experiment, query) {
 /** The rows of the results table: whether each is a sweep's, its variant, workers and tasks. */
 function tableRows(panel) {
   return panel.locator('table.results tbody tr[data-variant]').evaluateAll((trs) => trs.map((tr) => {
-    const cells = [...tr.querySelectorAll('td, th')].map((cell) => cell.innerText);
-    return { sweep: tr.querySelector('[data-testid="row-run"]').dataset.sweep === 'true', run: cells[0], variant: cells[1], workers: Number(cells[2]), tasks: Number(cells[3].replace(/,/g, '')) };
+    const cell = (column) => tr.querySelector(`td[data-col="${column}"]`).innerText;
+    return {
+      sweep: tr.querySelector('[data-testid="row-run"]').dataset.sweep === 'true',
+      run: cell('run'),
+      variant: tr.querySelector('th').innerText,
+      workers: Number(cell('workers')),
+      tasks: Number(cell('tasks').replace(/,/g, '')),
+    };
   }));
 }
 

@@ -40,14 +40,20 @@ test('the granularity sweep runs from a preset and fills the table and the chart
   for (const [x, ratio] of ratios) assert.match(ratio, /^\d[\d,]*\.\d\d×$/, `${x}: ${ratio}`);
   // A loop row either says it was timed over passes or was timed once over 2 ms or more (a busy
   // machine can stretch even the smallest loop that long).
-  const loops = await rows.evaluateAll((trs) => trs.filter((tr) => tr.dataset.variant === 'sequential').map((tr) => [tr.cells[1].textContent, tr.cells[4].textContent]));
+  const loops = await rows.evaluateAll((trs) => trs.filter((tr) => tr.dataset.variant === 'sequential')
+    .map((tr) => [tr.querySelector('th').textContent, tr.querySelector('td[data-col="median"] .value').textContent]));
   for (const [text, median] of loops) {
     assert.ok(/mean of [\d,]+ passes/.test(text) || Number(median.replace(/,/g, '')) >= 2, `${text}: ${median} ms`);
   }
   // The results table states the same ratio under the same name, never its inverse as a "Speedup".
   const headings = (await panel.locator('table.results thead th').allTextContents()).map((t) => t.trim());
   assert.ok(headings.includes('time ÷ time of the loop') && !headings.includes('Speedup'), headings.join(' | '));
-  const loopTimes = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent.trim())));
+  // [variant, median, ratio] of every row, as shown.
+  const loopTimes = await rows.evaluateAll((trs) => trs.map((tr) => [
+    tr.querySelector('th').textContent.trim(),
+    tr.querySelector('td[data-col="median"] .value').textContent.trim(),
+    tr.querySelector('td[data-col="speedup"] .value').textContent.trim(),
+  ]));
   // Every row's ratio is its median over the loop's median of its size (the loop rows read 1.00×),
   // within the rounding of the medians shown (a loop of a few microseconds shows as 0.003 ms: a
   // rounding of ±17 %).
@@ -57,13 +63,13 @@ test('the granularity sweep runs from a preset and fills the table and the chart
     return [value - 0.5 * 10 ** -decimals, value + 0.5 * 10 ** -decimals];
   };
   let loop;
-  for (const cells of loopTimes) {
-    const median = shown(cells[4]);
-    if (cells[1].startsWith('Loop')) loop = median;
-    const ratio = Number(cells[7].replace(/[×⚠\s,]/g, ''));
+  for (const [variant, medianText, ratioText] of loopTimes) {
+    const median = shown(medianText);
+    if (variant.startsWith('Loop')) loop = median;
+    const ratio = Number(ratioText.replace(/[×⚠\s,]/g, ''));
     const least = median[0] / loop[1];
     const most = loop[0] > 0 ? median[1] / loop[0] : Infinity;
-    assert.ok(ratio >= 0.85 * least - 0.01 && ratio <= 1.15 * most + 0.01, `${cells[1]}: ${ratio} vs ${cells[4]} / ${loop}`);
+    assert.ok(ratio >= 0.85 * least - 0.01 && ratio <= 1.15 * most + 0.01, `${variant}: ${ratio} vs ${medianText} / ${loop}`);
   }
   assert.equal(await panel.getByTestId('published').count(), 1);
   assert.deepEqual(page.problems, []);

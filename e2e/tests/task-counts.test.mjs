@@ -45,12 +45,14 @@ test('the task-count sweep draws one line per task size with a point per count',
     sweep: tr.querySelector('[data-testid="row-run"]').dataset.sweep === 'true',
     variant: tr.dataset.variant,
     cells: [...tr.cells].map((c) => c.textContent.trim()),
+    workers: tr.querySelector('td[data-col="workers"]').textContent.trim(),
+    tasks: tr.querySelector('td[data-col="tasks"]').textContent.trim(),
   })));
   assert.equal(rows.length, 2 * points.length);
   assert.ok(rows.every((r) => r.sweep), 'every row is marked as a sweep');
   assert.equal(rows.filter((r) => r.cells[1].startsWith('Goroutines')).length, points.length);
-  assert.ok(rows.every((r) => r.cells[2] === '1'), 'everything ran on one worker');
-  assert.deepEqual([...new Set(rows.map((r) => r.cells[3]))], ['1,000', '2,000'], 'task counts grouped as the locale writes them');
+  assert.ok(rows.every((r) => r.workers === '1'), 'everything ran on one worker');
+  assert.deepEqual([...new Set(rows.map((r) => r.tasks))], ['1,000', '2,000'], 'task counts grouped as the locale writes them');
   for (const text of await panel.locator('table.results td.check').allInnerTexts()) assert.match(text, /correct/);
 
   const caption = await chart.locator('figcaption').innerText();

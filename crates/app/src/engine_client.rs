@@ -167,7 +167,7 @@ fn engine_folder(mode: Mode) -> String {
 
 /// The engine build this page was written for (`<meta name="lab-engine-build">`, stamped by
 /// `cargo xtask build`); `None` in a development build.
-fn page_build() -> Option<String> {
+pub fn page_build() -> Option<String> {
     build_in(&web_sys::window()?.document()?)
 }
 

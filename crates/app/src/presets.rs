@@ -1,7 +1,7 @@
 //! Experiment settings from the page URL (`?workers=2&tasks=8&n=10000000&reps=5&autorun=1`), and
 //! writing the settings of the last run back into the URL so it can be shared as is.
 
-use experiments::catalog::KnobReader;
+use experiments::catalog::{KnobReader, Query};
 use experiments::params::{read_choice, read_flag, read_param, ClampNote, ParamRange};
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
@@ -61,9 +61,9 @@ impl KnobReader for Preset {
 
 /// Replace the query string with `pairs` (an experiment's `Settings::query`) without navigating, so
 /// reloading repeats this setup.
-pub fn write_to_url(pairs: &[(&str, String)]) {
+pub fn write_to_url(pairs: &[(&'static str, String)]) -> Query {
     let Some(window) = web_sys::window() else {
-        return;
+        return pairs.to_vec();
     };
     let path = window.location().pathname().unwrap_or_default();
     let mut query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -75,6 +75,7 @@ pub fn write_to_url(pairs: &[(&str, String)]) {
     if let Ok(history) = window.history() {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
+    pairs.to_vec()
 }
 
 #[cfg(test)]

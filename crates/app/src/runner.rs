@@ -46,6 +46,10 @@ impl Step {
         let job_count = job_count.max(1) as f64;
         let within = match self.stage {
             Some(Stage::Measuring) if self.total > 0 => self.done.min(self.total) as f64 / self.total as f64,
+            // Jobs timed in turns advance together: their share of the run, filled as samples are taken.
+            Some(Stage::Turns { jobs }) if self.total > 0 => {
+                jobs as f64 * self.done.min(self.total) as f64 / self.total as f64
+            }
             _ => 0.0,
         };
         ((self.job_index as f64 + within) / job_count).clamp(0.0, 1.0)

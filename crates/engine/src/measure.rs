@@ -69,6 +69,98 @@ pub async fn rep_on_runtime(
     input.on_runtime(job, handle, traced, cancel).await
 }
 
+/// One timed sample: passes of a job back to back until at least the floor has passed (see
+/// [`experiments::SAMPLE_FLOOR_MS`]); its time is the mean pass.
+pub struct Sample {
+    /// The mean pass, in milliseconds: the passes' own timed spans, summed, over their count (what
+    /// runs between two passes, such as turning a recording into a trace, is not timed).
+    pub ms: f64,
+    /// How many passes it ran.
+    pub passes: u32,
+    /// Each call's value, to check every one.
+    pub values: Vec<u64>,
+    /// The last pass: its trace, digests, memory and waits stand for the sample's.
+    pub last: Rep,
+}
+
+/// The most repetitions one sample calls, however fast each one is.
+const MOST_CALLS_PER_SAMPLE: u32 = 100_000;
+
+/// Gathers the passes of one sample.
+struct Passes {
+    started: f64,
+    timed_ms: f64,
+    passes: u32,
+    calls: u32,
+    values: Vec<u64>,
+}
+
+impl Passes {
+    fn new() -> Passes {
+        Passes { started: now_ms(), timed_ms: 0.0, passes: 0, calls: 0, values: Vec::new() }
+    }
+
+    /// Add `rep`; `Some(sample)` once the sample has lasted `floor_ms`.
+    fn add(&mut self, rep: Rep, floor_ms: f64) -> Option<Sample> {
+        let passes = rep.trace.passes.unwrap_or(1);
+        self.timed_ms += rep.trace.wall_ms * f64::from(passes);
+        self.passes += passes;
+        self.calls += 1;
+        self.values.push(rep.value);
+        let done = now_ms() - self.started >= floor_ms || self.calls >= MOST_CALLS_PER_SAMPLE;
+        done.then(|| Sample {
+            ms: self.timed_ms / f64::from(self.passes.max(1)),
+            passes: self.passes,
+            values: std::mem::take(&mut self.values),
+            last: rep,
+        })
+    }
+}
+
+/// One sample on the current pool (call it on a worker of the job's pool): repetitions back to back
+/// until `floor_ms` has passed.
+pub fn sample_on_pool(job: &Job, input: &dyn Prepared, cancel: &Cancel, floor_ms: f64) -> Result<Sample, Stopped> {
+    let mut passes = Passes::new();
+    loop {
+        if let Some(sample) = passes.add(rep_on_pool(job, input, cancel)?, floor_ms) {
+            return Ok(sample);
+        }
+    }
+}
+
+/// One sample on the task runtime (call it from a root task of the job's runtime), every
+/// repetition traced: repetitions back to back until `floor_ms` has passed.
+pub async fn sample_on_runtime(
+    job: &Job,
+    input: &dyn Prepared,
+    handle: &Handle,
+    cancel: &Cancel,
+    floor_ms: f64,
+) -> Result<Sample, Stopped> {
+    let mut passes = Passes::new();
+    loop {
+        if let Some(sample) = passes.add(rep_on_runtime(job, input, handle, true, cancel).await?, floor_ms) {
+            return Ok(sample);
+        }
+    }
+}
+
+/// Gathers the passes of one sample of work driven step by step (hashing): add each pass's
+/// [`Rep`]; `Some` once the sample has lasted `floor_ms`.
+pub struct StepPasses(Passes);
+
+impl Default for StepPasses {
+    fn default() -> Self {
+        StepPasses(Passes::new())
+    }
+}
+
+impl StepPasses {
+    pub fn add(&mut self, rep: Rep, floor_ms: f64) -> Option<Sample> {
+        self.0.add(rep, floor_ms)
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Timing and tracing on a rayon pool.
 

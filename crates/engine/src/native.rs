@@ -22,11 +22,16 @@ fn read_at(file: &mut std::fs::File, offset: u64, buffer: &mut [u8]) -> Result<(
 pub struct NativeEngine {
     executors: RefCell<Executors>,
     quiet_limit_ms: f64,
+    sample_floor_ms: f64,
 }
 
 impl Default for NativeEngine {
     fn default() -> Self {
-        NativeEngine { executors: RefCell::default(), quiet_limit_ms: harness::SETTLE_LIMIT_MS }
+        NativeEngine {
+            executors: RefCell::default(),
+            quiet_limit_ms: harness::SETTLE_LIMIT_MS,
+            sample_floor_ms: experiments::SAMPLE_FLOOR_MS,
+        }
     }
 }
 
@@ -77,9 +82,10 @@ impl NativeEngine {
     }
 
     /// An engine that times every job at once instead of waiting for a quiet machine (it still
-    /// warms up once): for tests that check results and traces, not speed, on a busy test machine.
+    /// warms up once), each sample one pass: for tests that check results and traces, not speed,
+    /// on a busy test machine.
     pub fn impatient() -> Self {
-        NativeEngine { quiet_limit_ms: 0.0, ..Self::default() }
+        NativeEngine { quiet_limit_ms: 0.0, sample_floor_ms: 0.0, ..Self::default() }
     }
 
     /// Measure `job` on exactly `job.workers` threads (blocking): a rayon pool, or the task
@@ -100,6 +106,7 @@ impl NativeEngine {
             cancel,
             cores,
             quiet_limit_ms: self.quiet_limit_ms,
+            sample_floor_ms: self.sample_floor_ms,
             report: &|_| {},
             hash_source: &open_source,
             sleep: &sleep,

@@ -488,3 +488,35 @@ fn stopping_the_heaviest_load_test_does_not_wait_for_the_queued_requests() {
         assert!(took < Duration::from_secs(10), "{variant:?}: stopped {took:?} after Stop");
     }
 }
+
+#[test]
+fn every_sample_lasts_the_floor_and_jobs_of_one_work_take_turns() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut engine = NativeEngine::new();
+    let sum = |variant, workers, tasks| Job {
+        workload: Workload::Sum { numbers: 100_000, seed: 3 },
+        variant,
+        workers,
+        tasks,
+        repetitions: 3,
+    };
+    let jobs = [sum(Variant::Sequential, 1, 1), sum(Variant::ThreadPool, 2, 4)];
+    let measured = engine.run_all(&jobs, &Cancel::new()).expect("runs");
+    for m in &measured {
+        assert!(m.check.ok);
+        assert!(m.interleaved, "the loop and its tasks do the same work: measured in turns");
+        assert_eq!(m.sample_passes.len(), m.samples_ms.len(), "each sample says how many passes it ran");
+        // A sum of 100,000 numbers takes well under a millisecond: a sample of 100 ms runs it many times.
+        for (&passes, &mean) in m.sample_passes.iter().zip(&m.samples_ms) {
+            assert!(passes > 1, "{passes} pass(es) of {mean} ms");
+            assert!(
+                passes as f64 * mean >= experiments::SAMPLE_FLOOR_MS * 0.5,
+                "{passes} passes of {mean} ms fill about the sample floor"
+            );
+        }
+    }
+    // Other work is not measured in turns with it.
+    let other = Job { workload: Workload::Spin { units: 10 }, ..spin_job(2, 2, 10) };
+    let apart = engine.run_all(&[jobs[0].clone(), other], &Cancel::new()).expect("runs");
+    assert!(apart.iter().all(|m| !m.interleaved));
+}

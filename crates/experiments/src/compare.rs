@@ -12,6 +12,10 @@ use std::collections::HashSet;
 pub const MAX_FILE_BYTES: u64 = 2 << 20;
 /// The most result rows read from one file.
 pub const MAX_ROWS: usize = 5_000;
+/// The most files a panel compares at once (each is a shape on the chart; four shapes, twice).
+pub const MAX_FILES: usize = 8;
+/// The most rows the comparison's table shows; the rest are counted, not drawn.
+pub const MAX_SHOWN_ROWS: usize = 300;
 /// Longer texts (a browser's name, a variant's) are cut to this many characters.
 const MAX_TEXT_CHARS: usize = 80;
 
@@ -19,9 +23,12 @@ const MAX_TEXT_CHARS: usize = 80;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Download {
     pub machine: DownloadMachine,
-    /// The page's settings when it was downloaded, as query pairs.
+    /// The settings the file names for all its rows, as query pairs (files written before rows
+    /// carried their own; empty when its rows' settings differ).
     pub settings: Vec<(String, String)>,
     pub rows: Vec<DownloadRow>,
+    /// Rows of the file measured on another problem than the page's, left out by [`check`].
+    pub left_out: usize,
 }
 
 /// The machine that measured a download.
@@ -49,6 +56,9 @@ pub struct DownloadRow {
     pub min_ms: f64,
     pub max_ms: f64,
     pub speedup: Option<f64>,
+    /// The settings this row was measured with, as query pairs: its own, or (in files written
+    /// before rows carried them) the file's.
+    pub settings: Vec<(String, String)>,
 }
 
 /// Why a file is refused.
@@ -111,6 +121,23 @@ struct RawRow {
     max_ms: f64,
     #[serde(default)]
     speedup: Option<f64>,
+    #[serde(default)]
+    settings: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// Query pairs from a JSON object of settings (at most 64, texts cut).
+fn pairs_of(settings: serde_json::Map<String, serde_json::Value>) -> Vec<(String, String)> {
+    settings
+        .into_iter()
+        .take(64)
+        .map(|(key, value)| {
+            let value = match value {
+                serde_json::Value::String(s) => s,
+                other => other.to_string(),
+            };
+            (cut(&key), cut(&value))
+        })
+        .collect()
 }
 
 fn cut(text: &str) -> String {
@@ -137,6 +164,7 @@ pub fn parse(text: &str, size: u64, experiment: &str) -> Result<Download, Refusa
         return Err(Refusal::Impossible("logical_processors"));
     }
     let time = |ms: f64| (0.0..=1e9).contains(&ms);
+    let settings = pairs_of(raw.settings);
     let mut rows = Vec::with_capacity(raw.results.len());
     for r in raw.results {
         if !(1..=4096).contains(&r.workers) || !(1..=10_000_000).contains(&r.tasks) {
@@ -165,20 +193,9 @@ pub fn parse(text: &str, size: u64, experiment: &str) -> Result<Download, Refusa
             min_ms: r.min_ms,
             max_ms: r.max_ms,
             speedup: r.speedup,
+            settings: r.settings.map(pairs_of).unwrap_or_else(|| settings.clone()),
         });
     }
-    let settings = raw
-        .settings
-        .into_iter()
-        .take(64)
-        .map(|(key, value)| {
-            let value = match value {
-                serde_json::Value::String(s) => s,
-                other => other.to_string(),
-            };
-            (cut(&key), cut(&value))
-        })
-        .collect();
     Ok(Download {
         machine: DownloadMachine {
             logical_processors: machine.logical_processors,
@@ -187,6 +204,7 @@ pub fn parse(text: &str, size: u64, experiment: &str) -> Result<Download, Refusa
         },
         settings,
         rows,
+        left_out: 0,
     })
 }
 
@@ -244,12 +262,24 @@ pub fn differences(experiment: &str, file: &[(String, String)], page: &[(String,
 
 /// [`parse`], then refuse a file measured on another problem than `page`'s settings.
 pub fn check(text: &str, size: u64, experiment: &str, page: &[(String, String)]) -> Result<Download, Refusal> {
-    let download = parse(text, size, experiment)?;
-    let differences = differences(experiment, &download.settings, page);
-    if differences.is_empty() {
-        Ok(download)
-    } else {
-        Err(Refusal::OtherSettings(differences))
+    let mut download = parse(text, size, experiment)?;
+    // Each row by its own settings: a file may hold runs of several problems (a reader who changed
+    // the size between runs); the rows of the page's problem are kept, the others left out and
+    // counted, never relabelled.
+    let mut first_difference = None;
+    let before = download.rows.len();
+    download.rows.retain(|row| {
+        let differences = differences(experiment, &row.settings, page);
+        let same = differences.is_empty();
+        if !same && first_difference.is_none() {
+            first_difference = Some(differences);
+        }
+        same
+    });
+    download.left_out = before - download.rows.len();
+    match first_difference {
+        Some(differences) if download.rows.is_empty() => Err(Refusal::OtherSettings(differences)),
+        _ => Ok(download),
     }
 }
 
@@ -346,5 +376,21 @@ mod tests {
         assert!(matches!(check(&text, 10, "sum", &page), Err(Refusal::OtherSettings(d)) if d.len() == 1));
         let text = download("sum", r#"{"n":"1000000","workers":"16"}"#, ROWS);
         assert!(check(&text, 10, "sum", &page).is_ok());
+    }
+
+    #[test]
+    fn rows_of_two_problems_are_grouped_by_their_own_settings_never_relabelled() {
+        let page = pairs(&[("workers", "2"), ("n", "1000000")]);
+        let small = r#"{"run":1,"sweep":false,"variant":"Loop","kind":"sequential","workers":1,"tasks":1,"median_ms":1.0,"min_ms":1.0,"max_ms":1.0,"speedup":1.0,"settings":{"n":"1000000","workers":"2"}}"#;
+        let large = r#"{"run":2,"sweep":false,"variant":"Loop","kind":"sequential","workers":1,"tasks":1,"median_ms":50.0,"min_ms":50.0,"max_ms":50.0,"speedup":1.0,"settings":{"n":"50000000","workers":"2"}}"#;
+        // The file's own top-level settings (the last run's) would relabel the first row; each row's win.
+        let text = download("sum", r#"{"n":"50000000"}"#, &format!("{small},{large}"));
+        let d = check(&text, 10, "sum", &page).expect("the 1,000,000 row matches");
+        assert_eq!((d.rows.len(), d.left_out), (1, 1));
+        assert_eq!(d.rows[0].run, 1);
+        assert!(d.rows[0].settings.contains(&("n".to_string(), "1000000".to_string())));
+        // Only rows of another problem: refused, naming the setting.
+        let text = download("sum", "{}", large);
+        assert!(matches!(check(&text, 10, "sum", &page), Err(Refusal::OtherSettings(d)) if d[0].key == "n"));
     }
 }

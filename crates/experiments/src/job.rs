@@ -36,6 +36,25 @@ pub enum Workload {
     Qps { requests: u32, concurrency: u32, work_us: u32, wait_us: u32 },
 }
 
+impl Workload {
+    /// Whether the work only computes, never waits: then k workers can do it at most as fast as
+    /// the workers that run at once (never more than the cores), and a measured speedup beyond that
+    /// cannot be right (see [`crate::trust`]). Work that waits (reads, sleeps, parked tasks) can gain
+    /// more than the cores, since a waiting worker needs none.
+    pub fn cpu_bound(&self) -> bool {
+        match self {
+            Workload::Sum { .. }
+            | Workload::Spin { .. }
+            | Workload::Sort { .. }
+            | Workload::Granularity { .. }
+            | Workload::Hash { .. } => true,
+            Workload::Scenario { scenario } => *scenario != ScenarioKind::IoMix,
+            Workload::DocSearch { latency_us, .. } => *latency_us == 0,
+            Workload::TaskMemory | Workload::PingPong { .. } | Workload::Qps { .. } => false,
+        }
+    }
+}
+
 /// Where the bytes to hash come from.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

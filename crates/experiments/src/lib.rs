@@ -20,6 +20,6 @@ pub mod trust;
 pub use job::{HashSource, Job, ScenarioKind, SortAlgorithm, Variant, Workload, DEFAULT_SEED};
 
 pub use results::{
-    Check, Measurement, MemoryReport, QpsReport, SchedulerEvent, SchedulerEventKind, Span, Startup, Summary, Trace,
-    WaitReport,
+    Check, FirstAttempt, Measurement, MemoryReport, QpsReport, SchedulerEvent, SchedulerEventKind, Span, Startup,
+    Summary, Trace, WaitReport, SAMPLE_FLOOR_MS,
 };

@@ -177,6 +177,17 @@ pub fn read_flag(raw: Option<&str>) -> bool {
 /// hundreds of Web Workers. The engine refuses more (`job::limits::MAX_WORKERS`).
 pub const WORKERS_CAP: u64 = 128;
 
+/// A default worker count: `wanted`, or the machine's logical processors if they are fewer (a page
+/// never starts with more workers than can run at once).
+pub const fn at_most_cores(wanted: u64, hardware_concurrency: u32) -> u64 {
+    let cores = if hardware_concurrency == 0 { 1 } else { hardware_concurrency as u64 };
+    if wanted < cores {
+        wanted
+    } else {
+        cores
+    }
+}
+
 /// The largest worker count offered: at least 16, or twice the machine's logical processors,
 /// capped at [`WORKERS_CAP`].
 pub fn max_workers(hardware_concurrency: u32) -> u64 {
@@ -246,8 +257,9 @@ pub mod hashing {
     /// The article's worker counts.
     pub const PRESET_WORKERS: [u32; 3] = [1, 4, 16];
 
+    /// Four workers, as in the article, where the machine has four cores; never more than it has.
     pub fn workers(hardware_concurrency: u32) -> ParamRange {
-        ParamRange::new("workers", 1, max_workers(hardware_concurrency), 4)
+        ParamRange::new("workers", 1, max_workers(hardware_concurrency), at_most_cores(4, hardware_concurrency))
     }
 }
 
@@ -344,8 +356,10 @@ pub mod demo {
     /// Size of each task in spin units (see `workloads::spin`).
     pub const UNITS: ParamRange = ParamRange::new("units", 1_000, 200_000, 20_000);
 
+    /// Four workers where the machine has four cores; never more than it has, so the chapter that
+    /// tells concurrency from parallelism does not start with more parallelism than there is.
     pub fn workers(hardware_concurrency: u32) -> ParamRange {
-        ParamRange::new("workers", 1, max_workers(hardware_concurrency), 4)
+        ParamRange::new("workers", 1, max_workers(hardware_concurrency), at_most_cores(4, hardware_concurrency))
     }
 }
 
@@ -448,5 +462,15 @@ mod tests {
                 proptest::prop_assert!(((ours - std) / std).abs() < 1e-14 || ours == std, "{}: {} vs {}", text, ours, std);
             }
         }
+    }
+
+    #[test]
+    fn a_default_worker_count_never_exceeds_the_cores() {
+        assert_eq!(at_most_cores(4, 2), 2);
+        assert_eq!(at_most_cores(4, 8), 4);
+        assert_eq!(at_most_cores(4, 0), 1, "an unknown machine counts as one core");
+        assert_eq!(demo::workers(2).default, 2);
+        assert_eq!(demo::workers(16).default, 4);
+        assert_eq!(hashing::workers(1).default, 1);
     }
 }

@@ -138,6 +138,9 @@ pub enum Stage {
     /// Timed repetitions, or slices of a hashing job (`done` of `total`).
     #[default]
     Measuring,
+    /// Timed samples of `jobs` jobs from `job_index` on, which do the same work and are timed in
+    /// turns (a sample of each, round after round): `done` of `total` samples over all of them.
+    Turns { jobs: u32 },
 }
 
 impl Request {

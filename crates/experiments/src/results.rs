@@ -137,6 +137,36 @@ pub struct Measurement {
     /// the median repetition asked for and how long they took.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waits: Option<WaitReport>,
+    /// How many passes of the job each timed sample ran back to back, in the order of `samples_ms`:
+    /// a sample lasts at least [`SAMPLE_FLOOR_MS`] and its time is the mean pass. Empty when every
+    /// sample was one pass (and in files written before samples had a floor).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sample_passes: Vec<u32>,
+    /// Whether its samples were taken in turns with the other jobs of the same work in its run (a
+    /// sample of each, round after round), so a disturbance touches them alike.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interleaved: bool,
+    /// When the engine measured the job a second time because the first attempt could not be
+    /// right: that attempt's samples and what was wrong with them (the figures above are the second
+    /// attempt's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_attempt: Option<FirstAttempt>,
+}
+
+/// The shortest time one timed sample lasts: the job runs back to back, pass after pass, until
+/// this much has passed, and the sample's time is the mean pass. One sample of the 10-million sum
+/// used to be one pass of 2 to 7 ms, so one page fault, one timer tick (4 ms on many Linux
+/// kernels) or a moment of another tab decided it; native benchmark tools time for a second or
+/// more. 100 ms dilutes such a hiccup to a few per cent and keeps a Run of the Sum chapter (two
+/// jobs, five samples each) near a second.
+pub const SAMPLE_FLOOR_MS: f64 = 100.0;
+
+/// The samples of a first attempt the engine measured again, and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FirstAttempt {
+    pub samples_ms: Vec<f64>,
+    /// What the first attempt showed that cannot be right (see [`crate::trust`]).
+    pub why: Vec<crate::trust::Doubt>,
 }
 
 /// The untimed part of a measurement: getting workers started and warm before the clock runs.
@@ -251,7 +281,18 @@ impl Measurement {
             memory: None,
             qps: None,
             waits: None,
+            sample_passes: Vec::new(),
+            interleaved: false,
+            first_attempt: None,
         }
+    }
+
+    /// Passes per sample as the reader is told them: the fewest and the most (1 and 1 when each
+    /// sample was a single pass).
+    pub fn passes_range(&self) -> (u32, u32) {
+        let least = self.sample_passes.iter().copied().min().unwrap_or(1);
+        let most = self.sample_passes.iter().copied().max().unwrap_or(1);
+        (least, most)
     }
 }
 

@@ -22,6 +22,25 @@ pub fn summarize(samples: &[f64]) -> Summary {
     Summary { median_ms: samples[mid], min_ms, max_ms }
 }
 
+/// The lowest and the highest of `values` (NaN, NaN for none).
+pub fn low_high(values: &[f64]) -> (f64, f64) {
+    if values.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    let low = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (low, high)
+}
+
+/// Round by round, how many times faster `samples` were than `baseline` (baseline ÷ sample), for
+/// two measurements taken in turns; `None` unless both hold the same number of samples, two or
+/// more, all positive.
+pub fn paired_ratios(baseline: &[f64], samples: &[f64]) -> Option<Vec<f64>> {
+    let all_positive = baseline.iter().chain(samples).all(|&ms| ms > 0.0 && ms.is_finite());
+    (baseline.len() == samples.len() && samples.len() >= 2 && all_positive)
+        .then(|| baseline.iter().zip(samples).map(|(b, s)| b / s).collect())
+}
+
 /// How many times faster than the baseline (median over median). Above 1 is faster.
 pub fn speedup(baseline: &Summary, other: &Summary) -> f64 {
     if other.median_ms > 0.0 {
@@ -107,5 +126,15 @@ mod tests {
         let fast = summarize(&[2.5]);
         assert_eq!(speedup(&base, &fast), 4.0);
         assert_eq!(speedup(&fast, &base), 0.25);
+    }
+
+    #[test]
+    fn ratios_pair_up_round_by_round() {
+        assert_eq!(paired_ratios(&[10.0, 12.0], &[5.0, 4.0]), Some(vec![2.0, 3.0]));
+        assert_eq!(paired_ratios(&[10.0, 12.0], &[5.0]), None, "counts differ");
+        assert_eq!(paired_ratios(&[10.0], &[5.0]), None, "one round has no spread");
+        assert_eq!(paired_ratios(&[10.0, 12.0], &[5.0, 0.0]), None, "a zero time");
+        assert_eq!(low_high(&[3.0, 1.0, 2.0]), (1.0, 3.0));
+        assert!(low_high(&[]).0.is_nan());
     }
 }

@@ -1,21 +1,31 @@
 //! When a measurement should not be taken at face value: widely spread repetitions, fewer workers
-//! at work than the job allowed, or a machine that never became quiet before the timing.
+//! at work than the job allowed, a machine that never became quiet before the timing or got busy
+//! during it, or a speedup beyond what the workers that can run at once could ever give.
 //!
-//! The page shows these beside the row in plain words instead of a bare speedup. They are read off
-//! the measurement itself; nothing here changes a number.
+//! The page shows these beside the row in plain words instead of a bare speedup, and the engine
+//! measures a job a second time when its first attempt shows one that a disturbance explains
+//! (`engine::harness`). They are read off the measurements themselves; nothing here changes a number.
 
-use crate::job::Variant;
+use crate::job::{Job, Variant};
 use crate::results::Measurement;
+use crate::stats;
 use serde::{Deserialize, Serialize};
 
-/// Repetitions whose slowest took more than this many times the fastest are called noisy.
-pub const NOISY_SPREAD: f64 = 1.5;
+/// Repetitions whose slowest took more than this many times the fastest are called noisy. Each
+/// sample lasts at least [`crate::SAMPLE_FLOOR_MS`], so on a quiet machine they agree within a few
+/// per cent; a spread of 30 % means something took the cores away for a good part of a sample.
+pub const NOISY_SPREAD: f64 = 1.3;
+
+/// A speedup may pass its ceiling by this factor (or by its run's own spread, if larger) before it
+/// is called impossible rather than "at the ceiling": the clock and a median of a few samples are
+/// not exact to the per cent.
+pub const CEILING_TOLERANCE: f64 = 1.03;
 
 /// Tasks shorter than this (median, in ms) are "small": a sleeping worker can take about as long
 /// to wake up as one such task takes to run, so the first worker may finish them all alone.
 pub const SMALL_TASK_MS: f64 = 0.2;
 
-/// One reason to doubt a measurement.
+/// One reason to doubt a measurement, or (for [`Doubt::AtCeiling`]) to read it with care.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "doubt", rename_all = "snake_case")]
 pub enum Doubt {
@@ -28,6 +38,13 @@ pub enum Doubt {
     Busy,
     /// The machine was quiet before the timing but busy right after it.
     BusyDuring,
+    /// The speedup over the baseline, `speedup`, is more than `ceiling` (the workers that can run at
+    /// once, never more than the cores) by more than the run's own spread: CPU-bound work cannot
+    /// gain that, so one of the two measurements was disturbed.
+    BeyondCeiling { speedup: f64, ceiling: u32 },
+    /// The speedup is a little above `ceiling`, within the run's own spread: it means "about
+    /// `ceiling`×", the most these workers can give. A note for the reader, not a warning.
+    AtCeiling { speedup: f64, ceiling: u32 },
 }
 
 impl Doubt {
@@ -35,11 +52,25 @@ impl Doubt {
     pub fn small_tasks(&self) -> bool {
         matches!(*self, Doubt::FewWorkers { task_ms, .. } if task_ms < SMALL_TASK_MS)
     }
+
+    /// Whether it says the number may be wrong (shown with a warning sign), rather than how to
+    /// read a right one.
+    pub fn warns(&self) -> bool {
+        !matches!(self, Doubt::AtCeiling { .. })
+    }
+
+    /// Whether measuring again, at once, can clear it: a disturbance (a noisy or impossible
+    /// result, a machine that got busy) may be gone a second later; tasks too few to spread, or a
+    /// machine that never became quiet in the time allowed, will not be.
+    pub fn worth_measuring_again(&self) -> bool {
+        matches!(self, Doubt::Noisy { .. } | Doubt::BusyDuring | Doubt::BeyondCeiling { .. })
+    }
 }
 
 /// Everything that makes `m`, measured on a machine of `cores` logical processors, doubtful, most
 /// serious first; empty when it can be trusted. (With more workers than cores, only as many as
-/// there are cores can run at once: that some never get a task is the lesson, not a doubt.)
+/// there are cores can run at once: that some never get a task is the lesson, not a doubt.) Its
+/// speedup is judged apart, against its baseline: [`speedup_doubt`].
 pub fn doubts(m: &Measurement, cores: u32) -> Vec<Doubt> {
     let mut found = Vec::new();
     match m.startup {
@@ -55,6 +86,54 @@ pub fn doubts(m: &Measurement, cores: u32) -> Vec<Doubt> {
         found.push(Doubt::Noisy { spread });
     }
     found
+}
+
+/// The most `job` can gain over `baseline` on `cores` logical processors: the workers that can run
+/// its tasks at once. `None` when no such bound holds: other work than the baseline's, work that
+/// waits (see [`crate::Workload::cpu_bound`]), or a baseline that itself ran on several workers.
+pub fn speedup_ceiling(baseline: &Job, job: &Job, cores: u32) -> Option<u32> {
+    let cores = cores.max(1);
+    let comparable =
+        baseline.workload == job.workload && job.workload.cpu_bound() && job.variant != Variant::Sequential;
+    (comparable && baseline.effective_workers().min(cores) == 1).then(|| job.effective_workers().min(cores))
+}
+
+/// How far the speedups of `m` over `baseline` spread within the run, as highest ÷ lowest: taken
+/// round by round when the two were measured in turns (each pair saw the same moment of the
+/// machine), else the wider of the two measurements' own spreads.
+pub fn speedup_spread(baseline: &Measurement, m: &Measurement) -> f64 {
+    let paired = (baseline.interleaved && m.interleaved)
+        .then(|| stats::paired_ratios(&baseline.samples_ms, &m.samples_ms))
+        .flatten();
+    let spread = match paired {
+        Some(ratios) => {
+            let (low, high) = stats::low_high(&ratios);
+            high / low
+        }
+        None => (baseline.summary.max_ms / baseline.summary.min_ms).max(m.summary.max_ms / m.summary.min_ms),
+    };
+    if spread.is_finite() {
+        spread.max(1.0)
+    } else {
+        1.0
+    }
+}
+
+/// What is wrong with the speedup of `m` over `baseline` on a machine of `cores` logical
+/// processors: beyond what its workers can give by more than the run's spread, or a little above
+/// it; `None` when it is within reach (or no bound holds).
+pub fn speedup_doubt(baseline: &Measurement, m: &Measurement, cores: u32) -> Option<Doubt> {
+    let ceiling = speedup_ceiling(&baseline.job, &m.job, cores)?;
+    let speedup = stats::speedup(&baseline.summary, &m.summary);
+    if !(speedup.is_finite() && speedup > f64::from(ceiling)) {
+        return None;
+    }
+    let allowed = f64::from(ceiling) * speedup_spread(baseline, m).max(CEILING_TOLERANCE);
+    Some(if speedup > allowed {
+        Doubt::BeyondCeiling { speedup, ceiling }
+    } else {
+        Doubt::AtCeiling { speedup, ceiling }
+    })
 }
 
 fn few_workers(m: &Measurement, cores: u32) -> Option<Doubt> {
@@ -76,7 +155,7 @@ fn few_workers(m: &Measurement, cores: u32) -> Option<Doubt> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::job::{Job, Workload};
+    use crate::job::Workload;
     use crate::results::{Check, Span, Startup, Trace};
 
     fn measured(variant: Variant, workers: u32, tasks: u32, samples: &[f64], spans: &[(u32, f64)]) -> Measurement {
@@ -103,7 +182,7 @@ mod tests {
         let m = measured(Variant::Sequential, 1, 1, &[1.0, 1.6, 1.2], &[(0, 1.0)]);
         assert!(matches!(doubts(&m, 8)[..], [Doubt::Noisy { spread }] if (spread - 1.6).abs() < 1e-9));
         // A spread of exactly the limit is not yet noisy, and one sample has no spread.
-        assert_eq!(doubts(&measured(Variant::Sequential, 1, 1, &[1.0, 1.5], &[(0, 1.0)]), 8), vec![]);
+        assert_eq!(doubts(&measured(Variant::Sequential, 1, 1, &[1.0, NOISY_SPREAD], &[(0, 1.0)]), 8), vec![]);
         assert_eq!(doubts(&measured(Variant::Sequential, 1, 1, &[7.0], &[(0, 1.0)]), 8), vec![]);
     }
 
@@ -148,5 +227,83 @@ mod tests {
         assert!(matches!(found[2], Doubt::Noisy { .. }));
         m.startup = m.startup.map(|s| Startup { quiet: true, quiet_after: false, ..s });
         assert_eq!(doubts(&m, 8)[0], Doubt::BusyDuring);
+    }
+
+    fn sum_job(variant: Variant, workers: u32, tasks: u32) -> Job {
+        Job { workload: Workload::Sum { numbers: 1_000, seed: 1 }, variant, workers, tasks, repetitions: 3 }
+    }
+
+    #[test]
+    fn the_ceiling_is_the_workers_that_run_at_once() {
+        let loop_ = sum_job(Variant::Sequential, 1, 1);
+        assert_eq!(speedup_ceiling(&loop_, &sum_job(Variant::ThreadPool, 2, 8), 2), Some(2));
+        assert_eq!(speedup_ceiling(&loop_, &sum_job(Variant::ThreadPool, 4, 8), 2), Some(2), "two cores");
+        assert_eq!(speedup_ceiling(&loop_, &sum_job(Variant::ThreadPool, 4, 3), 8), Some(3), "three tasks");
+        assert_eq!(speedup_ceiling(&loop_, &loop_, 8), None, "a loop against itself");
+        // No bound for work that waits, for other work, or against a baseline on several workers.
+        let read = |variant, workers| Job {
+            workload: Workload::DocSearch { documents: 10, latency_us: 1_000, seed: 1 },
+            ..sum_job(variant, workers, 8)
+        };
+        assert_eq!(speedup_ceiling(&read(Variant::Sequential, 1), &read(Variant::ThreadPool, 2), 8), None);
+        let other = Job { workload: Workload::Sum { numbers: 2_000, seed: 1 }, ..sum_job(Variant::ThreadPool, 2, 8) };
+        assert_eq!(speedup_ceiling(&loop_, &other, 8), None);
+        assert_eq!(speedup_ceiling(&sum_job(Variant::ThreadPool, 2, 8), &sum_job(Variant::ThreadPool, 4, 8), 8), None);
+        // A baseline of tasks on one worker is a baseline of one.
+        assert_eq!(
+            speedup_ceiling(&sum_job(Variant::ThreadPool, 1, 8), &sum_job(Variant::ThreadPool, 2, 8), 8),
+            Some(2)
+        );
+    }
+
+    fn timed(job: Job, samples: &[f64], interleaved: bool) -> Measurement {
+        let check = Check { ok: true, value: "1".into(), expected: "1".into() };
+        let samples = samples.iter().map(|&t| (t, Trace::default())).collect();
+        let mut m = Measurement::from_samples(job, samples, check, None);
+        m.interleaved = interleaved;
+        m
+    }
+
+    #[test]
+    fn a_speedup_beyond_the_cores_is_caught_and_one_at_them_is_read_as_such() {
+        let base = timed(sum_job(Variant::Sequential, 1, 1), &[10.0, 10.0, 10.0], true);
+        // 3.3x on two cores: impossible for an adding loop.
+        let fast = timed(sum_job(Variant::ThreadPool, 2, 8), &[3.0, 3.0, 3.0], true);
+        assert_eq!(speedup_doubt(&base, &fast, 2), Some(Doubt::BeyondCeiling { speedup: 10.0 / 3.0, ceiling: 2 }));
+        assert!(Doubt::BeyondCeiling { speedup: 3.3, ceiling: 2 }.warns());
+        // 2.02x: at the ceiling, within the tolerance; a note, not a warning.
+        let at = timed(sum_job(Variant::ThreadPool, 2, 8), &[4.95, 4.95, 4.95], true);
+        let doubt = speedup_doubt(&base, &at, 2).expect("above 2x");
+        assert!(matches!(doubt, Doubt::AtCeiling { ceiling: 2, .. }));
+        assert!(!doubt.warns());
+        // 1.9x: nothing to say. So is 3.3x on a machine of four cores.
+        let within = timed(sum_job(Variant::ThreadPool, 2, 8), &[5.3, 5.2, 5.25], true);
+        assert_eq!(speedup_doubt(&base, &within, 2), None);
+        let four = timed(sum_job(Variant::ThreadPool, 4, 8), &[3.0, 3.0, 3.0], true);
+        assert_eq!(speedup_doubt(&base, &four, 4), None);
+    }
+
+    #[test]
+    fn the_run_s_own_spread_widens_what_counts_as_at_the_ceiling() {
+        // Round by round the speedups were 2.0, 2.2 and 2.4: 2.2x is above 2 by less than the run's
+        // own spread (1.2x), so it reads "about 2x" rather than impossible.
+        let base = timed(sum_job(Variant::Sequential, 1, 1), &[10.0, 11.0, 12.0], true);
+        let par = timed(sum_job(Variant::ThreadPool, 2, 8), &[5.0, 5.0, 5.0], true);
+        let spread = speedup_spread(&base, &par);
+        assert!((spread - 1.2).abs() < 1e-9, "{spread}");
+        assert!(matches!(speedup_doubt(&base, &par, 2), Some(Doubt::AtCeiling { .. })));
+        // Not measured in turns: the wider of the two spreads.
+        let apart = timed(sum_job(Variant::ThreadPool, 2, 8), &[5.0, 5.5, 5.0], false);
+        assert!((speedup_spread(&base, &apart) - 1.2).abs() < 1e-9);
+    }
+
+    #[test]
+    fn what_measuring_again_can_clear() {
+        assert!(Doubt::Noisy { spread: 2.0 }.worth_measuring_again());
+        assert!(Doubt::BusyDuring.worth_measuring_again());
+        assert!(Doubt::BeyondCeiling { speedup: 3.0, ceiling: 2 }.worth_measuring_again());
+        assert!(!Doubt::Busy.worth_measuring_again());
+        assert!(!Doubt::AtCeiling { speedup: 2.01, ceiling: 2 }.worth_measuring_again());
+        assert!(!Doubt::FewWorkers { used: 1, possible: 2, task_ms: 0.01 }.worth_measuring_again());
     }
 }

@@ -96,31 +96,48 @@ impl Compared {
         })
     }
 
-    /// Read `files` (from the picker or a drop) for `experiment`, whose page has `settings`.
-    fn load(self, experiment: &'static str, files: web_sys::FileList) {
+    /// Read `files` (from the picker or a drop) for `experiment`, against `settings` (the reader's
+    /// latest run's, or the page's), at most [`compare::MAX_FILES`] in all.
+    fn load(self, experiment: &'static str, files: web_sys::FileList, settings: Vec<(String, String)>) {
         self.refusals.set(Vec::new());
         let files: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
-        let settings = page_settings();
         leptos::task::spawn_local(async move {
             for file in files {
                 let name: String = file.name().chars().take(80).collect();
                 let size = file.size() as u64;
-                let checked = if size > compare::MAX_FILE_BYTES {
-                    Err(Refusal::TooLarge)
+                let full = self.files.with_untracked(Vec::len) >= compare::MAX_FILES;
+                let checked = if full {
+                    Err(None)
+                } else if size > compare::MAX_FILE_BYTES {
+                    Err(Some(Refusal::TooLarge))
                 } else {
                     match JsFuture::from(file.text()).await {
-                        Ok(text) => compare::check(&text.as_string().unwrap_or_default(), size, experiment, &settings),
-                        Err(_) => Err(Refusal::NotResults(String::new())),
+                        Ok(text) => compare::check(&text.as_string().unwrap_or_default(), size, experiment, &settings)
+                            .map_err(Some),
+                        Err(_) => Err(Some(Refusal::NotResults(String::new()))),
                     }
                 };
                 match checked {
                     Ok(download) => {
+                        if download.left_out > 0 {
+                            let text = message(
+                                ui().compare_left_out,
+                                &[("file", Arg::Text(&name)), ("rows", Arg::Count(download.left_out as u64))],
+                            );
+                            self.refusals.update(|r| r.push(text));
+                        }
                         let key = self.next_key.get_value();
                         self.next_key.set_value(key + 1);
                         self.files.update(|f| f.push(LoadedFile { key, file_name: name, download }));
                     }
                     Err(refusal) => {
-                        let text = fill(ui().compare_refused, &[("file", &name), ("reason", &refusal_text(&refusal))]);
+                        let reason = match refusal {
+                            Some(refusal) => refusal_text(&refusal),
+                            None => {
+                                message(ui().refusal_too_many_files, &[("max", Arg::Count(compare::MAX_FILES as u64))])
+                            }
+                        };
+                        let text = fill(ui().compare_refused, &[("file", &name), ("reason", &reason)]);
                         self.refusals.update(|r| r.push(text));
                     }
                 }
@@ -135,8 +152,12 @@ impl Default for Compared {
     }
 }
 
-/// The page's settings as query pairs (what its downloads record).
-fn page_settings() -> Vec<(String, String)> {
+/// The settings loaded files are checked against: the reader's latest run's, or while there is
+/// none the page's (as query pairs).
+fn reference_settings(own: &[ResultRow]) -> Vec<(String, String)> {
+    if let Some(last) = own.last() {
+        return last.context.settings.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+    }
     let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     search
         .trim_start_matches('?')
@@ -195,7 +216,7 @@ pub fn CompareResults(experiment: &'static str, own: Signal<Vec<ResultRow>>, com
     let on_drop = move |ev: web_sys::DragEvent| {
         ev.prevent_default();
         if let Some(files) = ev.data_transfer().and_then(|d| d.files()) {
-            compared.load(experiment, files);
+            compared.load(experiment, files, own.with_untracked(|own| reference_settings(own)));
         }
     };
     // In the table a machine is its shape and a short name (its file's, or "this machine"); the
@@ -220,7 +241,7 @@ pub fn CompareResults(experiment: &'static str, own: Signal<Vec<ResultRow>>, com
                 <input type="file" id=input_id.clone() multiple accept=".json,application/json" on:change=move |ev| {
                     let input: web_sys::HtmlInputElement = event_target(&ev);
                     if let Some(files) = input.files() {
-                        compared.load(experiment, files);
+                        compared.load(experiment, files, own.with_untracked(|own| reference_settings(own)));
                     }
                     // The same file can be chosen again after it is removed.
                     input.set_value("");
@@ -279,7 +300,7 @@ pub fn CompareResults(experiment: &'static str, own: Signal<Vec<ResultRow>>, com
                                             }).collect::<Vec<_>>()
                                         }).collect()
                                     });
-                                    mine.into_iter().chain(theirs).map(|((name, machine), origin, run, variant, workers, tasks, median, speedup)| view! {
+                                    mine.into_iter().chain(theirs).take(compare::MAX_SHOWN_ROWS).map(|((name, machine), origin, run, variant, workers, tasks, median, speedup)| view! {
                                         <tr data-origin=origin>
                                             <td title=machine>{name}</td>
                                             <td class="num">{format::int(run as u64)}</td>
@@ -295,6 +316,17 @@ pub fn CompareResults(experiment: &'static str, own: Signal<Vec<ResultRow>>, com
                         </tbody>
                     </table>
                 </div>
+                {move || {
+                    let rows = own.with(Vec::len) + compared.files.with(|f| f.iter().map(|f| f.download.rows.len()).sum::<usize>());
+                    (rows > compare::MAX_SHOWN_ROWS).then(|| view! {
+                        <p class="help" data-testid="compare-capped">
+                            {message(t.compare_rows_capped, &[
+                                ("shown", Arg::Count(compare::MAX_SHOWN_ROWS as u64)),
+                                ("rows", Arg::Count(rows as u64)),
+                            ])}
+                        </p>
+                    })
+                }}
             </Show>
         </details>
     }

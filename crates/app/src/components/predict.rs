@@ -37,17 +37,6 @@ pub fn stored_choice(raw: Option<&str>, options: usize) -> Option<usize> {
     raw?.trim().parse::<usize>().ok().filter(|&i| i < options)
 }
 
-/// Speedup over the loop in four bands: 0 below 0.9× (slower), 1 from 0.9× to under 1.5× (about 1×),
-/// 2 from 1.5× to under 2.5× (about 2×), 3 from 2.5× (more than 2×).
-pub fn speedup_band(speedup: f64) -> Option<usize> {
-    speedup.is_finite().then_some(match speedup {
-        s if s < 0.9 => 0,
-        s if s < 1.5 => 1,
-        s if s < 2.5 => 2,
-        _ => 3,
-    })
-}
-
 /// Speedup against the worker count `workers` (k): 0 below 0.9× (slower), 1 from 0.9× to under 1.5×
 /// (about the same), 2 from 1.5× to at most 1.25·k (faster, up to about k×), 3 above 1.25·k (clearly
 /// more than k×: only possible when tasks wait). With k = 1, band 2 is empty.
@@ -265,7 +254,10 @@ fn speedup_value(speedup: f64) -> String {
     fill(ui().predict_value_speedup, &[("x", &format::times(speedup))])
 }
 
-/// A speedup question in the fixed bands of [`speedup_band`]; `kind` names the row measured.
+/// A speedup question of work that only computes; `kind` names the row measured. Its bands name
+/// the most that row's workers can give on this machine, the least of its workers and the logical
+/// processors ([`speedup_against_workers`]), so no answer offered suggests more parallelism than
+/// the machine has.
 fn speedup_question(
     experiment: &'static str,
     question: Signal<String>,
@@ -273,11 +265,19 @@ fn speedup_question(
     kind: &'static str,
     workers: RwSignal<u64>,
 ) -> AnyView {
+    let cores = crate::environment::machine().logical_processors.max(1);
     let measured = Signal::derive(move || {
-        rows.with(|rows| speedup_with(latest_plain_run(rows), kind, workers.get() as u32))
-            .and_then(|(s, _)| speedup_band(s).map(|option| Measured { option, value: speedup_value(s) }))
+        rows.with(|rows| speedup_with(latest_plain_run(rows), kind, workers.get() as u32)).and_then(|(s, k)| {
+            speedup_against_workers(s, k.min(cores)).map(|option| Measured { option, value: speedup_value(s) })
+        })
     });
-    let options = Signal::stored(strings(&ui().predict_speedup_options));
+    // The bands name the worker count of the run once there is one, else the slider's.
+    let options = Signal::derive(move || {
+        let k = rows
+            .with(|rows| speedup_with(latest_plain_run(rows), kind, workers.get() as u32).map(|(_, k)| k))
+            .unwrap_or(workers.get() as u32);
+        with_workers(&ui().predict_workers_options, k.min(cores))
+    });
     view! { <Prediction experiment question options measured /> }.into_any()
 }
 
@@ -482,18 +482,6 @@ mod tests {
     }
 
     #[test]
-    fn speedups_fall_in_their_bands_at_the_edges() {
-        assert_eq!(speedup_band(0.5), Some(0));
-        assert_eq!(speedup_band(0.9), Some(1));
-        assert_eq!(speedup_band(1.49), Some(1));
-        assert_eq!(speedup_band(1.5), Some(2));
-        assert_eq!(speedup_band(1.62), Some(2));
-        assert_eq!(speedup_band(2.5), Some(3));
-        assert_eq!(speedup_band(f64::NAN), None);
-        assert_eq!(speedup_band(f64::INFINITY), None);
-    }
-
-    #[test]
     fn the_worker_bands_grow_with_the_workers() {
         assert_eq!(speedup_against_workers(0.8, 4), Some(0));
         assert_eq!(speedup_against_workers(1.2, 4), Some(1));
@@ -570,6 +558,8 @@ mod tests {
             doubts: Vec::new(),
             doubtful_baseline: false,
             startup: None,
+            timing: Default::default(),
+            context: Default::default(),
         };
         let rows = vec![row(1, false, "sequential"), row(1, false, "tasks"), row(2, true, "tasks")];
         assert_eq!(latest_plain_run(&rows).len(), 2);

@@ -1,10 +1,14 @@
 //! The results table every experiment fills: one row per measured variant, newest run last.
 
+use crate::engine_client;
+use crate::environment::machine;
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
+use experiments::catalog::{self, Mode, Query};
 use experiments::trust::Doubt;
-use experiments::{Check, Startup, Summary};
+use experiments::{Check, FirstAttempt, Startup, Summary, SAMPLE_FLOOR_MS};
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// One measured variant of one run.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,41 +29,193 @@ pub struct ResultRow {
     /// Sequential median over this median; `None` when there is no baseline.
     pub speedup: Option<f64>,
     pub check: Check,
-    /// Why this row should not be taken at face value (empty: no reason found).
+    /// Why this row should not be taken at face value, or how to read it (empty: nothing to say).
     pub doubts: Vec<Doubt>,
     /// Whether the row its speedup is measured against is itself doubtful.
     pub doubtful_baseline: bool,
     /// What it took to get ready before the timing.
     pub startup: Option<Startup>,
+    /// How the row was timed: its raw samples and what they were taken with.
+    pub timing: Timing,
+    /// Its run's settings and circumstances.
+    pub context: Arc<RunContext>,
+}
+
+/// What a run was measured with and where: every row carries its run's, so a download, a link or
+/// a comparison reads each row's own settings, never the page's current ones.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunContext {
+    pub experiment: &'static str,
+    /// The panel's settings for the run, as the query pairs its address takes.
+    pub settings: Query,
+    /// How the engine ran it: `shared_memory` (real threads), `message_workers` (each its own
+    /// memory, inputs copied) or `one_worker` (a page without shared memory).
+    pub mode: &'static str,
+    /// Logical processors the browser reported.
+    pub logical_processors: u32,
+    /// The engine build the page ran (`None` in a development build).
+    pub build: Option<String>,
+    /// When the run started, ISO 8601 in UTC.
+    pub started_at: String,
+}
+
+impl RunContext {
+    pub fn now(experiment: &'static str, settings: Query) -> RunContext {
+        let entry = catalog::find(experiment);
+        let mode = match engine_client::availability() {
+            Ok(Mode::Threads) => "shared_memory",
+            _ if entry.is_some_and(|e| e.message_workers) => "message_workers",
+            _ => "one_worker",
+        };
+        RunContext {
+            experiment,
+            settings,
+            mode,
+            logical_processors: machine().logical_processors,
+            build: engine_client::page_build(),
+            started_at: js_sys::Date::new_0().to_iso_string().as_string().unwrap_or_default(),
+        }
+    }
+
+    /// The settings as the query string of a link (`?workers=2&tasks=8`), or "" for none.
+    pub fn query_string(&self) -> String {
+        let pairs: Vec<String> = self.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        if pairs.is_empty() {
+            String::new()
+        } else {
+            format!("?{}", pairs.join("&"))
+        }
+    }
+}
+
+/// How a row was timed, beside its summary: nothing here is hidden from the reader.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Timing {
+    /// Whether the row is its run's baseline (the others' speedups are measured against it).
+    pub baseline: bool,
+    /// Every timed sample, in the order taken.
+    pub samples_ms: Vec<f64>,
+    /// The fewest and the most passes one sample ran back to back.
+    pub passes: (u32, u32),
+    /// Whether its samples were taken in turns with its baseline's.
+    pub interleaved: bool,
+    /// The lowest and highest speedup round by round, when taken in turns with the baseline.
+    pub speedup_range: Option<(f64, f64)>,
+    /// The first attempt, when the engine measured the row a second time.
+    pub first_attempt: Option<FirstAttempt>,
 }
 
 impl ResultRow {
-    /// Whether the row's speedup needs a caveat.
+    /// Whether the row's speedup needs a caveat (a warning sign beside it).
     pub fn uncertain(&self) -> bool {
-        !self.doubts.is_empty() || (self.doubtful_baseline && self.speedup.is_some())
+        self.doubts.iter().any(Doubt::warns) || (self.doubtful_baseline && self.speedup.is_some())
+    }
+}
+
+/// One doubt in plain words.
+fn doubt_words(doubt: &Doubt) -> String {
+    let t = ui();
+    match *doubt {
+        Doubt::Busy => t.doubt_busy.to_string(),
+        Doubt::BusyDuring => t.doubt_busy_during.to_string(),
+        Doubt::Noisy { spread } => fill(t.doubt_noisy, &[("spread", &format::times(spread))]),
+        Doubt::FewWorkers { used, possible, .. } => message(
+            if doubt.small_tasks() { t.doubt_few_workers_small } else { t.doubt_few_workers_busy },
+            &[("used", Arg::Count(used as u64)), ("possible", Arg::Count(possible as u64))],
+        ),
+        Doubt::BeyondCeiling { speedup, ceiling } => message(
+            t.doubt_beyond_ceiling,
+            &[("speedup", Arg::Text(&format::times(speedup))), ("ceiling", Arg::Count(ceiling as u64))],
+        ),
+        Doubt::AtCeiling { ceiling, .. } => message(t.doubt_at_ceiling, &[("ceiling", Arg::Count(ceiling as u64))]),
     }
 }
 
 /// The doubts of a row in plain words, or an empty string.
 pub fn doubt_text(row: &ResultRow) -> String {
-    let t = ui();
-    let mut parts: Vec<String> = row
-        .doubts
-        .iter()
-        .map(|doubt| match *doubt {
-            Doubt::Busy => t.doubt_busy.to_string(),
-            Doubt::BusyDuring => t.doubt_busy_during.to_string(),
-            Doubt::Noisy { spread } => fill(t.doubt_noisy, &[("spread", &format::times(spread))]),
-            Doubt::FewWorkers { used, possible, .. } => message(
-                if doubt.small_tasks() { t.doubt_few_workers_small } else { t.doubt_few_workers_busy },
-                &[("used", Arg::Count(used as u64)), ("possible", Arg::Count(possible as u64))],
-            ),
-        })
-        .collect();
+    let mut parts: Vec<String> = row.doubts.iter().map(doubt_words).collect();
     if row.doubtful_baseline && row.speedup.is_some() {
-        parts.push(t.doubt_baseline.to_string());
+        parts.push(ui().doubt_baseline.to_string());
     }
     parts.join("; ")
+}
+
+/// What the first attempt of a row measured twice showed, in one sentence.
+pub fn remeasured_text(row: &ResultRow) -> Option<String> {
+    let first = row.timing.first_attempt.as_ref()?;
+    let t = ui();
+    let why: Vec<String> = first
+        .why
+        .iter()
+        .map(|doubt| match *doubt {
+            Doubt::Noisy { spread } => fill(t.first_noisy, &[("spread", &format::times(spread))]),
+            Doubt::BusyDuring => t.first_busy_during.to_string(),
+            Doubt::BeyondCeiling { speedup, ceiling } => message(
+                t.first_beyond,
+                &[("speedup", Arg::Text(&format::times(speedup))), ("ceiling", Arg::Count(ceiling as u64))],
+            ),
+            _ => doubt_words(doubt),
+        })
+        .collect();
+    if why.is_empty() {
+        return Some(t.first_with_others.to_string());
+    }
+    Some(fill(t.row_remeasured, &[("why", &why.join("; "))]))
+}
+
+/// What the latest run of `rows` found, in one sentence: its fastest row against its baseline.
+pub fn found_text(rows: &[ResultRow], label: impl Fn(&ResultRow) -> String) -> Option<String> {
+    let t = ui();
+    let last_run = rows.last()?.run;
+    let run: Vec<&ResultRow> = rows.iter().filter(|r| r.run == last_run).collect();
+    let baseline = run.iter().find(|r| r.timing.baseline)?;
+    let others: Vec<&&ResultRow> = run.iter().filter(|r| !r.timing.baseline && r.speedup.is_some()).collect();
+    let best = others.iter().copied().max_by(|a, b| a.speedup.unwrap_or(0.0).total_cmp(&b.speedup.unwrap_or(0.0)))?;
+    let speedup = best.speedup.filter(|s| s.is_finite() && *s > 0.0)?;
+    let template = match (others.len() > 1, speedup >= 1.0) {
+        (true, _) => t.results_found_best,
+        (false, true) => t.results_found_faster,
+        (false, false) => t.results_found_slower,
+    };
+    let ratio = if speedup >= 1.0 || others.len() > 1 { speedup } else { 1.0 / speedup };
+    let mut sentence = fill(
+        template,
+        &[
+            ("run", &label(best)),
+            ("variant", &best.variant),
+            ("ratio", &format::times(ratio)),
+            ("baseline", &baseline.variant),
+        ],
+    );
+    if best.uncertain() {
+        sentence.push(' ');
+        sentence.push_str(t.results_found_doubted);
+    }
+    Some(sentence)
+}
+
+/// How the latest run of `rows` was timed, in one sentence: the sample floor, the passes per
+/// sample, and whether its jobs took turns.
+fn method_text(rows: &[ResultRow]) -> Option<String> {
+    let t = ui();
+    let last_run = rows.last()?.run;
+    let run: Vec<&ResultRow> = rows.iter().filter(|r| r.run == last_run).collect();
+    let least = run.iter().map(|r| r.timing.passes.0).min()?;
+    let most = run.iter().map(|r| r.timing.passes.1).max()?;
+    if most <= 1 {
+        return None;
+    }
+    let passes = if least == most {
+        format::int(most as u64)
+    } else {
+        fill(t.range_dash, &[("low", &format::int(least as u64)), ("high", &format::int(most as u64))])
+    };
+    let mut sentence = fill(t.method_passes, &[("floor", &format::int(SAMPLE_FLOOR_MS as u64)), ("passes", &passes)]);
+    if run.iter().any(|r| r.timing.interleaved) {
+        sentence.push(' ');
+        sentence.push_str(t.method_turns);
+    }
+    Some(sentence)
 }
 
 /// What the latest run of `rows` took before its timing, in one sentence.
@@ -143,7 +299,9 @@ pub fn ResultsTable(
         RowRatio::Speedup => (t.results_caption, t.col_speedup),
         RowRatio::TimeOverBaseline => (t.results_caption_overhead, t.axis_overhead),
     };
+    let found = move || rows.with(|rows| found_text(rows, run_label));
     view! {
+        <p class="results-found" data-testid="results-found" aria-live="polite">{found}</p>
         <div class="table-scroll" tabindex="0">
             <table class="results" data-testid="results">
                 <caption>{caption}</caption>
@@ -151,46 +309,103 @@ pub fn ResultsTable(
                     <tr>
                         <th scope="col">{t.col_run}</th>
                         <th scope="col">{t.col_variant}</th>
-                        <th scope="col">{t.col_workers}</th>
-                        <th scope="col">{t.col_tasks}</th>
-                        <th scope="col">{t.col_median}</th>
-                        <th scope="col">{t.col_min}</th>
-                        <th scope="col">{t.col_max}</th>
                         <th scope="col">{ratio_heading}</th>
-                        <th scope="col">{t.col_check}</th>
-                        <th scope="col">{t.col_note}</th>
+                        <th scope="col" class="secondary">{t.col_workers}</th>
+                        <th scope="col" class="secondary">{t.col_tasks}</th>
+                        <th scope="col">{t.col_median_range}</th>
+                        <th scope="col" class="check">
+                            <span class="check-mark" aria-hidden="true">"✓"</span>
+                            <span class="check-text">{t.col_check}</span>
+                        </th>
                     </tr>
                 </thead>
-                <tbody>
-                    <Show when=move || rows.with(|r| r.is_empty())>
-                        <tr class="empty"><td colspan="10">{t.results_empty}</td></tr>
-                    </Show>
-                    <For each=move || rows.get() key=|row| row.key let:row>
-                        <tr
-                            data-variant=row.kind
-                            data-result=row.check.value.clone()
-                            data-doubts=row.doubts.len()
-                            class:wrong=!row.check.ok
-                            class:uncertain=row.uncertain()
-                        >
-                            <td class="num" data-testid="row-run" data-sweep=row.sweep.to_string()>{run_cell(&row)}</td>
-                            <th scope="row">{row.variant.clone()}</th>
-                            <td class="num">{format::int(row.workers.into())}</td>
-                            <td class="num">{format::int(row.tasks.into())}</td>
-                            <td class="num">{format::ms(row.summary.median_ms)}</td>
-                            <td class="num">{format::ms(row.summary.min_ms)}</td>
-                            <td class="num">{format::ms(row.summary.max_ms)}</td>
-                            <td class="num">
-                                {row.speedup.map(|s| format::times(ratio.of(s))).unwrap_or_else(|| "—".into())}
-                                {row.uncertain().then(|| view! { <span class="doubt-mark" title=t.doubt_mark_label aria-label=t.doubt_mark_label>" ⚠"</span> })}
-                            </td>
-                            <td class="check">{check_cell(&row.check)}</td>
-                            <td class="note" data-testid="row-note">{doubt_text(&row)}</td>
-                        </tr>
-                    </For>
-                </tbody>
+                <For each=move || rows.get() key=|row| row.key let:row>
+                    <tbody class="result" data-testid="result">
+                        <ResultRowView row ratio />
+                    </tbody>
+                </For>
+                <Show when=move || rows.with(|r| r.is_empty())>
+                    <tbody>
+                        <tr class="empty"><td colspan=COLUMNS>{t.results_empty}</td></tr>
+                    </tbody>
+                </Show>
             </table>
         </div>
+        <p class="method-line" data-testid="method-line">{move || rows.with(|rows| method_text(rows)).unwrap_or_default()}</p>
         <p class="startup-line" data-testid="startup-line">{move || rows.with(|rows| startup_text(rows)).unwrap_or_default()}</p>
+    }
+}
+
+/// Columns of the results table (the notes under a row span them all).
+const COLUMNS: &str = "7";
+
+/// The run's label as the found sentence names it: "Run 2" or "Sweep 3".
+fn run_label(row: &ResultRow) -> String {
+    let t = ui();
+    fill(if row.sweep { t.sweep_label } else { t.run_label }, &[("n", &format::int(row.run as u64))])
+}
+
+/// One row of the results table, and under it its notes when it has any.
+#[component]
+fn ResultRowView(row: ResultRow, ratio: RowRatio) -> impl IntoView {
+    let t = ui();
+    let speedup_cell = row.speedup.map(|s| format::times(ratio.of(s))).unwrap_or_else(|| "—".into());
+    let speedup_value = row.speedup.map(|s| ratio.of(s).to_string()).unwrap_or_default();
+    let speedup_range = row.timing.speedup_range.map(|(low, high)| {
+        let (low, high) = (ratio.of(low), ratio.of(high));
+        let (low, high) = if low <= high { (low, high) } else { (high, low) };
+        let text = fill(t.range_dash, &[("low", &format::fixed(low, 2)), ("high", &format::fixed(high, 2))]);
+        let label = fill(t.speedup_range_label, &[("range", &text)]);
+        view! { <span class="spread" title=label.clone() aria-label=label>{text}</span> }
+    });
+    let median_range = (row.timing.samples_ms.len() > 1).then(|| {
+        let text =
+            fill(t.range_dash, &[("low", &format::ms(row.summary.min_ms)), ("high", &format::ms(row.summary.max_ms))]);
+        let label = fill(t.median_range_label, &[("range", &text)]);
+        view! { <span class="spread" title=label.clone() aria-label=label>{text}</span> }
+    });
+    let notes = doubt_text(&row);
+    let remeasured = remeasured_text(&row);
+    let has_notes = !notes.is_empty() || remeasured.is_some();
+    let uncertain = row.uncertain();
+    let samples = row.timing.samples_ms.iter().map(|ms| ms.to_string()).collect::<Vec<_>>().join(" ");
+    let check_mark = if row.check.ok { "✓" } else { "✗" };
+    view! {
+        <tr
+            data-variant=row.kind
+            data-result=row.check.value.clone()
+            data-doubts=row.doubts.iter().filter(|d| d.warns()).count()
+            data-notes=row.doubts.len()
+            data-speedup=speedup_value
+            data-workers=row.workers
+            data-samples=samples
+            data-remeasured=row.timing.first_attempt.is_some().to_string()
+            class:wrong=!row.check.ok
+            class:uncertain=uncertain
+            class:has-notes=has_notes
+        >
+            <td class="num" data-testid="row-run" data-col="run" data-sweep=row.sweep.to_string()>{run_cell(&row)}</td>
+            <th scope="row">{row.variant.clone()}</th>
+            <td class="num ratio" data-col="speedup">
+                <span class="value">{speedup_cell}</span>
+                {uncertain.then(|| view! { <span class="doubt-mark" title=t.doubt_mark_label aria-label=t.doubt_mark_label>" ⚠"</span> })}
+                {speedup_range}
+            </td>
+            <td class="num secondary" data-col="workers">{format::int(row.workers.into())}</td>
+            <td class="num secondary" data-col="tasks">{format::int(row.tasks.into())}</td>
+            <td class="num" data-col="median"><span class="value">{format::ms(row.summary.median_ms)}</span>{median_range}</td>
+            <td class="check" data-col="check">
+                <span class="check-mark" aria-hidden="true">{check_mark}</span>
+                <span class="check-text">{check_cell(&row.check)}</span>
+            </td>
+        </tr>
+        {has_notes.then(|| view! {
+            <tr class="row-note" class:uncertain=uncertain>
+                <td colspan=COLUMNS data-testid="row-note">
+                    {(!notes.is_empty()).then(|| view! { <p class="doubts">{(uncertain).then_some("⚠ ")}{notes}</p> })}
+                    {remeasured.map(|text| view! { <p class="remeasured" data-testid="row-remeasured">{text}</p> })}
+                </td>
+            </tr>
+        })}
     }
 }

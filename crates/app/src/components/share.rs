@@ -3,7 +3,7 @@
 //! behind one disclosure button ("Share and export"), so on a phone they take one button's room.
 
 use super::controls::unique_id;
-use super::results::ResultRow;
+use super::results::{doubt_text, ResultRow, RunContext};
 use crate::content;
 use crate::environment::machine;
 use crate::i18n::{fill, ui};
@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use serde_json::json;
 use wasm_bindgen::JsCast;
 
-/// The current query string (the settings of the last run), with its leading `?`, or "".
+/// The current query string, with its leading `?`, or "": the settings of a panel with no rows yet.
 fn current_query() -> String {
     web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
 }
@@ -22,16 +22,23 @@ pub fn chapter_of(experiment: &str) -> Option<&'static content::ChapterText> {
     content::chapters().find(|c| c.experiments.contains(&experiment))
 }
 
-/// Links for an experiment: the chapter, the embeddable experiment, the embeddable chapter.
-fn links(experiment: &str) -> (String, String, String) {
+/// Links for an experiment with the settings of `query` (`?…` or ""): the chapter, the embeddable
+/// experiment, the embeddable chapter.
+fn links_with(experiment: &str, query: &str) -> (String, String, String) {
     let root = crate::links::language_root_url();
-    let query = current_query();
     let slug = chapter_of(experiment).map_or("", |c| c.slug);
     (
         format!("{root}chapters/{slug}{query}"),
         format!("{root}embed/experiments/{experiment}{query}"),
         format!("{root}embed/chapters/{slug}{query}"),
     )
+}
+
+/// Links for an experiment with the settings of its latest run (`rows`' last row), or the page's
+/// while it has none: a link never names settings its rows were not measured with.
+fn links(experiment: &str, rows: Option<Signal<Vec<ResultRow>>>) -> (String, String, String) {
+    let latest = rows.and_then(|rows| rows.with_untracked(|r| r.last().map(|row| row.context.query_string())));
+    links_with(experiment, &latest.unwrap_or_else(current_query))
 }
 
 /// An `<iframe>` snippet a course author can paste into an HTML editor.
@@ -69,22 +76,42 @@ pub fn download(name: &str, mime: &str, text: &str) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
-fn csv_field(value: &str) -> String {
-    if value.contains([',', '"', '\n']) {
-        format!("\"{}\"", value.replace('"', "\"\""))
+/// One CSV cell: quoted when it holds a separator, a quote or a line break; and a cell that a
+/// spreadsheet would take for a formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage
+/// return) is prefixed with `'`, so opening a download can never run one (a variant's words or a
+/// browser's name are not ours to trust once a file travels).
+pub fn csv_field(value: &str) -> String {
+    let neutral =
+        if value.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{value}") } else { value.to_string() };
+    if neutral.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", neutral.replace('"', "\"\""))
     } else {
-        value.to_string()
+        neutral
     }
 }
 
-/// The results as CSV: one row per measured variant, each with the machine and the settings.
+/// A row's settings as a JSON object.
+fn settings_json(context: &RunContext) -> serde_json::Value {
+    let map: serde_json::Map<String, serde_json::Value> =
+        context.settings.iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
+    serde_json::Value::Object(map)
+}
+
+/// The page link of a row: its chapter with its own run's settings.
+fn row_link(experiment: &str, context: &RunContext) -> String {
+    links_with(experiment, &context.query_string()).0
+}
+
+/// The results as CSV: one row per measured variant, each with the machine and its own run's
+/// settings, mode, build and time, and every repetition.
 pub fn results_csv(experiment: &str, rows: &[ResultRow]) -> String {
     let m = machine();
-    let (page, _, _) = links(experiment);
     let mut csv = String::from(
-        "experiment,run,sweep,variant,workers,tasks,median_ms,min_ms,max_ms,speedup,result,correct,logical_processors,browser,isolated,url\n",
+        "experiment,run,sweep,variant,workers,tasks,median_ms,min_ms,max_ms,speedup,result,correct,samples_ms,\
+         first_attempt_ms,notes,settings,mode,logical_processors,browser,isolated,build,measured_at,url\n",
     );
     for r in rows {
+        let samples = |list: &[f64]| list.iter().map(f64::to_string).collect::<Vec<_>>().join(" ");
         let fields = [
             experiment.to_string(),
             r.run.to_string(),
@@ -98,10 +125,17 @@ pub fn results_csv(experiment: &str, rows: &[ResultRow]) -> String {
             r.speedup.map(|s| s.to_string()).unwrap_or_default(),
             r.check.value.clone(),
             r.check.ok.to_string(),
-            m.logical_processors.to_string(),
+            samples(&r.timing.samples_ms),
+            r.timing.first_attempt.as_ref().map(|f| samples(&f.samples_ms)).unwrap_or_default(),
+            doubt_text(r),
+            r.context.query_string().trim_start_matches('?').to_string(),
+            r.context.mode.to_string(),
+            r.context.logical_processors.to_string(),
             m.browser.clone().unwrap_or_default(),
             m.isolated.to_string(),
-            page.clone(),
+            r.context.build.clone().unwrap_or_default(),
+            r.context.started_at.clone(),
+            row_link(experiment, &r.context),
         ];
         csv.push_str(&fields.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(","));
         csv.push('\n');
@@ -109,16 +143,11 @@ pub fn results_csv(experiment: &str, rows: &[ResultRow]) -> String {
     csv
 }
 
-/// The results as JSON, with the machine, the settings and when they were exported.
+/// The results as JSON, with the machine and when they were exported; every row with its own run's
+/// settings, mode, build and time and its raw repetitions. The file-wide `settings` (what files
+/// before rows carried their own had) is written only when every row shares them.
 pub fn results_json(experiment: &str, rows: &[ResultRow]) -> String {
     let m = machine();
-    let (page, _, _) = links(experiment);
-    let settings: serde_json::Map<String, serde_json::Value> = current_query()
-        .trim_start_matches('?')
-        .split('&')
-        .filter_map(|pair| pair.split_once('='))
-        .map(|(k, v)| (k.to_string(), json!(v)))
-        .collect();
     let results: Vec<_> = rows
         .iter()
         .map(|r| {
@@ -126,18 +155,31 @@ pub fn results_json(experiment: &str, rows: &[ResultRow]) -> String {
                 "run": r.run, "sweep": r.sweep, "variant": r.variant, "kind": r.kind, "workers": r.workers, "tasks": r.tasks,
                 "median_ms": r.summary.median_ms, "min_ms": r.summary.min_ms, "max_ms": r.summary.max_ms,
                 "speedup": r.speedup, "result": r.check.value, "correct": r.check.ok,
+                "samples_ms": r.timing.samples_ms,
+                "first_attempt_ms": r.timing.first_attempt.as_ref().map(|f| f.samples_ms.clone()),
+                "notes": doubt_text(r),
+                "settings": settings_json(&r.context),
+                "mode": r.context.mode, "logical_processors": r.context.logical_processors,
+                "build": r.context.build, "measured_at": r.context.started_at,
+                "url": row_link(experiment, &r.context),
             })
         })
         .collect();
-    let document = json!({
-        "experiment": experiment,
-        "url": page,
-        "settings": settings,
-        "machine": { "logical_processors": m.logical_processors, "browser": m.browser, "cross_origin_isolated": m.isolated },
-        "exported_at": js_sys::Date::new_0().to_iso_string().as_string(),
-        "results": results,
-    });
-    serde_json::to_string_pretty(&document).unwrap_or_default()
+    let mut document = serde_json::Map::new();
+    document.insert("experiment".into(), json!(experiment));
+    if let Some(last) = rows.last() {
+        document.insert("url".into(), json!(row_link(experiment, &last.context)));
+        if rows.iter().all(|r| r.context.settings == last.context.settings) {
+            document.insert("settings".into(), settings_json(&last.context));
+        }
+    }
+    document.insert(
+        "machine".into(),
+        json!({ "logical_processors": m.logical_processors, "browser": m.browser, "cross_origin_isolated": m.isolated }),
+    );
+    document.insert("exported_at".into(), json!(js_sys::Date::new_0().to_iso_string().as_string()));
+    document.insert("results".into(), json!(results));
+    serde_json::to_string_pretty(&serde_json::Value::Object(document)).unwrap_or_default()
 }
 
 /// One "Share and export" button that shows and hides Copy link, Embed (a dialog with iframe
@@ -152,7 +194,7 @@ pub fn ShareBar(experiment: &'static str, #[prop(optional)] rows: Option<Signal<
     let snippets = RwSignal::new((String::new(), String::new(), String::new()));
     let title = chapter_of(experiment).map_or(t.site_name, |c| c.title);
     let open_dialog = move |_| {
-        let (page, embed_experiment, embed_chapter) = links(experiment);
+        let (page, embed_experiment, embed_chapter) = links(experiment, rows);
         let height = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.query_selector(&format!("[data-experiment=\"{experiment}\"]")).ok().flatten())
@@ -201,7 +243,7 @@ pub fn ShareBar(experiment: &'static str, #[prop(optional)] rows: Option<Signal<
             </button>
             <span class="share-status" role="status">{move || status.get()}</span>
             <div id=menu_id class="share-actions" role="group" aria-label=t.share_label hidden=move || !open.get()>
-                <button type="button" on:click=move |_| copy_text(links(experiment).0, status)>{t.copy_link}</button>
+                <button type="button" on:click=move |_| copy_text(links(experiment, rows).0, status)>{t.copy_link}</button>
                 <button type="button" on:click=open_dialog aria-haspopup="dialog">{t.embed}</button>
                 {rows.map(|rows| view! {
                     <button type="button" disabled=move || !has_rows() on:click=move |_| {
@@ -229,5 +271,24 @@ pub fn ShareBar(experiment: &'static str, #[prop(optional)] rows: Option<Signal<
             <p class="help">{move || fill(t.embed_isolation_note, &[])}</p>
             <button type="button" class="primary" on:click=close>{t.close}</button>
         </dialog>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::csv_field;
+
+    #[test]
+    fn a_cell_a_spreadsheet_would_run_is_neutralised() {
+        assert_eq!(csv_field("=HYPERLINK(\"http://x\")"), "\"'=HYPERLINK(\"\"http://x\"\")\"");
+        assert_eq!(csv_field("+1"), "'+1");
+        assert_eq!(csv_field("-1+2"), "'-1+2");
+        assert_eq!(csv_field("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(csv_field("\tx"), "'\tx");
+        assert_eq!(csv_field("\rx"), "\"'\rx\"");
+        // Plain cells stay as they are; separators are quoted.
+        assert_eq!(csv_field("1.5"), "1.5");
+        assert_eq!(csv_field("8 tasks, 2 workers"), "\"8 tasks, 2 workers\"");
+        assert_eq!(csv_field(""), "");
     }
 }

@@ -161,6 +161,18 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, measurement: &Measurement, workers:
     });
 }
 
+/// What a timeline of `lanes` workers says when they outnumber the machine's logical processors:
+/// they shared the cores (lanes are workers, not cores).
+fn shared_cores_note(lanes: u32) -> Option<String> {
+    let cores = crate::environment::machine().logical_processors.max(1);
+    (lanes > cores).then(|| {
+        message(
+            ui().timeline_shared_cores,
+            &[("workers", Arg::Count(lanes as u64)), ("cores", Arg::Count(cores as u64))],
+        )
+    })
+}
+
 /// A timeline of `measurement`'s traced run on `lanes` workers (lanes with no task stay visible, empty).
 /// `what` names the job shown (the heading says it). Timelines meant to be compared pass the same
 /// `axis_max_ms` (see [`shared_axis_ms`]); the axis then ends there, or at this trace's own end if
@@ -204,7 +216,9 @@ pub fn Timeline(
                         ("slices", Arg::Count(m.trace.spans.len() as u64)),
                         ("used", Arg::Count(m.trace.workers_used().len() as u64)),
                         ("workers", Arg::Count(lanes.get() as u64)),
-                        ("wall", Arg::Text(&format::ms(m.trace.wall_ms))),
+                        // The drawing's own end: each Web Worker reads its own clock, and a span may
+                        // end a little after the pass's wall time by another worker's clock.
+                        ("wall", Arg::Text(&format::ms(trace_end_ms(&m.trace)))),
                     ],
                 )
             })
@@ -261,6 +275,9 @@ pub fn Timeline(
                     " "
                     <span id=help_id.clone() class="help">{t.download_trace_help}</span>
                 </p>
+                {move || shared_cores_note(lanes.get()).map(|note| view! {
+                    <p class="timeline-note" data-testid="timeline-shared-cores">{note}</p>
+                })}
                 {move || measurement.with(|m| m.as_ref().and_then(|m| m.trace.shown_until_ms.map(|until| {
                     let note = fill(t.timeline_truncated, &[("until", &format::ms(until)), ("wall", &format::ms(m.trace.wall_ms))]);
                     view! { <p class="timeline-note" data-testid="timeline-truncated">{note}</p> }
@@ -293,7 +310,9 @@ pub fn Timeline(
                                         <td class="num">{row.slices}</td>
                                     </Show>
                                     <td class="num">{format::ms(row.busy_ms)}</td>
-                                    <td class="num">{format::ms(row.first_start_ms)}</td>
+                                    // A start a few microseconds "before" the pass is another worker's clock, not a
+                                    // task that began before it was spawned.
+                                    <td class="num">{format::ms(row.first_start_ms.max(0.0))}</td>
                                     <td class="num">{format::ms(row.last_end_ms)}</td>
                                     <Show when=has_parked>
                                         <td class="num">{format::ms(row.parked_ms)}</td>

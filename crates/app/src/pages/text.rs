@@ -39,12 +39,15 @@ pub fn TextBody(text: &'static ChapterText, state: ProseState, #[prop(optional)]
             .into_any(),
         ),
     };
+    // In an embed a link of the prose opens a tab of its own: the course page stays where it is, and
+    // pages other than embeds refuse to be framed (X-Frame-Options).
+    let embedded = crate::pages::is_embed();
     let piece = move |index: usize| {
         move || match state.prose.get() {
-            Prose::Ready(pieces) => pieces
-                .get(index)
-                .filter(|html| !html.is_empty())
-                .map(|html| view! { <div class="prose" inner_html=html.clone()></div> }),
+            Prose::Ready(pieces) => pieces.get(index).filter(|html| !html.is_empty()).map(|html| {
+                let html = if embedded { links_in_new_tabs(html) } else { html.clone() };
+                view! { <div class="prose" inner_html=html></div> }
+            }),
             _ => None,
         }
     };
@@ -67,5 +70,39 @@ pub fn TextBody(text: &'static ChapterText, state: ProseState, #[prop(optional)]
         {status}
         {piece(0)}
         {placed}
+    }
+}
+
+/// `html` (the prose crate's, which writes every link as `<a href="…"`) with each link that leaves
+/// the page opened in a new tab; links within the page (`#…`) stay.
+fn links_in_new_tabs(html: &str) -> String {
+    const LINK: &str = "<a href=\"";
+    let mut out = String::with_capacity(html.len() + 64);
+    let mut rest = html;
+    while let Some(at) = rest.find(LINK) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + LINK.len()..];
+        if after.starts_with('#') {
+            out.push_str(LINK);
+        } else {
+            out.push_str("<a target=\"_blank\" rel=\"noopener\" href=\"");
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::links_in_new_tabs;
+
+    #[test]
+    fn an_embed_opens_links_that_leave_the_page_in_a_new_tab() {
+        let html = r##"<p>See <a href="glossary#park">park</a> and <a href="#below">below</a>.</p>"##;
+        assert_eq!(
+            links_in_new_tabs(html),
+            r##"<p>See <a target="_blank" rel="noopener" href="glossary#park">park</a> and <a href="#below">below</a>.</p>"##
+        );
     }
 }

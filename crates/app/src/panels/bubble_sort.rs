@@ -98,7 +98,7 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
     let notes = preset.notes;
 
     let runner = Runner::new();
-    let log = ResultLog::new();
+    let log = ResultLog::new("bubble-sort");
     let compared = Compared::new();
     let traces = TraceLog::new();
     let shown = RwSignal::new(SortAlgorithm::ChunkedBubble);
@@ -112,18 +112,16 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
         numbers: numbers.get_untracked() as u32,
         repetitions: repetitions.get_untracked() as u32,
     };
-    let remember_settings = move || {
-        write_to_url(&settings().query());
-    };
+    let remember_settings = move || write_to_url(&settings().query());
     // The sorts measured with one worker count are one choice of the picker; "Sort in the
     // timeline" picks among them.
     let keep_trace = move |run: String, m: Measurement| traces.add(run, i18n::workers(m.job.workers), m);
 
     let run = move || {
-        remember_settings();
+        let query = remember_settings();
         let jobs = catalog_sort::run_jobs(&settings());
         jobs_of_run.set(jobs.clone());
-        let run_log = log.start_run();
+        let run_log = log.start_run(query);
         runner.run(jobs, move |_, m| {
             let algorithm = algorithm_of(&m.job);
             let sequential = algorithm == SortAlgorithm::Bubble;
@@ -135,12 +133,12 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
     };
 
     let run_sweep = move || {
-        remember_settings();
+        let query = remember_settings();
         let jobs = catalog_sort::sweep_jobs(&settings(), workers_limits.max as u32);
         jobs_of_run.set(jobs.clone());
         sweep.set(PARALLEL.iter().map(|&a| (a, Vec::new())).collect());
         // The sweep's points are results too: one row each in the results table and the downloads.
-        let run_log = log.start_sweep();
+        let run_log = log.start_sweep(query);
         runner.run(jobs, move |_, m| {
             let algorithm = algorithm_of(&m.job);
             run_log.add(&m, algorithm_id(algorithm), describe(&m.job), algorithm == SortAlgorithm::Bubble);

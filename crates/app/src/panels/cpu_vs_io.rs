@@ -59,7 +59,7 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
     let notes = preset.notes;
 
     let runner = Runner::new();
-    let log = ResultLog::new();
+    let log = ResultLog::new("cpu-vs-io");
     let compared = Compared::new();
     let traces = TraceLog::new();
     let io_points = RwSignal::new(Vec::<SweepPoint>::new());
@@ -73,15 +73,13 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
         tasks: tasks.get_untracked() as u32,
         repetitions: repetitions.get_untracked() as u32,
     };
-    let remember_settings = move || {
-        write_to_url(&settings().query());
-    };
+    let remember_settings = move || write_to_url(&settings().query());
 
     let run = move || {
-        remember_settings();
+        let query = remember_settings();
         let jobs = catalog_cpu_io::run_jobs(&settings());
         jobs_of_run.set(jobs.clone());
-        let run_log = log.start_run();
+        let run_log = log.start_run(query);
         runner.run(jobs, move |_, m| {
             let sequential = m.job.variant == Variant::Sequential;
             run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
@@ -92,7 +90,7 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
     };
 
     let sweep = move || {
-        remember_settings();
+        let query = remember_settings();
         let s = settings();
         let (kind, k) = (s.kind, s.workers);
         let jobs = catalog_cpu_io::sweep_jobs(&s);
@@ -107,7 +105,7 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
         points.set(Vec::new());
         let baseline = StoredValue::new(None);
         // The sweep's points are results too: one row each in the results table and the downloads.
-        let run_log = log.start_sweep();
+        let run_log = log.start_sweep(query);
         runner.run(jobs, move |_, m| {
             let sequential = m.job.variant == Variant::Sequential;
             run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);

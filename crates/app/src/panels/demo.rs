@@ -51,7 +51,7 @@ fn DemoControls(machine: Machine) -> impl IntoView {
     let notes = preset.notes;
 
     let runner = Runner::new();
-    let log = ResultLog::new();
+    let log = ResultLog::new("demo");
     let compared = Compared::new();
     let one_worker = RwSignal::new(None::<Measurement>);
     let many_workers = RwSignal::new(None::<Measurement>);
@@ -59,10 +59,10 @@ fn DemoControls(machine: Machine) -> impl IntoView {
 
     let run = move || {
         let s = Settings { workers: workers.get_untracked() as u32, tasks: tasks.get_untracked() as u32, units };
-        write_to_url(&s.query());
+        let query = write_to_url(&s.query());
         let jobs = catalog_demo::run_jobs(&s);
         jobs_of_run.set(jobs.clone());
-        let run_log = log.start_run();
+        let run_log = log.start_run(query);
         runner.run(jobs, move |index, m| {
             let kind = if index == 0 { "one-worker" } else { "many-workers" };
             run_log.add(&m, kind, describe(&m.job), index == 0);

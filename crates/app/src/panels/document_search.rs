@@ -98,7 +98,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
     let notes = preset.notes;
 
     let runner = Runner::new();
-    let log = ResultLog::new();
+    let log = ResultLog::new("document-search");
     let compared = Compared::new();
     let traces = TraceLog::new();
     let threads_points = RwSignal::new(Vec::<SweepPoint>::new());
@@ -120,9 +120,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         latency_ms: latency.get_untracked() as u32,
         repetitions: repetitions.get_untracked() as u32,
     };
-    let remember_settings = move || {
-        write_to_url(&settings().query());
-    };
+    let remember_settings = move || write_to_url(&settings().query());
     // Threads and goroutines measured with the same knobs are one choice of the picker, side by side.
     let show_trace = move |run: String, m: Measurement| {
         if m.job.variant != Variant::Sequential {
@@ -135,10 +133,10 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
     };
 
     let run = move || {
-        remember_settings();
+        let query = remember_settings();
         let jobs = catalog_docs::run_jobs(&settings());
         jobs_of_run.set(jobs.clone());
-        let run_log = log.start_run();
+        let run_log = log.start_run(query);
         overshoot.set(None);
         runner.run(jobs, move |_, m| {
             note_waits(&m);
@@ -150,7 +148,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
 
     // One timed run per point (after the sequential baseline) keeps a sweep of slow reads short.
     let sweep = move || {
-        remember_settings();
+        let query = remember_settings();
         let s = settings();
         let k = s.workers;
         let jobs = catalog_docs::sweep_jobs(&s);
@@ -160,7 +158,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         goroutines_points.set(Vec::new());
         let baseline = StoredValue::new(None);
         // The sweep's points are results too: one row each in the results table and the downloads.
-        let run_log = log.start_sweep();
+        let run_log = log.start_sweep(query);
         overshoot.set(None);
         runner.run(jobs, move |_, m| {
             note_waits(&m);

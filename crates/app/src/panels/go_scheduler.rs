@@ -66,16 +66,16 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
     let notes = preset.notes;
 
     let runner = Runner::new();
-    let log = ResultLog::new();
+    let log = ResultLog::new("go-scheduler");
     let compared = Compared::new();
     let recorded = RwSignal::new(None::<Measurement>);
     let step = RwSignal::new(start_step);
 
     let record = move || {
         let (kind, k, n) = (scenario.get_untracked(), workers.get_untracked() as u32, tasks.get_untracked() as u32);
-        write_to_url(&catalog_go::Settings { scenario: kind, workers: k, tasks: n, step: 0 }.query());
+        let query = write_to_url(&catalog_go::Settings { scenario: kind, workers: k, tasks: n, step: 0 }.query());
         let job = catalog_go::job(kind, k, n);
-        let run_log = log.start_run();
+        let run_log = log.start_run(query);
         runner.run(vec![job], move |_, m| {
             run_log.add(&m, "goroutines", name(kind).to_string(), false);
             recorded.set(Some(m));

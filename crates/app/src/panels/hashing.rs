@@ -104,7 +104,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
     let problem = RwSignal::new(None::<&'static str>);
 
     let runner = Runner::new();
-    let log = ResultLog::new();
+    let log = ResultLog::new("hashing");
     let compared = Compared::new();
     let traces = TraceLog::new();
     let digests = RwSignal::new(Vec::<(String, bool, u32)>::new());
@@ -136,12 +136,12 @@ fn HashingControls(machine: Machine) -> impl IntoView {
         } else {
             (catalog_hashing::generated(&s), None)
         };
-        write_to_url(&s.query());
+        let query = write_to_url(&s.query());
         let jobs = catalog_hashing::run_jobs(&s, &hash_source, &worker_counts, machine);
         jobs_of_run.set(jobs.clone());
         digests.set(Vec::new());
         throughputs.set(Vec::new());
-        let run_log = log.start_run();
+        let run_log = log.start_run(query);
         runner.run_with(jobs, attached, move |_, m| {
             let sequential = m.job.variant == Variant::Sequential;
             let speedup = run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);

@@ -4,18 +4,19 @@
 use crate::components::code_view::CodeView;
 use crate::components::later::Later;
 use crate::components::machine::MachineLine;
-use crate::components::results::ResultRow;
+use crate::components::results::{ResultRow, RunContext, Timing};
 use crate::components::unavailable::{ModeBanner, UnavailableNotice};
 use crate::engine_client::{self, RunFailure};
 use crate::environment::machine;
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
 use crate::runner::{Outcome, Runner};
-use experiments::catalog::{self, Machine, Mode, Runs};
+use experiments::catalog::{self, Machine, Mode, Query, Runs};
 use experiments::protocol::Stage;
 use experiments::stats::speedup;
-use experiments::{Measurement, Summary, Variant};
+use experiments::{Measurement, Variant};
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// The frame of every experiment panel: a section named by `data-experiment`, its heading, then
 /// what the engine allows here (a notice where it cannot run at all; where it runs without shared
@@ -81,19 +82,65 @@ pub fn RunButtons(
 ) -> impl IntoView {
     let t = ui();
     let running = move || runner.running.get();
+    // Buttons that cannot act now say so with `aria-disabled` rather than `disabled`: a disabled
+    // button drops the keyboard focus (to the page's body) the moment the run starts or ends, and a
+    // keyboard user would have to find their place again. A click on one does nothing.
+    let unavailable = |off: bool| if off { "true" } else { "false" };
+    let refuse_while = move |off: bool, ev: leptos::ev::MouseEvent| {
+        if off {
+            ev.prevent_default();
+        }
+    };
+    let clear_off = move || running() || log.is_some_and(|log| log.rows.with(Vec::is_empty));
     view! {
         <div class="actions">
-            <button type="submit" class="primary" disabled=running>{run_label}</button>
-            {second.map(|(label, action)| view! {
-                <button type="button" disabled=move || running() || second_disabled.get() on:click=move |_| action.run(())>
-                    {label}
-                </button>
+            <button
+                type="submit"
+                class="primary"
+                aria-disabled=move || unavailable(running())
+                on:click=move |ev| refuse_while(running(), ev)
+            >
+                {run_label}
+            </button>
+            {second.map(|(label, action)| {
+                let off = move || running() || second_disabled.get();
+                view! {
+                    <button
+                        type="button"
+                        aria-disabled=move || unavailable(off())
+                        on:click=move |_| {
+                            if !off() {
+                                action.run(());
+                            }
+                        }
+                    >
+                        {label}
+                    </button>
+                }
             })}
             {stoppable.then(|| view! {
-                <button type="button" disabled=move || !running() on:click=move |_| runner.stop()>{t.stop}</button>
+                <button
+                    type="button"
+                    aria-disabled=move || unavailable(!running())
+                    on:click=move |_| {
+                        if running() {
+                            runner.stop();
+                        }
+                    }
+                >
+                    {t.stop}
+                </button>
             })}
             {log.map(|log| view! {
-                <button type="button" disabled=move || running() || log.rows.with(Vec::is_empty) on:click=move |_| log.rows.set(Vec::new())>
+                <button
+                    type="button"
+                    aria-disabled=move || unavailable(clear_off())
+                    on:click=move |_| {
+                        if !clear_off() {
+                            log.rows.set(Vec::new());
+                        }
+                    }
+                >
                     {t.clear}
                 </button>
             })}
@@ -116,6 +163,10 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
             Some(Stage::Starting) => fill(t.status_starting, &[("done", &done), ("total", &total)]),
             Some(Stage::Settling) => fill(t.status_settling, &[("what", &what)]),
             Some(Stage::Measuring) => fill(t.status_measuring, &[("what", &what), ("done", &done), ("total", &total)]),
+            Some(Stage::Turns { jobs }) => message(
+                t.status_turns,
+                &[("jobs", Arg::Count(jobs as u64)), ("done", Arg::Text(&done)), ("total", Arg::Text(&total))],
+            ),
         }
     };
     let outcome_text = move || match runner.outcome.get() {
@@ -205,43 +256,47 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
 }
 
 /// The rows of an experiment's results table, numbered by run, with each row's speedup over its
-/// run's baseline (usually the sequential measurement).
+/// run's baseline (usually the sequential measurement), and each run's settings and circumstances.
 #[derive(Clone, Copy)]
 pub struct ResultLog {
     pub rows: RwSignal<Vec<ResultRow>>,
+    /// The catalog's name of the experiment.
+    pub experiment: &'static str,
     runs: StoredValue<u32>,
     next_key: StoredValue<u64>,
 }
 
-impl Default for ResultLog {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl ResultLog {
-    pub fn new() -> Self {
-        ResultLog { rows: RwSignal::new(Vec::new()), runs: StoredValue::new(0), next_key: StoredValue::new(0) }
+    pub fn new(experiment: &'static str) -> Self {
+        ResultLog {
+            rows: RwSignal::new(Vec::new()),
+            experiment,
+            runs: StoredValue::new(0),
+            next_key: StoredValue::new(0),
+        }
     }
 
-    /// Begin a new run: its rows get the next run number and their own baseline.
-    pub fn start_run(&self) -> RunLog {
-        self.start(false)
+    /// Begin a new run with `settings` (the panel's query pairs): its rows get the next run number,
+    /// their own baseline, and those settings.
+    pub fn start_run(&self, settings: Query) -> RunLog {
+        self.start(false, settings)
     }
 
     /// Begin a sweep: a run whose rows are its points, marked as a sweep in the table and downloads.
-    pub fn start_sweep(&self) -> RunLog {
-        self.start(true)
+    pub fn start_sweep(&self, settings: Query) -> RunLog {
+        self.start(true, settings)
     }
 
-    fn start(&self, sweep: bool) -> RunLog {
+    fn start(&self, sweep: bool, settings: Query) -> RunLog {
         self.runs.update_value(|r| *r += 1);
+        let context = Arc::new(RunContext::now(self.experiment, settings));
         RunLog {
             log: *self,
             run: self.runs.get_value(),
             sweep,
             baseline: StoredValue::new(None),
             baseline_doubted: StoredValue::new(false),
+            context: StoredValue::new(context),
         }
     }
 }
@@ -252,8 +307,9 @@ pub struct RunLog {
     log: ResultLog,
     run: u32,
     sweep: bool,
-    baseline: StoredValue<Option<Summary>>,
+    baseline: StoredValue<Option<Measurement>>,
     baseline_doubted: StoredValue<bool>,
+    context: StoredValue<Arc<RunContext>>,
 }
 
 impl RunLog {
@@ -266,12 +322,25 @@ impl RunLog {
     /// Add a row for `m`; a `baseline` row becomes the reference for the speedups that follow.
     /// Returns the row's speedup.
     pub fn add(&self, m: &Measurement, kind: &'static str, variant: String, baseline: bool) -> Option<f64> {
-        let doubts = experiments::trust::doubts(m, crate::environment::machine().logical_processors);
+        let cores = crate::environment::machine().logical_processors;
+        let mut doubts = experiments::trust::doubts(m, cores);
         if baseline {
-            self.baseline.set_value(Some(m.summary));
-            self.baseline_doubted.set_value(!doubts.is_empty());
+            self.baseline.set_value(Some(m.clone()));
+            self.baseline_doubted.set_value(doubts.iter().any(|d| d.warns()));
         }
-        let speedup = self.baseline.get_value().map(|b| speedup(&b, &m.summary));
+        let (speedup, speedup_range) = self.baseline.with_value(|base| match base {
+            Some(base) => {
+                if !baseline {
+                    doubts.extend(experiments::trust::speedup_doubt(base, m, cores));
+                }
+                let paired = (base.interleaved && m.interleaved && !baseline)
+                    .then(|| experiments::stats::paired_ratios(&base.samples_ms, &m.samples_ms))
+                    .flatten()
+                    .map(|ratios| experiments::stats::low_high(&ratios));
+                (Some(speedup(&base.summary, &m.summary)), paired)
+            }
+            None => (None, None),
+        });
         self.log.next_key.update_value(|k| *k += 1);
         let row = ResultRow {
             key: self.log.next_key.get_value(),
@@ -287,6 +356,15 @@ impl RunLog {
             doubtful_baseline: !baseline && self.baseline_doubted.get_value(),
             doubts,
             startup: m.startup,
+            context: self.context.get_value(),
+            timing: Timing {
+                baseline,
+                samples_ms: m.samples_ms.clone(),
+                passes: m.passes_range(),
+                interleaved: m.interleaved,
+                speedup_range,
+                first_attempt: m.first_attempt.clone(),
+            },
         };
         self.log.rows.update(|rows| rows.push(row));
         speedup

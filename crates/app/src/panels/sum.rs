@@ -63,7 +63,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
     let notes = preset.notes;
 
     let runner = Runner::new();
-    let log = ResultLog::new();
+    let log = ResultLog::new("sum");
     let compared = Compared::new();
     let points = RwSignal::new(Vec::<SweepPoint>::new());
     let sweep_tasks = RwSignal::new(tasks.get_untracked() as u32);
@@ -82,16 +82,14 @@ fn SumControls(machine: Machine) -> impl IntoView {
         numbers: numbers.get_untracked(),
         repetitions: repetitions.get_untracked() as u32,
     };
-    let remember_settings = move || {
-        write_to_url(&settings().query());
-    };
+    let remember_settings = move || write_to_url(&settings().query());
     let show_trace = move |run: String, m: Measurement| traces.add(run, describe(&m.job), m);
 
     let run = move || {
-        remember_settings();
+        let query = remember_settings();
         let jobs = catalog::sum::run_jobs(&settings());
         jobs_of_run.set(jobs.clone());
-        let run_log = log.start_run();
+        let run_log = log.start_run(query);
         runner.run(jobs, move |_, m| {
             let sequential = m.job.variant == Variant::Sequential;
             run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
@@ -102,7 +100,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
     };
 
     let sweep = move || {
-        remember_settings();
+        let query = remember_settings();
         let s = settings();
         let jobs = catalog::sum::sweep_jobs(&s, workers_limits.max as u32);
         jobs_of_run.set(jobs.clone());
@@ -110,7 +108,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
         sweep_tasks.set(s.tasks);
         let baseline = StoredValue::new(None);
         // The sweep's points are results too: one row each in the results table and the downloads.
-        let run_log = log.start_sweep();
+        let run_log = log.start_sweep(query);
         runner.run(jobs, move |_, m| match m.job.variant {
             Variant::Sequential => {
                 run_log.add(&m, variant_id(m.job.variant), describe(&m.job), true);

@@ -140,7 +140,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
     let autorun = preset.autorun("task-granularity");
     let notes = preset.notes;
     let runner = Runner::new();
-    let log = ResultLog::new();
+    let log = ResultLog::new("task-granularity");
     let compared = Compared::new();
     let jobs_of_run = RwSignal::new(Vec::<Job>::new());
     // Per (variant, workers): the overhead points; and the loop's time per task size.
@@ -158,13 +158,13 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
     let remember_settings = move |s: &catalog::task_granularity::Settings| {
         let mut query = s.query();
         query.push((COUNT_SWEEP_UP_TO.key, up_to.get_untracked().to_string()));
-        write_to_url(&query);
+        write_to_url(&query)
     };
 
     let run = move || {
         let s = settings();
         let x = s.tasks;
-        remember_settings(&s);
+        let query = remember_settings(&s);
         let kinds = catalog::task_granularity::kinds(&s, mode);
         let jobs = catalog::task_granularity::run_jobs(&s, mode);
         jobs_of_run.set(jobs.clone());
@@ -172,7 +172,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
         loop_ms.set(Vec::new());
         measured_tasks.set(x);
         // Measuring every task size is a sweep: its rows say so.
-        let run_log = log.start_sweep();
+        let run_log = log.start_sweep(query);
         let baseline = StoredValue::new(None::<Summary>);
         runner.run(jobs, move |_, m| {
             let sequential = m.job.variant == Variant::Sequential;
@@ -193,11 +193,11 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
     };
     let sweep_counts = move || {
         let s = settings();
-        remember_settings(&s);
+        let query = remember_settings(&s);
         let jobs = catalog::task_granularity::count_sweep_jobs(&s, up_to.get_untracked() as u32);
         jobs_of_run.set(jobs.clone());
         count_lines.set(SQRT_COUNTS.iter().map(|&sqrt| (sqrt, Vec::new())).collect());
-        let run_log = log.start_sweep();
+        let run_log = log.start_sweep(query);
         let baseline = StoredValue::new(None::<Summary>);
         runner.run(jobs, move |_, m| {
             let sequential = m.job.variant == Variant::Sequential;

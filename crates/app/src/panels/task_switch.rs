@@ -39,7 +39,7 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
     let notes = preset.notes;
     let runner = Runner::new();
     let results = RwSignal::new(Vec::<Measurement>::new());
-    let log = ResultLog::new();
+    let log = ResultLog::new("task-switch");
     let compared = Compared::new();
 
     let measure = move || {
@@ -47,10 +47,10 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
             round_trips: trips.get_untracked() as u32,
             repetitions: repetitions.get_untracked() as u32,
         };
-        write_to_url(&s.query());
+        let query = write_to_url(&s.query());
         let jobs = catalog::task_switch::run_jobs(&s, mode);
         results.set(Vec::new());
-        let run_log = log.start_run();
+        let run_log = log.start_run(query);
         runner.run(jobs, move |_, m| {
             let name = if m.job.variant == Variant::ThreadPool { t.switch_threads } else { t.switch_goroutines };
             run_log.add(&m, variant_id(m.job.variant), name.to_string(), false);

@@ -125,17 +125,24 @@ pub(super) struct KeepAwake {
 }
 
 impl KeepAwake {
-    /// Call on a worker of the pool; keeps `workers - 1` others awake (none if `workers` <= 1).
+    /// How long [`KeepAwake::start`] waits, at most, for the others to be awake.
+    const WAKE_LIMIT_MS: f64 = 20.0;
+
+    /// Call on a worker of the pool; keeps `workers - 1` others awake (none if `workers` <= 1), and
+    /// returns once they all are (or after [`KeepAwake::WAKE_LIMIT_MS`]), so a sample timed next
+    /// does not begin with workers still being woken.
     pub(super) fn start(workers: u32) -> KeepAwake {
         let done = Arc::new(AtomicBool::new(false));
         let me = rayon::current_thread_index();
         if workers > 1 && me.is_some() {
-            let (stay, taken) = (done.clone(), Arc::new(AtomicU32::new(1)));
+            let (stay, taken, awake) = (done.clone(), Arc::new(AtomicU32::new(1)), Arc::new(AtomicU32::new(1)));
+            let woken = awake.clone();
             rayon::spawn_broadcast(move |worker| {
                 // Not the starting worker, and no more than asked for.
                 if Some(worker.index()) == me || taken.fetch_add(1, Ordering::SeqCst) >= workers {
                     return;
                 }
+                woken.fetch_add(1, Ordering::SeqCst);
                 while !stay.load(Ordering::Relaxed) {
                     match rayon::yield_now() {
                         Some(rayon::Yield::Executed) => {}
@@ -143,6 +150,10 @@ impl KeepAwake {
                     }
                 }
             });
+            let since = now_ms();
+            while awake.load(Ordering::SeqCst) < workers && now_ms() - since < Self::WAKE_LIMIT_MS {
+                std::hint::spin_loop();
+            }
         }
         KeepAwake { done }
     }

@@ -1,7 +1,9 @@
 //! Measuring the jobs of a run: start every worker the run needs (and keep them for its length), and
-//! before each job warm up until the machine is quiet; then time the job's repetitions back to back
-//! on its workers. The measurements reach the page together, once the run is over, so the page does
-//! not render while a job is being timed.
+//! before each job warm up until the machine is quiet; then time the jobs that do the same work in
+//! turns, one sample of each per round, every sample passes of its job back to back for at least
+//! the sample floor ([`experiments::SAMPLE_FLOOR_MS`]). A first attempt that cannot be right (see
+//! [`experiments::trust`]) is measured once more, within a time limit. The measurements reach the
+//! page together, once the run is over, so the page does not render while a job is being timed.
 //!
 //! One harness for both worlds: the browser's coordinator awaits it on its own event loop, the
 //! native engine blocks on it. Work goes to a pool or a task runtime and comes back on a oneshot
@@ -22,22 +24,20 @@ use crate::clock::now_ms;
 use crate::executors::{Executor, Executors, Need};
 use crate::hashing::{check_digests, hash_parameters, slices, Hashing};
 use crate::kernels::{self, Prepared};
-use crate::measure::{rep_on_pool, rep_on_runtime, Rep};
+use crate::measure::{sample_on_pool, sample_on_runtime, Rep, Sample, StepPasses};
 use crate::outcome::{Outcome, RunEnd};
 use crate::quiet::{probe, QuietCheck};
 use crate::runtime::Handle;
 use crate::threads::SHARED_MEMORY;
 use experiments::protocol::{Failure, Stage};
 use experiments::stats;
-use experiments::{HashSource, Job, Measurement, MemoryReport, Startup, Variant, Workload};
-use futures_util::future::{select, Either};
+use experiments::trust::{self, Doubt};
+use experiments::{FirstAttempt, HashSource, Job, Measurement, MemoryReport, Startup, Variant, Workload};
 use handoff::{wait_started, within, KeepAwake, STARTING, START_LIMIT_MS};
 use settle::{settle, settle_limit_ms};
 use std::cell::RefCell;
 use std::future::Future;
 use std::ops::Range;
-use std::pin::pin;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Executors of one group may hold at most this many workers together; a run that needs more (a
@@ -45,8 +45,13 @@ use std::sync::{Arc, Mutex};
 pub const MAX_GROUP_WORKERS: u32 = 64;
 /// Probes right after a job's timing; if most find the machine busy, the job says so.
 const AFTER_PROBES: u32 = 3;
-/// Progress reports are at least this far apart (each one costs the page a little rendering).
+/// Progress reports are at least this far apart (each one costs the page a little rendering)...
 const PROGRESS_EVERY_MS: f64 = 100.0;
+/// ... and this far apart while samples are being timed, when the page's rendering takes a core
+/// from the workers being timed.
+const MEASURING_PROGRESS_EVERY_MS: f64 = 500.0;
+/// A first attempt that took longer than this is not measured a second time: its doubts are shown.
+const SECOND_ATTEMPT_LIMIT_MS: f64 = 10_000.0;
 
 /// The bytes a hashing job hashes: a file or the generator, read one slice at a time.
 pub trait SliceSource {
@@ -77,6 +82,9 @@ pub struct Context<'a> {
     /// How long a job may wait for the machine to become quiet ([`SETTLE_LIMIT_MS`]; 0: not at all,
     /// for tests that check results rather than speed).
     pub quiet_limit_ms: f64,
+    /// How long one timed sample lasts at least ([`experiments::SAMPLE_FLOOR_MS`]; 0: one pass,
+    /// for tests that check results rather than speed).
+    pub sample_floor_ms: f64,
     pub report: &'a dyn Fn(Report),
     /// Opens the data of a hashing job.
     pub hash_source: OpenSource<'a>,
@@ -142,6 +150,10 @@ impl Progress<'_, '_> {
     fn report(&self, job_index: usize, stage: Stage, done: u32, total: u32) {
         let now = now_ms();
         let due = match *self.last.borrow() {
+            // While samples are timed, only time counts.
+            Some((last_job, Stage::Measuring | Stage::Turns { .. }, at)) if last_job == job_index => {
+                now - at >= MEASURING_PROGRESS_EVERY_MS || done == total
+            }
             Some((last_job, last_stage, at)) => {
                 last_job != job_index || last_stage != stage || now - at >= PROGRESS_EVERY_MS || done == total
             }
@@ -238,57 +250,220 @@ async fn measure_jobs(
         .min(probe_pool.as_ref().map_or(0, |pool| pool.current_num_threads() as u32));
     let probe_on = probe_pool.filter(|_| SHARED_MEMORY && width >= 1);
 
-    // 2. Each job in turn: its input, warm-ups until quiet, its timed repetitions back to back.
+    // 2. Each set of jobs that do the same work: their inputs, warm-ups until quiet, then their
+    // samples in turns (and, if that attempt cannot be right, a second one).
     let group_started = now_ms();
     let mut check = QuietCheck::new();
-    for (offset, job) in jobs.iter().enumerate() {
-        let job_index = first_index + offset;
-        let (executor, started) = match need(job) {
-            Some(need) => {
-                let (_, executor, started) = running.iter_mut().find(|(n, _, _)| *n == need).expect("started above");
-                // The first job on a new executor reports its start-up.
-                (executor.clone(), started.take())
+    let probe_on = probe_on.map(|pool| Probes { pool, width });
+    for set in same_work(jobs) {
+        let mut prepared = Vec::with_capacity(set.len());
+        for offset in set.clone() {
+            let (job, job_index) = (&jobs[offset], first_index + offset);
+            let (executor, started) = match need(job) {
+                Some(need) => {
+                    let (_, executor, started) =
+                        running.iter_mut().find(|(n, _, _)| *n == need).expect("started above");
+                    // The first job on a new executor reports its start-up.
+                    (executor.clone(), started.take())
+                }
+                None => (Executor::Pool(home.clone().expect("sequential jobs have a home pool")), None),
+            };
+            progress.report(job_index, Stage::Settling, 0, 0);
+            let mut work = match prepare(job, executor, cx).await? {
+                Ok(work) => work,
+                Err(Stopped) => return Ok(Err(Stopped)),
+            };
+            let group_left = cx.quiet_limit_ms * GROUP_SETTLE_LIMITS - (now_ms() - group_started);
+            let settle_limit = settle_limit_ms(cx.quiet_limit_ms, now_ms()).min(group_left).max(0.0);
+            let settle_pool = probe_on.as_ref().map(|p| &p.pool);
+            let settled = match settle(job, &mut work, settle_pool, width, &mut check, settle_limit, cx).await? {
+                Ok(settled) => settled,
+                Err(Stopped) => return Ok(Err(Stopped)),
+            };
+            prepared.push(ReadyJob { job, work, settled, started });
+        }
+        let set_jobs = &jobs[set.clone()];
+        let mut turns = Turns { set: &mut prepared, first_index: first_index + set.start, progress: &progress, cx };
+        let attempt_started = now_ms();
+        let first = match turns.attempt(probe_on.as_ref(), &check).await? {
+            Ok(attempt) => attempt,
+            Err(Stopped) => return Ok(Err(Stopped)),
+        };
+        let mut shown = turns.measurements(&first);
+        if first.stopped {
+            return Ok(Err(stopped_with(shown, measurements)));
+        }
+        let why = second_look(set_jobs, &shown, cx.cores);
+        if why.iter().any(|doubts| !doubts.is_empty()) && now_ms() - attempt_started <= SECOND_ATTEMPT_LIMIT_MS {
+            let second = match turns.attempt(probe_on.as_ref(), &check).await? {
+                Ok(attempt) => attempt,
+                Err(Stopped) => return Ok(Err(Stopped)),
+            };
+            if second.stopped {
+                // The first attempt is what was measured whole; the second's rounds are dropped.
+                return Ok(Err(stopped_with(shown, measurements)));
             }
-            None => (Executor::Pool(home.clone().expect("sequential jobs have a home pool")), None),
-        };
-        progress.report(job_index, Stage::Settling, 0, 0);
-        let mut work = match prepare(job, executor, cx).await? {
-            Ok(work) => work,
-            Err(Stopped) => return Ok(Err(Stopped)),
-        };
-        let group_left = cx.quiet_limit_ms * GROUP_SETTLE_LIMITS - (now_ms() - group_started);
-        let settle_limit = settle_limit_ms(cx.quiet_limit_ms, now_ms()).min(group_left).max(0.0);
-        let settled = match settle(job, &mut work, probe_on.as_ref(), width, &mut check, settle_limit, cx).await? {
-            Ok(settled) => settled,
-            Err(Stopped) => return Ok(Err(Stopped)),
-        };
-        let reps = match repetitions(job, &mut work, job_index, &progress, cx).await? {
-            Ok(reps) => reps,
-            Err(Stopped) => return Ok(Err(Stopped)),
-        };
-        // Probes right after the timing: did the machine get busy while the job was timed?
+            let firsts = shown;
+            shown = turns.measurements(&second);
+            for ((m, first), why) in shown.iter_mut().zip(firsts).zip(why) {
+                m.first_attempt = Some(FirstAttempt { samples_ms: first.samples_ms, why });
+            }
+            if second.quiet_after {
+                settle::note_quiet(now_ms());
+            }
+        } else if first.quiet_after && prepared.iter().all(|p| p.settled.quiet) {
+            settle::note_quiet(now_ms());
+        }
+        measurements.extend(shown);
+    }
+    Ok(Ok(()))
+}
+
+/// A set stopped during its samples: keep its measurements of the rounds every job completed (none
+/// if not one round was), then say stopped.
+fn stopped_with(shown: Vec<Measurement>, measurements: &mut Vec<Measurement>) -> Stopped {
+    measurements.extend(shown.into_iter().filter(|m| !m.samples_ms.is_empty()));
+    Stopped
+}
+
+/// The quiet probe: on which pool, and how many workers wide.
+struct Probes {
+    pool: Arc<rayon::ThreadPool>,
+    width: u32,
+}
+
+/// The sets of consecutive jobs of `jobs` that do the same work on the same input: their samples
+/// are taken in turns (a sweep's loop and every worker count; a run's loop and its tasks). Jobs
+/// of other work, or another input, form sets of their own, so two large inputs never coexist.
+fn same_work(jobs: &[Job]) -> Vec<Range<usize>> {
+    let mut sets: Vec<Range<usize>> = Vec::new();
+    for (index, job) in jobs.iter().enumerate() {
+        match sets.last_mut() {
+            Some(set) if kernels::same_input(&jobs[set.start], job) => set.end = index + 1,
+            _ => sets.push(index..index + 1),
+        }
+    }
+    sets
+}
+
+/// For each measurement of a set, what its first attempt showed that measuring again may clear
+/// (empty: nothing): its own doubts, and its speedup over the set's loop when that is beyond what
+/// its workers could give.
+fn second_look(jobs: &[Job], shown: &[Measurement], cores: u32) -> Vec<Vec<Doubt>> {
+    let baseline = jobs.iter().position(|job| job.variant == Variant::Sequential).map(|i| &shown[i]);
+    let mut why: Vec<Vec<Doubt>> = shown
+        .iter()
+        .map(|m| {
+            let mut doubts = trust::doubts(m, cores);
+            doubts.extend(baseline.and_then(|base| trust::speedup_doubt(base, m, cores)));
+            doubts.retain(Doubt::worth_measuring_again);
+            doubts
+        })
+        .collect();
+    // An impossible speedup may be the loop's fault as much as the tasks': the loop says so too.
+    if let Some(index) = jobs.iter().position(|job| job.variant == Variant::Sequential) {
+        let beyond: Vec<Doubt> =
+            why.iter().flatten().filter(|d| matches!(d, Doubt::BeyondCeiling { .. })).take(1).copied().collect();
+        if why[index].is_empty() {
+            why[index] = beyond;
+        }
+    }
+    why
+}
+
+/// A job of a set, ready to be timed.
+struct ReadyJob<'j> {
+    job: &'j Job,
+    work: Work,
+    settled: settle::Settled,
+    started: Started,
+}
+
+/// One attempt at a set: every job's samples, and whether the machine was still quiet after.
+struct Attempt {
+    samples: Vec<Vec<Sample>>,
+    quiet_after: bool,
+    /// Stopped before its last round: `samples` holds the rounds every job completed.
+    stopped: bool,
+}
+
+/// Taking the samples of one set in turns.
+struct Turns<'a, 'j, 'c, 'd> {
+    set: &'a mut Vec<ReadyJob<'j>>,
+    first_index: usize,
+    progress: &'a Progress<'c, 'd>,
+    cx: &'a Context<'d>,
+}
+
+impl Turns<'_, '_, '_, '_> {
+    /// Round after round, one sample of each job whose repetitions are not all taken; then probes:
+    /// did the machine get busy meanwhile?
+    async fn attempt(&mut self, probes: Option<&Probes>, check: &QuietCheck) -> Outcome<Attempt> {
+        let rounds = self.set.iter().map(|p| p.job.repetitions.max(1)).max().unwrap_or(0);
+        let steps: Vec<u32> = self.set.iter().map(|p| steps_per_sample(&p.work)).collect();
+        let total: u32 = self.set.iter().zip(&steps).map(|(p, s)| p.job.repetitions.max(1) * s).sum();
+        let mut samples: Vec<Vec<Sample>> = self.set.iter().map(|_| Vec::new()).collect();
+        let mut done = 0;
+        let (first_index, jobs) = (self.first_index, self.set.len() as u32);
+        let stage = if jobs > 1 { Stage::Turns { jobs } } else { Stage::Measuring };
+        for round in 0..rounds {
+            for (offset, prepared) in self.set.iter_mut().enumerate() {
+                if round >= prepared.job.repetitions.max(1) {
+                    continue;
+                }
+                let report = |step: u32| self.progress.report(first_index, stage, done + step, total);
+                let taken = if self.cx.cancel.is_stopped() {
+                    Err(Stopped)
+                } else {
+                    take_sample(prepared.job, &mut prepared.work, &report, self.cx).await?
+                };
+                let Ok(sample) = taken else {
+                    // Stopped: the rounds every job completed are kept, nothing of the one cut short.
+                    let complete = round as usize;
+                    samples.iter_mut().for_each(|s| s.truncate(complete));
+                    // (Not probed after: nothing says the machine got busy.)
+                    return Ok(Ok(Attempt { samples, quiet_after: true, stopped: true }));
+                };
+                done += steps[offset];
+                self.progress.report(first_index, stage, done, total);
+                samples[offset].push(sample);
+            }
+        }
+        // Probes right after the timing: did the machine get busy while the set was timed?
         let mut quiet_after = true;
-        if let Some(pool) = probe_on.as_ref().filter(|_| warms_up(job)) {
+        let warm = self.set.iter().any(|p| warms_up(p.job));
+        if let Some(Probes { pool, width }) = probes.filter(|_| warm) {
             let mut quiet_probes = 0;
             for _ in 0..AFTER_PROBES {
-                let reading = on_pool(pool, move || probe(width as usize)).await?;
+                let width = *width as usize;
+                let reading = on_pool(pool, move || probe(width)).await?;
                 quiet_probes += u32::from(check.would_be_quiet(&reading));
             }
             quiet_after = quiet_probes * 2 > AFTER_PROBES;
         }
-        if settled.quiet && quiet_after {
-            settle::note_quiet(now_ms());
-        }
-        let startup = Startup {
-            workers_ms: started.map(|(ms, _)| ms),
-            settle_ms: settled.ms,
-            warm_up_rounds: settled.rounds,
-            quiet: settled.quiet,
-            quiet_after,
-        };
-        measurements.push(measurement(job, &work, reps, startup, started));
+        Ok(Ok(Attempt { samples, quiet_after, stopped: false }))
     }
-    Ok(Ok(()))
+
+    /// Each job's measurement from an attempt's samples.
+    fn measurements(&self, attempt: &Attempt) -> Vec<Measurement> {
+        let interleaved = self.set.len() > 1;
+        self.set
+            .iter()
+            .zip(&attempt.samples)
+            .map(|(p, samples)| {
+                let startup = Startup {
+                    workers_ms: p.started.map(|(ms, _)| ms),
+                    settle_ms: p.settled.ms,
+                    warm_up_rounds: p.settled.rounds,
+                    quiet: p.settled.quiet,
+                    quiet_after: attempt.quiet_after,
+                };
+                let mut m = measurement(p.job, &p.work, samples, startup, p.started);
+                m.interleaved = interleaved;
+                m
+            })
+            .collect()
+    }
 }
 
 /// Prepare `job`'s input once, outside any timing, on a worker of its executor (it may take a
@@ -313,26 +488,22 @@ async fn prepare(job: &Job, executor: Executor, cx: &Context<'_>) -> Outcome<Wor
     }))
 }
 
-/// Repetitions done so far, readable by the driving thread while a worker runs them.
-#[derive(Default)]
-struct Done(AtomicU32);
+/// How many progress steps one sample of `work` counts: one, or a hashing pass's slices.
+fn steps_per_sample(work: &Work) -> u32 {
+    match work {
+        Work::Hash { total, slice_bytes, .. } => slices(*total, *slice_bytes).count().max(1) as u32,
+        Work::Pool { .. } | Work::Runtime { .. } => 1,
+    }
+}
 
-/// The timed repetitions of `job`, back to back on its workers: one more untimed pass first, in the
-/// same go, so every worker is awake and placed on a core when the first timed one begins.
-async fn repetitions(
-    job: &Job,
-    work: &mut Work,
-    job_index: usize,
-    progress: &Progress<'_, '_>,
-    cx: &Context<'_>,
-) -> Outcome<Vec<Rep>> {
-    let total = job.repetitions.max(1);
-    let done = Arc::new(Done::default());
-    let (job, cancel) = (job.clone(), cx.cancel.clone());
-    let counter = done.clone();
-    let all = match work {
+/// One timed sample of `job` on its workers: passes back to back until the context's sample floor
+/// has passed. `report(step)` is told each slice hashed (of the first pass).
+async fn take_sample(job: &Job, work: &mut Work, report: &dyn Fn(u32), cx: &Context<'_>) -> Outcome<Sample> {
+    let floor = if kernels::repeats_in_sample(job) { cx.sample_floor_ms } else { 0.0 };
+    let cancel = cx.cancel.clone();
+    let sample = match work {
         Work::Pool { pool, input } => {
-            let input = input.clone();
+            let (input, job) = (input.clone(), job.clone());
             // CPU-bound tasks keep as many workers awake as there are cores to run them; not the
             // jobs that measure what spawning, waking and switching cost (that is their point).
             let awake = if warms_up(&job) && job.variant == Variant::ThreadPool && !kernels::measures_costs(&job) {
@@ -340,102 +511,75 @@ async fn repetitions(
             } else {
                 1
             };
-            let reps = on_pool(pool, move || {
+            on_pool(pool, move || {
                 let _awake = KeepAwake::start(awake);
-                if warms_up(&job) {
-                    rep_on_pool(&job, &*input, &cancel)?;
-                }
-                (0..total)
-                    .map(|_| {
-                        let rep = rep_on_pool(&job, &*input, &cancel);
-                        counter.0.fetch_add(1, Ordering::Relaxed);
-                        rep
-                    })
-                    .collect::<Result<Vec<Rep>, Stopped>>()
-            });
-            watch(reps, &done, job_index, total, progress, cx).await?
+                sample_on_pool(&job, &*input, &cancel, floor)
+            })
+            .await?
         }
         Work::Runtime { runtime, input } => {
-            let (input, handle) = (input.clone(), runtime.clone());
-            let reps = on_runtime(runtime, async move {
-                if warms_up(&job) {
-                    rep_on_runtime(&job, &*input, &handle, false, &cancel).await?;
-                }
-                let mut reps = Vec::with_capacity(total as usize);
-                for _ in 0..total {
-                    reps.push(rep_on_runtime(&job, &*input, &handle, true, &cancel).await?);
-                    counter.0.fetch_add(1, Ordering::Relaxed);
-                }
-                Ok(reps)
-            });
-            watch(reps, &done, job_index, total, progress, cx).await?
+            let (input, handle, job) = (input.clone(), runtime.clone(), job.clone());
+            on_runtime(runtime, async move { sample_on_runtime(&job, &*input, &handle, &cancel, floor).await }).await?
         }
         Work::Hash { pool, source, total: bytes, slice_bytes } => {
-            let steps = slices(*bytes, *slice_bytes).count() as u32 * total;
-            let mut reps = Vec::with_capacity(total as usize);
-            let mut step = 0;
-            for _ in 0..total {
+            let mut passes = StepPasses::default();
+            let mut first_pass = true;
+            loop {
                 let hashing = Arc::new(Mutex::new(Hashing::new(job.tasks, job.variant)));
-                for (offset, length) in slices(*bytes, *slice_bytes) {
+                for (step, (offset, length)) in slices(*bytes, *slice_bytes).enumerate() {
                     if cancel.is_stopped() {
                         return Ok(Err(Stopped));
                     }
                     let slice = source.slice(offset, length)?;
                     let state = hashing.clone();
                     on_pool(pool, move || state.lock().unwrap_or_else(|p| p.into_inner()).advance(&slice)).await?;
-                    step += 1;
-                    progress.report(job_index, Stage::Measuring, step, steps);
+                    if first_pass {
+                        report(step as u32 + 1);
+                    }
                 }
+                first_pass = false;
                 let hashing = Arc::try_unwrap(hashing).map_err(|_| "a slice was still being hashed".to_string())?;
                 let (digests, trace) = hashing.into_inner().unwrap_or_else(|p| p.into_inner()).finish();
-                reps.push(Rep { value: 0, trace, digests, held_per_task: None, waits: None });
+                let rep = Rep { value: 0, trace, digests, held_per_task: None, waits: None };
+                if let Some(sample) = passes.add(rep, floor) {
+                    break Ok(sample);
+                }
             }
-            Ok(reps)
         }
     };
-    Ok(all)
+    Ok(sample)
 }
 
-/// Await `reps`, reporting how many are done every [`PROGRESS_EVERY_MS`] after the first: a job
-/// shorter than that reports nothing while it is timed, so the page does not render meanwhile
-/// (on a small machine the page's rendering takes a core from the workers).
-async fn watch<T, E: Into<Failure>>(
-    reps: impl Future<Output = Result<Result<T, Stopped>, E>>,
-    done: &Done,
-    job_index: usize,
-    total: u32,
-    progress: &Progress<'_, '_>,
-    cx: &Context<'_>,
-) -> Outcome<T> {
-    let mut reps = pin!(reps);
-    loop {
-        match select(reps.as_mut(), (cx.sleep)(PROGRESS_EVERY_MS as u32)).await {
-            Either::Left((outcome, _)) => return outcome.map_err(Into::into),
-            Either::Right(_) => progress.report(job_index, Stage::Measuring, done.0.load(Ordering::Relaxed), total),
-        }
-    }
-}
-
-/// `job`'s measurement from its repetitions, checked against its expected result.
-fn measurement(job: &Job, work: &Work, reps: Vec<Rep>, startup: Startup, started: Option<(f64, f64)>) -> Measurement {
-    let mut samples = Vec::with_capacity(reps.len());
+/// `job`'s measurement from its samples, every pass checked against its expected result.
+fn measurement(
+    job: &Job,
+    work: &Work,
+    samples: &[Sample],
+    startup: Startup,
+    started: Option<(f64, f64)>,
+) -> Measurement {
+    let mut timed = Vec::with_capacity(samples.len());
     let (mut values, mut digests, mut held_per_task, mut waits) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for rep in reps {
-        samples.push((rep.trace.wall_ms, rep.trace));
-        values.push(rep.value);
-        digests.extend(rep.digests);
-        held_per_task.extend(rep.held_per_task);
-        waits.push(rep.waits);
+    for sample in samples {
+        timed.push((sample.ms, sample.last.trace.clone()));
+        values.extend_from_slice(&sample.values);
+        digests.extend_from_slice(&sample.last.digests);
+        held_per_task.extend(sample.last.held_per_task);
+        waits.push(sample.last.waits);
     }
-    // The waits of the repetition whose time is the median, as its trace is.
-    let times: Vec<f64> = samples.iter().map(|(ms, _)| *ms).collect();
+    // The waits of the sample whose time is the median, as its trace is.
+    let times: Vec<f64> = timed.iter().map(|(ms, _)| *ms).collect();
     let median_waits = stats::median_index(&times).and_then(|i| waits[i]);
     let mut measurement = match work {
-        Work::Hash { .. } => Measurement::from_samples(job.clone(), samples, check_digests(&digests), None),
+        Work::Hash { .. } => Measurement::from_samples(job.clone(), timed, check_digests(&digests), None),
         Work::Pool { input, .. } | Work::Runtime { input, .. } => {
-            Measurement::from_samples(job.clone(), samples, input.check(&values), None)
+            Measurement::from_samples(job.clone(), timed, input.check(&values), None)
         }
     };
+    measurement.sample_passes = samples.iter().map(|s| s.passes).collect();
+    if measurement.sample_passes.iter().all(|&p| p == 1) {
+        measurement.sample_passes.clear();
+    }
     measurement.waits = median_waits;
     measurement.pool_start_ms = started.map(|(ms, _)| ms);
     measurement.startup = Some(startup);
@@ -501,5 +645,52 @@ mod tests {
         let jobs = [qps.clone(), Job { variant: Variant::Goroutines, ..qps.clone() }, job(Variant::Sequential, 1)];
         assert_eq!(groups(&jobs), vec![0..1, 1..2, 2..3]);
         assert_eq!(groups(&[]), Vec::<Range<usize>>::new());
+    }
+
+    #[test]
+    fn jobs_of_the_same_work_form_one_set_and_others_their_own() {
+        let sum = |variant, workers| job(variant, workers);
+        let sort = |algorithm, workers| Job {
+            workload: Workload::Sort { numbers: 100, seed: 1, algorithm },
+            ..job(Variant::ThreadPool, workers)
+        };
+        use experiments::SortAlgorithm::{Bubble, Merge};
+        let jobs = [sum(Variant::Sequential, 1), sum(Variant::ThreadPool, 2), sum(Variant::ThreadPool, 4)];
+        assert_eq!(same_work(&jobs), vec![0..3]);
+        let sorts = [sort(Bubble, 1), sort(Merge, 1), sort(Merge, 2), sum(Variant::Sequential, 1)];
+        assert_eq!(same_work(&sorts), vec![0..1, 1..3, 3..4]);
+        // A per-task input (parked tasks) differs with the task count.
+        let parked = |tasks| Job { workload: Workload::TaskMemory, tasks, ..job(Variant::Goroutines, 1) };
+        assert_eq!(same_work(&[parked(10), parked(10), parked(20)]), vec![0..2, 2..3]);
+    }
+
+    fn timed(job: Job, samples: &[f64]) -> Measurement {
+        let check = experiments::Check { ok: true, value: "1".into(), expected: "1".into() };
+        let mut m = Measurement::from_samples(
+            job,
+            samples.iter().map(|&ms| (ms, experiments::Trace::default())).collect(),
+            check,
+            None,
+        );
+        m.interleaved = true;
+        m
+    }
+
+    #[test]
+    fn an_impossible_speedup_sends_both_jobs_back_and_a_plausible_one_neither() {
+        let jobs = [job(Variant::Sequential, 1), job(Variant::ThreadPool, 2)];
+        // 3x on two cores.
+        let shown = [timed(jobs[0].clone(), &[9.0, 9.0, 9.0]), timed(jobs[1].clone(), &[3.0, 3.0, 3.0])];
+        let why = second_look(&jobs, &shown, 2);
+        assert!(matches!(why[1][..], [Doubt::BeyondCeiling { ceiling: 2, .. }]), "{why:?}");
+        assert_eq!(why[0], why[1], "the loop may be the one disturbed");
+        // 1.8x: nothing.
+        let fine = [timed(jobs[0].clone(), &[9.0, 9.1, 9.0]), timed(jobs[1].clone(), &[5.0, 5.0, 5.05])];
+        assert!(second_look(&jobs, &fine, 2).iter().all(Vec::is_empty));
+        // Repetitions that disagree: that job alone.
+        let noisy = [timed(jobs[0].clone(), &[9.0, 9.1, 9.0]), timed(jobs[1].clone(), &[5.0, 8.0, 5.05])];
+        let why = second_look(&jobs, &noisy, 2);
+        assert!(why[0].is_empty());
+        assert!(matches!(why[1][..], [Doubt::Noisy { .. }]));
     }
 }

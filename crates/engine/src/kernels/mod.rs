@@ -41,6 +41,10 @@ pub trait Kernel: Send + Sync + Clone + 'static {
     /// Whether it measures what spawning, waking and switching cost: its repetitions are untraced
     /// and no idle worker is kept awake for them (that is what they measure).
     const MEASURES_COSTS: bool = false;
+    /// Whether a timed sample may run it several times back to back to fill the sample floor
+    /// ([`experiments::SAMPLE_FLOOR_MS`]); not for what must be seen on a first pass (the memory
+    /// parked tasks take).
+    const REPEATS_IN_SAMPLE: bool = true;
 
     /// Whether untimed warm-ups come before the timing. Work dominated by waiting needs no warm
     /// caches (a sweep of 1 ms reads would spend most of its time warming up).
@@ -110,6 +114,18 @@ pub fn warms_up(job: &Job) -> bool {
     of(&job.workload).is_none_or(|kernel| kernel.warms_up())
 }
 
+/// Whether a sample of `job` may run it several times (see [`Kernel::REPEATS_IN_SAMPLE`]; jobs
+/// driven step by step may).
+pub fn repeats_in_sample(job: &Job) -> bool {
+    of(&job.workload).is_none_or(|kernel| kernel.repeats_in_sample())
+}
+
+/// Whether jobs `a` and `b` run on one and the same input: the same workload and, where the input
+/// depends on it, the same number of tasks.
+pub fn same_input(a: &Job, b: &Job) -> bool {
+    a.workload == b.workload && (a.tasks == b.tasks || of(&a.workload).is_none_or(|k| !k.input_per_task_count()))
+}
+
 /// Whether `job` measures what spawning, waking and switching cost (see [`Kernel::MEASURES_COSTS`]).
 pub fn measures_costs(job: &Job) -> bool {
     of(&job.workload).is_some_and(|kernel| kernel.measures_costs())
@@ -123,6 +139,8 @@ pub trait AnyKernel {
     fn input_per_task_count(&self) -> bool;
     /// [`Kernel::MEASURES_COSTS`].
     fn measures_costs(&self) -> bool;
+    /// [`Kernel::REPEATS_IN_SAMPLE`].
+    fn repeats_in_sample(&self) -> bool;
     /// [`Kernel::warms_up`].
     fn warms_up(&self) -> bool;
     /// [`Kernel::prepare`], the input kept with its kernel.
@@ -138,6 +156,9 @@ impl<K: Kernel> AnyKernel for K {
     }
     fn measures_costs(&self) -> bool {
         K::MEASURES_COSTS
+    }
+    fn repeats_in_sample(&self) -> bool {
+        K::REPEATS_IN_SAMPLE
     }
     fn warms_up(&self) -> bool {
         Kernel::warms_up(self)

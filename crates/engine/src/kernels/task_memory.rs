@@ -18,6 +18,8 @@ impl Kernel for TaskMemory {
     type Input = u64;
     const VARIANTS: &'static [Variant] = &[Variant::Goroutines];
     const INPUT_PER_TASK_COUNT: bool = true;
+    /// One spawn per sample: a second one would find the heap already grown.
+    const REPEATS_IN_SAMPLE: bool = false;
 
     /// Measured on its first spawn: a warm-up would measure a heap already grown.
     fn warms_up(&self) -> bool {

@@ -216,6 +216,7 @@ async fn run(request: &RunRequest) -> Response {
         cancel,
         cores: cores(),
         quiet_limit_ms: harness::SETTLE_LIMIT_MS,
+        sample_floor_ms: experiments::SAMPLE_FLOOR_MS,
         report: &report,
         hash_source: &open_source,
         sleep: &sleep,

@@ -269,7 +269,9 @@ impl BenchResults {
     }
 
     /// What a reader sees first: each case's first run on a fresh page against the same run repeated
-    /// warm on that page (speedups over the run's own baseline, median over the fresh pages).
+    /// warm on that page (speedups over the run's own baseline, median over the fresh pages), and
+    /// how many of the first runs the page flagged, or should have: those off the warm figure by
+    /// more than [`FIRST_RUN_OFF`] without a flag (target: none).
     pub(super) fn first_runs_table(&self) -> Table {
         let runs = self.browser.get("first_runs").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
         let pages = runs.first().and_then(|r| r.get("cold")).and_then(Value::as_array).map_or(0, Vec::len);
@@ -277,30 +279,47 @@ impl BenchResults {
             &format!(
                 "First runs in Chromium: a fresh page's first autorun or sweep against the same run repeated warm \
                  (speedup over the run's baseline, for a sort over itself on 1 worker; median of {pages} fresh pages; \
-                 target cold / warm >= {FIRST_RUN_TARGET}; each page also runs warm a second time, and \
-                 \"warm runs differ\" is how much its two warm speedups differ, median over the pages)"
+                 each page also runs warm a second time, and \"warm runs differ\" is how much its two warm speedups \
+                 differ, median over the pages). \"flagged\": first runs the page showed with a warning; \
+                 \"off, unflagged\": first runs more than {off:.0} % from the warm figure (the median of every warm \
+                 run of the case) that the page showed without one (target 0); \"above reach, no note\": rows of \
+                 the case whose speedup was above the workers that could run at once and carried no note at all \
+                 (target 0); cold / warm target >= {FIRST_RUN_TARGET}",
+                off = FIRST_RUN_OFF * 100.0
             ),
-            &["case", "measure", "cold", "warm", "cold / warm", "warm runs differ", "target met"],
-            &[false, false, true, true, true, true, false],
+            &[
+                "case",
+                "measure",
+                "cold",
+                "warm",
+                "cold / warm",
+                "warm runs differ",
+                "flagged",
+                "off, unflagged",
+                "above reach, no note",
+                "target met",
+            ],
+            &[false, false, true, true, true, true, true, true, true, false],
         );
         for run in runs {
             let text = |key: &str| run.get(key).and_then(Value::as_str).unwrap_or("?").to_string();
-            let median_of = |key: &str| {
-                let values: Vec<f64> = run
-                    .get(key)
-                    .and_then(Value::as_array)
-                    .map(|a| a.iter().filter_map(Value::as_f64).collect())
-                    .unwrap_or_default();
-                median(&values)
-            };
-            let (cold, warm) = (median_of("cold"), median_of("warm"));
             let values = |key: &str| -> Vec<f64> {
                 run.get(key)
                     .and_then(Value::as_array)
                     .map(|a| a.iter().filter_map(Value::as_f64).collect())
                     .unwrap_or_default()
             };
-            let warm_noise = warm_runs_differ(&values("warm"), &values("again"));
+            let (cold_all, warm_all, again_all) = (values("cold"), values("warm"), values("again"));
+            let (cold, warm) = (median(&cold_all), median(&warm_all));
+            let warm_noise = warm_runs_differ(&warm_all, &again_all);
+            let flagged: Vec<bool> = run
+                .get("cold_flagged")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().map(|v| v.as_bool() == Some(true)).collect())
+                .unwrap_or_default();
+            let reference = median(&[warm_all.as_slice(), again_all.as_slice()].concat());
+            let off_unflagged = unflagged_off(&cold_all, &flagged, reference);
+            let above = run.get("above_cores_unnoted").and_then(Value::as_u64).unwrap_or(0);
             let key = text("key");
             let (what, workers) = key.split_once('@').unwrap_or((&key, "?"));
             let measure = format!(
@@ -310,10 +329,15 @@ impl BenchResults {
             );
             if run.get("too_short").and_then(Value::as_bool) == Some(true) {
                 let why = "not compared: its 1-worker job is under 1 ms";
-                table.row(&[&text("case"), &measure, "-", "-", "-", "-", why]);
+                table.row(&[&text("case"), &measure, "-", "-", "-", "-", "-", "-", "-", why]);
                 continue;
             }
-            let met = first_run_verdict(cold / warm, warm_noise);
+            let cold_verdict = first_run_verdict(cold / warm, warm_noise);
+            let met = if off_unflagged == 0 && above == 0 {
+                cold_verdict.to_string()
+            } else {
+                format!("NO: {off_unflagged} off unflagged, {above} above reach without a note")
+            };
             table.row(&[
                 &text("case"),
                 &measure,
@@ -321,7 +345,10 @@ impl BenchResults {
                 &times(warm),
                 &ratio(cold / warm),
                 &if warm_noise.is_finite() { format!("{:.0}%", warm_noise * 100.0) } else { "?".into() },
-                met,
+                &format!("{} of {}", flagged.iter().filter(|&&f| f).count(), cold_all.len()),
+                &off_unflagged.to_string(),
+                &above.to_string(),
+                &met,
             ]);
         }
         table
@@ -462,6 +489,20 @@ impl BenchResults {
 
 /// The bench's target for a first run's speedup against a warm one.
 pub(super) const FIRST_RUN_TARGET: f64 = 0.9;
+
+/// A first run further than this (as a share) from its warm figure is off: the page must flag it.
+pub(super) const FIRST_RUN_OFF: f64 = 0.25;
+
+/// How many of the first runs `cold` are further than [`FIRST_RUN_OFF`] from `reference` although
+/// the page did not flag them (`flagged`, in the same order).
+pub(super) fn unflagged_off(cold: &[f64], flagged: &[bool], reference: f64) -> usize {
+    cold.iter()
+        .enumerate()
+        .filter(|&(i, &value)| {
+            !flagged.get(i).copied().unwrap_or(false) && (value / reference - 1.0).abs() > FIRST_RUN_OFF
+        })
+        .count()
+}
 
 /// How a row of a kernel's table shows and compares its figures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

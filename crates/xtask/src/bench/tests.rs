@@ -49,7 +49,8 @@ fn browser_output() -> String {
      browser.nomem_sum_sequential_ms=3.4\nbrowser.nomem_sum_tasks8_workers2_ms=9\n\
      browser.nomem_hash_loop_ms=300\nbrowser.nomem_hash_tasks_ms=200\nbrowser.nomem_check_ok=true\n\
      browser.first_runs=[{\"case\": \"sum, 8 tasks, first sweep\", \"key\": \"tasks@2\", \
-     \"cold\": [1.9, 0.8, 1.7], \"warm\": [1.8, 1.9, 1.9], \"again\": [1.9, 2.0, 1.95]}, \
+     \"cold\": [1.9, 0.8, 1.7], \"warm\": [1.8, 1.9, 1.9], \"again\": [1.9, 2.0, 1.95], \
+     \"cold_flagged\": [false, true, false], \"above_cores_unnoted\": 0}, \
      {\"case\": \"sorts, first sweep\", \"key\": \"merge@2\", \"cold\": [], \"warm\": [], \"again\": [], \
      \"too_short\": true}]\n"
         .to_string()
@@ -398,7 +399,8 @@ fn kernel_tables_show_units_and_the_lessons_ratios() {
     // Medians 1.7 (cold) and 1.9 (warm): 0.89, just under the target, and further under the warm
     // run than two warm runs of a page differ (1.9/1.8, 2.0/1.9, 1.95/1.9: median 5%).
     let row = cells(&first, "sum, 8 tasks, first sweep");
-    assert_eq!(row, ["tasks", "on", "2", "workers", "1.70x", "1.90x", "0.89", "5%", "NO"]);
+    // The 0.8 the second page showed is off by more than 25 %, but the page flagged it.
+    assert_eq!(row, ["tasks", "on", "2", "workers", "1.70x", "1.90x", "0.89", "5%", "1", "of", "3", "0", "0", "NO"]);
     let short = cells(&first, "sorts, first sweep");
     assert_eq!(short[..5], ["merge", "on", "2", "workers", "-"], "{short:?}");
     assert!(first.contains("not compared: its 1-worker job is under 1 ms"), "{first}");
@@ -469,6 +471,18 @@ fn numbers_are_shown_with_sensible_precision() {
     assert_eq!(times(1.8), "1.80x");
     assert_eq!(group_digits(10_000_000), "10,000,000");
     assert_eq!(group_digits(999), "999");
+}
+
+#[test]
+fn a_first_run_off_its_warm_figure_counts_only_when_the_page_did_not_flag_it() {
+    use super::tables::unflagged_off;
+    // 0.8 against 1.9 is off by more than 25 %: flagged, it is not counted; unflagged, it is.
+    assert_eq!(unflagged_off(&[1.9, 0.8, 1.7], &[false, true, false], 1.9), 0);
+    assert_eq!(unflagged_off(&[1.9, 0.8, 1.7], &[false, false, false], 1.9), 1);
+    // 2.5 is off upwards too; 1.5 is within 25 % of 1.9.
+    assert_eq!(unflagged_off(&[2.5, 1.5], &[false, false], 1.9), 1);
+    // A page that reported no flags for a run counts as unflagged.
+    assert_eq!(unflagged_off(&[0.7], &[], 1.9), 1);
 }
 
 #[test]
