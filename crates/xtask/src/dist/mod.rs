@@ -75,10 +75,23 @@ pub fn site_public_url(public_url: Option<String>, site: Option<&str>) -> Result
     }
 }
 
-/// `/repo`, `repo/` and `/repo/` all mean `/repo/`: Trunk's `<base href>` and the service worker's
-/// scope must end in a slash.
-/// The deployed site's address (`--site`): absolute http(s), ending in `/`.
+/// Refuse a control character (C0, DEL, C1: a line end, a tab, an escape…) in the argument `name`:
+/// the value goes into `_headers` lines, HTML attributes, the cartridge's XML and the terminal, where
+/// one could end a line, hide text or drive the terminal. The message shows the value escaped.
+fn refuse_control_characters(name: &str, value: &str) -> Result<(), String> {
+    match value.char_indices().find(|(_, c)| c.is_control()) {
+        Some((at, c)) => Err(format!(
+            "{name} must not contain control characters: U+{:04X} at byte {at} of \"{}\"",
+            c as u32,
+            value.escape_debug()
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The deployed site's address (`--site`): absolute http(s), ending in `/`, no control characters.
 pub fn normalise_site(site: &str) -> Result<String, String> {
+    refuse_control_characters("--site", site)?;
     let ok = (site.starts_with("https://") || site.starts_with("http://"))
         && site.len() > "https://".len()
         && !site.contains(['"', '<', '>', ' ', '?', '#']);
@@ -90,7 +103,10 @@ pub fn normalise_site(site: &str) -> Result<String, String> {
     Ok(if site.ends_with('/') { site.to_string() } else { format!("{site}/") })
 }
 
+/// `/repo`, `repo/` and `/repo/` all mean `/repo/`: Trunk's `<base href>` and the service worker's
+/// scope must end in a slash. No control characters.
 fn normalise_public_url(url: &str) -> Result<String, String> {
+    refuse_control_characters("--public-url", url)?;
     let trimmed = url.trim_matches('/');
     if trimmed.contains(['"', '<', '>', ' ', '?', '#']) || trimmed.contains("://") {
         return Err(format!("--public-url takes a path such as /repo/, not `{url}`"));

@@ -166,6 +166,46 @@ fn public_urls_are_paths_with_slashes() {
     assert!(normalise_public_url("https://example.com/").is_err());
 }
 
+/// Control characters that could end a line of `_headers`, an HTML attribute's line or an XML
+/// text, or drive a terminal: C0, DEL and C1.
+const CONTROL: [char; 8] = ['\n', '\r', '\t', '\0', '\u{1b}', '\u{7f}', '\u{85}', '\u{9b}'];
+
+#[test]
+fn control_characters_are_refused_in_the_site_and_the_public_url() {
+    for c in CONTROL {
+        let code = format!("U+{:04X}", c as u32);
+        for site in
+            [format!("https://example.org/lab{c}/"), format!("https://example.org{c}/"), format!("https://ex{c}")]
+        {
+            let error = normalise_site(&site).unwrap_err();
+            assert!(
+                error.starts_with("--site ") && error.contains("control character") && error.contains(&code),
+                "{error}"
+            );
+            assert!(!error.contains(c), "the message shows the character escaped: {error:?}");
+        }
+        for url in [format!("/lab{c}/"), format!("{c}"), format!("/a/{c}b/")] {
+            let error = normalise_public_url(&url).unwrap_err();
+            assert!(error.starts_with("--public-url ") && error.contains(&code), "{error}");
+            assert!(!error.contains(c), "the message shows the character escaped: {error:?}");
+        }
+    }
+    // Unicode beyond them is not a control character.
+    assert_eq!(normalise_public_url("/l\u{e4}b/").unwrap(), "/l\u{e4}b/");
+    assert_eq!(normalise_site("https://example.org/l\u{e4}b").unwrap(), "https://example.org/l\u{e4}b/");
+}
+
+#[test]
+fn the_dist_command_refuses_a_control_character_before_it_builds() {
+    // The argument after is unknown, so without the check the command stops there, never building.
+    for name in ["--public-url", "--site"] {
+        let value = if name == "--site" { "https://example.org/a\nb/" } else { "/a\nb/" };
+        let args = [name.to_string(), value.to_string(), "--no-such-option".to_string(), "x".to_string()];
+        let error = command(&args).unwrap_err();
+        assert!(error.starts_with(&format!("{name} ")) && error.contains("U+000A"), "{error}");
+    }
+}
+
 #[test]
 fn the_site_address_gives_the_public_url_and_must_agree_with_it() {
     assert_eq!(site_public_url(None, None).unwrap(), "/");
