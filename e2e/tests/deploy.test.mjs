@@ -8,7 +8,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { assertWorkersUsed, clickAndWait, engineFolder, launch, waitForOutcome } from '../lib.mjs';
-import { headersFileRules, startServer } from '../server.mjs';
+import { startServer } from '../server.mjs';
 
 const DIST_SITE_DIR = process.env.DIST_SITE_DIR || path.resolve(import.meta.dirname, '../../target/site');
 
@@ -111,7 +111,7 @@ test('without isolation headers, the first visit registers the service worker, r
 test('a browser that does not isolate through the service worker reloads once, not in a loop', async (t) => {
   // A service worker that adds no headers stands in for a browser that ignores them.
   const code = fs.readFileSync(path.join(DIST_SITE_DIR, 'sw.js'), 'utf8');
-  const inert = code.replace(/const ISOLATION = \{[^}]*\};/, 'const ISOLATION = {};');
+  const inert = code.replace(/^self\.__HEADERS = \[[\s\S]*?\n\];$/m, 'self.__HEADERS = [];');
   assert.notEqual(inert, code);
   const server = await startServer({ root: DIST_SITE_DIR, mode: 'none', overrides: { '/sw.js': inert } });
   t.after(() => server.close());
@@ -373,13 +373,6 @@ test('a page open when a new version installs never runs on the new engine: it s
   assert.ok(page.problems.length <= 8, `at most the engine's files, twice: ${page.problems.join('; ')}`);
 });
 
-/** Every header `_headers` sets, whatever its path (the embed tests serve them all everywhere). */
-function everyHeader(root = DIST_SITE_DIR) {
-  const rules = headersFileRules(root);
-  if (!rules.length) throw new Error(`${root}/_headers sets nothing`);
-  return Object.assign({}, ...rules.map((rule) => rule.headers));
-}
-
 /** A course page on another origin, without isolation headers, framing `src`. */
 async function coursePage(t, src) {
   const html = `<!doctype html><meta charset=utf-8><link rel=icon href="data:,"><title>Course</title>
@@ -404,7 +397,8 @@ async function isolatedFrame(page, timeout = 60_000) {
 for (const host of ['GitHub Pages (no headers: the service worker)', 'Netlify or Cloudflare Pages (_headers)']) {
   test(`an embed in a course page that is not isolated runs on real workers: ${host}`, async (t) => {
     const byHeaders = host.includes('_headers');
-    const app = await startServer({ root: DIST_SITE_DIR, mode: 'none', extraHeaders: byHeaders ? everyHeader() : {} });
+    // The headers `_headers` gives each path, as those hosts send them.
+    const app = await startServer({ root: DIST_SITE_DIR, mode: 'none', headersFile: byHeaders });
     t.after(() => app.close());
     const course = await coursePage(t, `${app.url}/embed/experiments/sum?workers=2&tasks=2&n=20000000&reps=1&autorun=1`);
     const page = await openPage(byHeaders ? { serviceWorkers: 'block' } : {});
