@@ -1,6 +1,7 @@
 //! The headers the site is served with, defined once. From these rules `cargo xtask build` and
-//! `cargo xtask dist` write `_headers` (Netlify, Cloudflare Pages), and `cargo xtask dist` writes
-//! them into the service worker (which adds them on hosts that send none, GitHub Pages).
+//! `cargo xtask dist` write `_headers` (Netlify, Cloudflare Pages), `cargo xtask dist` writes them
+//! into the service worker (which adds them on hosts that send none, GitHub Pages), and a test holds
+//! the dev server's `[serve.headers]` (Trunk.toml) to them.
 //!
 //! A host that reads `_headers` gives a path every matching rule's headers, in the file's order, and
 //! joins a header named by two rules with `, ` (Cloudflare Pages documents this; Netlify's own parser
@@ -99,7 +100,7 @@ pub fn for_path(rules: &[Rule], path: &str) -> BTreeMap<String, String> {
 pub fn write(base: &str, rules: &[Rule]) -> String {
     let mut text = String::from(
         "# Written by `cargo xtask build` and `cargo xtask dist` from crates/xtask/src/dist/headers.rs, which\n\
-         # the service worker follows too: edit that, not this file.\n\
+         # the service worker and the dev server (Trunk.toml) follow too: edit that, not this file.\n\
          # A path gets every matching rule's headers; a name given twice is joined by \", \" (for the\n\
          # Content-Security-Policy: two policies, both enforced).\n",
     );

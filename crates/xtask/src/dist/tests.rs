@@ -144,6 +144,62 @@ fn the_headers_file_lets_only_embeds_be_framed_and_isolates_them() {
     assert!(headers::for_path(&written, "/other/page.html").is_empty());
 }
 
+/// The `[serve.headers]` table of Trunk.toml: `"Name" = "value"` lines up to the next table.
+fn trunk_serve_headers() -> std::collections::BTreeMap<String, String> {
+    let toml = std::fs::read_to_string(root().join("Trunk.toml")).unwrap();
+    let table = toml.split("\n[serve.headers]\n").nth(1).expect("Trunk.toml has [serve.headers]");
+    let table = table.split("\n[").next().unwrap();
+    let unquote = |s: &str| s.trim().strip_prefix('"').and_then(|s| s.strip_suffix('"')).map(str::to_string);
+    table
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
+        .map(|line| {
+            let (name, value) = line.split_once(" = ").unwrap_or_else(|| panic!("Trunk.toml: `{line}`"));
+            (unquote(name).expect("a quoted name"), unquote(value).expect("a quoted value"))
+        })
+        .collect()
+}
+
+#[test]
+fn the_dev_server_sends_what_the_built_site_sends() {
+    let languages = super::languages(&root().join("content")).unwrap();
+    let dev = trunk_serve_headers();
+    let built = headers::parse(&headers::write("/", &headers::rules(&languages)));
+    let paths = [
+        "/",
+        "/index.html",
+        "/chapters/sum/",
+        "/glossary",
+        "/ru/chapters/sum/",
+        "/no/such/page",
+        "/embed/chapters/sum/",
+        "/ja/embed/experiments/sum",
+        "/register-sw.js",
+        "/app-5ce2ca8a65ba77c9/app_bg.wasm",
+        "/engine-5ce2ca8a65ba77c9/coordinator.js",
+        "/content/en/sum-7adb31fe434d7c52.json",
+        "/style-6ed93615ec0ccb3e.css",
+    ];
+    for path in paths {
+        let mut expected = headers::for_path(&built, path);
+        // What differs by necessity, and nothing else:
+        // 1. Caching: only the built site's files are named after their content (the dev server
+        //    rebuilds files in place, its engine in `engine/`), so only they may be kept for good.
+        let content_addressed = CONTENT_ADDRESSED.iter().any(|p| matches_pattern(&format!("/{p}"), path));
+        assert_eq!(expected.remove("Cache-Control").is_some(), content_addressed, "{path}");
+        // 2. Trunk sends one set of headers for every path: an embed's, so that embeds work in the
+        //    dev server too. On other paths it adds the embeds' framing policy and isolation.
+        let embed = headers::embed_patterns(&languages).iter().any(|p| matches_pattern(&format!("/{p}"), path));
+        if !embed {
+            let policy = expected.get_mut("Content-Security-Policy").expect("every path has the policy");
+            assert_eq!(policy, CSP, "{path}");
+            policy.push_str(", frame-ancestors *");
+            assert_eq!(expected.insert("Document-Isolation-Policy".into(), "isolate-and-require-corp".into()), None);
+        }
+        assert_eq!(dev, expected, "{path}: Trunk.toml's [serve.headers] against the built site's _headers");
+    }
+}
+
 #[test]
 fn the_service_worker_gets_the_headers_and_files_of_the_build() {
     let dir = temp_dir("service-worker");
@@ -201,7 +257,8 @@ fn sets(text: &str, name: &str, value: &str) -> bool {
 
 #[test]
 fn every_place_that_writes_headers_sends_nosniff_and_isolation() {
-    // The dev server of `cargo xtask serve`, and the rules that `_headers` and the service worker get.
+    // The dev server of `cargo xtask serve` (its whole table: the test above), and the rules that
+    // `_headers` and the service worker get.
     let trunk = std::fs::read_to_string(root().join("Trunk.toml")).unwrap();
     let every = headers::for_path(&headers::rules(&langs(&["en"])), "anything");
     for (name, value) in EVERY_RESPONSE {
