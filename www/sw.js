@@ -1,5 +1,8 @@
 // Concurrency Lab's service worker, registered by register-sw.js only in the deployable build
-// (`cargo xtask dist` turns it on). It does two jobs:
+// (`cargo xtask dist` turns it on). It answers only the lab's own routes and files (the route pages
+// `cargo xtask dist` writes, the files it lists below, and content-addressed files of any build);
+// every other request, even under its scope (another site at the same origin), goes to the network
+// untouched. It does two jobs:
 //
 // 1. The site's headers on hosts that cannot send them (GitHub Pages): every response it hands to
 //    the page gets the headers the site's `_headers` gives its path and the response lacks
@@ -15,9 +18,12 @@
 // A new build has a new version: it installs, takes over at once and deletes the caches of older
 // versions of this site (and only those).
 
-// Written by `cargo xtask dist`: the files of the build, the headers of `_headers` as
-// { pattern, headers } (`*` matches anything; but caching, which is the HTTP cache's), the version.
+// Written by `cargo xtask dist`: the files of the build, the route pages (relative to the scope, ""
+// for the landing page), the patterns of content-addressed files (`*` matches anything), the
+// headers of `_headers` as { pattern, headers } (but caching, which is the HTTP cache's), the version.
 self.__PRECACHE = [];
+self.__ROUTES = [];
+self.__CONTENT_ADDRESSED = [];
 self.__HEADERS = [];
 self.__VERSION = 'dev';
 
@@ -25,18 +31,29 @@ const SCOPE = self.registration.scope;
 const SCOPE_PATH = new URL(SCOPE).pathname;
 const CACHE_PREFIX = `lab:${SCOPE}:`;
 const CACHE = CACHE_PREFIX + self.__VERSION;
+const FILES = new Set(self.__PRECACHE);
+const ROUTES = new Set(self.__ROUTES);
 
 /** `pattern` (`*` matching anything, `/` included, as in `_headers`) as a RegExp over a whole path. */
 function glob(pattern) {
   const parts = pattern.split('*').map((part) => part.replace(/[.+?^$|()[\]{}\\]/g, '\\$&'));
   return new RegExp('^' + parts.join('.*') + '$');
 }
+const CONTENT_ADDRESSED = self.__CONTENT_ADDRESSED.map(glob);
 const HEADER_RULES = self.__HEADERS.map(({ pattern, headers }) => ({ pattern: glob(pattern), headers }));
 
 /** The path of `url` relative to the scope, or null if it is not under it on this origin. */
 function sitePath(url) {
   if (url.origin !== self.location.origin || !url.pathname.startsWith(SCOPE_PATH)) return null;
   return url.pathname.slice(SCOPE_PATH.length);
+}
+
+/** Whether `url` is one of the lab's own: a file of this build, a route page, or a content-addressed file of any build. */
+function isLab(url) {
+  const path = sitePath(url);
+  if (path === null) return false;
+  if (FILES.has(path) || ROUTES.has(path.replace(/\/(index\.html)?$/, ''))) return true;
+  return HASHED.test(`/${path}`) && CONTENT_ADDRESSED.some((pattern) => pattern.test(path));
 }
 
 self.addEventListener('install', (event) => {
@@ -70,8 +87,9 @@ self.addEventListener('fetch', (event) => {
   // A Chromium quirk: such requests fail when answered by a service worker.
   if (request.cache === 'only-if-cached' && request.mode !== 'same-origin') return;
   const url = new URL(request.url);
-  // Nothing on other origins is touched (the site loads nothing from them).
-  if (url.origin !== self.location.origin || !url.href.startsWith(SCOPE)) return;
+  // Nothing but the lab's own is touched: not other origins (the site loads nothing from them), nor
+  // other paths of this origin, which may be other sites.
+  if (!isLab(url)) return;
   // A request that asks not to be stored wants the server's answer (the page checking which build
   // the site serves now, or which engine file is at fault): the network's, and stored nowhere.
   if (request.cache === 'no-store') {

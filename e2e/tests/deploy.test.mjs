@@ -187,6 +187,54 @@ test('on a host that sends no headers at all, the service worker adds nosniff to
   assert.deepEqual(page.problems, []);
 });
 
+test('the service worker answers only the lab: another site under the same origin is left alone', async (t) => {
+  // The lab at the origin's root, and another site beside it (as under https://you.github.io/).
+  const other = (version) => ({
+    '/other-site/': { type: 'text/html; charset=utf-8', body: `<!doctype html><meta charset=utf-8><link rel=icon href="data:,"><title>Other</title><p id=v>${version}</p>` },
+    '/other-site/data.json': { type: 'application/json', body: JSON.stringify({ version }) },
+  });
+  const server = await startServer({ root: DIST_SITE_DIR, mode: 'none', overrides: other('one') });
+  t.after(() => server.close());
+  const page = await openPage();
+  t.after(() => page.context().close());
+  await page.goto(`${server.url}/chapters/sum`);
+  await waitForLoads(page, 2);
+  await controlled(page);
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'the lab is isolated by its service worker');
+  // The lab's own pages and files come through it.
+  const lab = await page.goto(`${server.url}/chapters/document-search`);
+  assert.equal(lab.fromServiceWorker(), true, 'a route of the lab is answered by the service worker');
+  // A page of the other site: from the network, as the server sent it, not isolated, not stored.
+  for (const version of ['one', 'two']) {
+    Object.assign(server.overrides, other(version));
+    const before = server.requests.length;
+    const response = await page.goto(`${server.url}/other-site/`);
+    assert.equal(response.fromServiceWorker(), false, `the other site's page (${version}) does not come from the service worker`);
+    assert.equal(await page.locator('#v').innerText(), version, 'the server\'s current page, not a stored one');
+    assert.ok(server.requests.slice(before).includes('/other-site/'), 'the request reached the server');
+    const headers = response.headers();
+    for (const name of ['cross-origin-embedder-policy', 'cross-origin-opener-policy', 'cross-origin-resource-policy', 'content-security-policy', 'x-frame-options', 'document-isolation-policy']) {
+      assert.equal(headers[name], undefined, `no ${name} added to the other site's page`);
+    }
+    assert.equal(await page.evaluate(() => crossOriginIsolated), false);
+    // Its own requests too.
+    const data = await page.evaluate(async () => {
+      const response = await fetch('data.json');
+      return { body: await response.json(), coep: response.headers.get('Cross-Origin-Embedder-Policy'), csp: response.headers.get('Content-Security-Policy') };
+    });
+    assert.deepEqual(data, { body: { version }, coep: null, csp: null });
+  }
+  // Nothing of it was stored in the lab's cache.
+  const stored = await page.evaluate(async () => {
+    const names = await caches.keys();
+    const urls = [];
+    for (const name of names) urls.push(...(await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname));
+    return urls.filter((url) => url.startsWith('/other-site/'));
+  });
+  assert.deepEqual(stored, []);
+  assert.deepEqual(page.problems, []);
+});
+
 test('deep links load on a static server that never falls back to index.html', async (t) => {
   const server = await startPlainServer(fs.realpathSync(DIST_SITE_DIR));
   t.after(() => server.close());

@@ -5,8 +5,8 @@
 //! rewrites (and `404.html` for the rest), a strict Content-Security-Policy with Trunk's inline
 //! start-up script moved into a file, `_headers` for Netlify and Cloudflare Pages ([`headers`]), and
 //! the service worker that isolates pages on hosts that cannot send headers (GitHub Pages) and keeps
-//! the whole site working offline, with its precache list, the site's headers, and its version
-//! written in.
+//! the whole site working offline, with its precache list, the site's routes and headers, and its
+//! version written in.
 
 pub mod headers;
 pub mod oembed;
@@ -150,6 +150,8 @@ pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), S
     // names its language and its alternates in the others (hreflang), and preloads its prose.
     let code = crate::app_build::PanelCode::read(out)?;
     let mut all_routes = vec![String::new()];
+    // Every route page written, in every language: the service worker answers these and no others.
+    let mut route_pages = Vec::new();
     all_routes.extend(routes.iter().cloned());
     for lang in &languages {
         for route in &all_routes {
@@ -165,6 +167,7 @@ pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), S
             let html = page_in_language(&preloaded, lang, &alternates(&base, site, &languages, route));
             let html = titled(&html, text, landing);
             let file = if path.is_empty() { out.join("index.html") } else { out.join(&path).join("index.html") };
+            route_pages.push(path);
             std::fs::create_dir_all(file.parent().expect("a route has a folder")).map_err(|e| e.to_string())?;
             write(&file, &html)?;
         }
@@ -181,7 +184,7 @@ pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), S
     check_content_addressed(out)?;
     let rules = headers::rules(&languages);
     write(&out.join("_headers"), &headers::write(&base, &rules))?;
-    write_service_worker(out, &rules)
+    write_service_worker(out, &route_pages, &rules)
 }
 
 /// Write the site's `_headers` (Netlify, Cloudflare Pages) into the built site `dir`, for the base `/`.
@@ -605,15 +608,20 @@ fn service_worker_meta(html: &str, on: bool) -> String {
 
 /// Write into the `sw.js` Trunk copied from `www/sw.js` what it needs to know of this build: the
 /// precache list (every file of the output but `sw.js`, `_headers`, `404.html` and dotfiles), the
-/// headers it adds ([`headers`]), and its version: a hash of all that and of every listed file's
-/// name and contents, so any change to the site installs a new version.
-fn write_service_worker(out: &Path, rules: &[headers::Rule]) -> Result<(), String> {
+/// route pages (`route_pages`, relative to the base, "" for the landing page) and the patterns of the
+/// content-addressed files, which are all it answers, the headers it adds ([`headers`]), and its
+/// version: a hash of all that and of every listed file's name and contents, so any change to the
+/// site installs a new version.
+fn write_service_worker(out: &Path, route_pages: &[String], rules: &[headers::Rule]) -> Result<(), String> {
     let sw = out.join("sw.js");
     let mut code = read(&sw)?;
     let files = precache_list(out)?;
     let strings = |items: &[String]| items.iter().map(|f| format!("  {}", js_string(f))).collect::<Vec<_>>();
+    let content_addressed: Vec<String> = CONTENT_ADDRESSED.iter().map(|p| js_string(p)).collect();
     let fills = [
         ("self.__PRECACHE = [];", format!("self.__PRECACHE = [\n{},\n];", strings(&files).join(",\n"))),
+        ("self.__ROUTES = [];", format!("self.__ROUTES = [\n{},\n];", strings(route_pages).join(",\n"))),
+        ("self.__CONTENT_ADDRESSED = [];", format!("self.__CONTENT_ADDRESSED = [{}];", content_addressed.join(", "))),
         ("self.__HEADERS = [];", format!("self.__HEADERS = {};", headers::service_worker_rules(rules))),
     ];
     for (placeholder, filled) in fills {

@@ -201,7 +201,7 @@ fn the_dev_server_sends_what_the_built_site_sends() {
 }
 
 #[test]
-fn the_service_worker_gets_the_headers_and_files_of_the_build() {
+fn the_service_worker_gets_the_headers_routes_and_files_of_the_build() {
     let dir = temp_dir("service-worker");
     std::fs::copy(root().join("www/sw.js"), dir.join("sw.js")).unwrap();
     std::fs::create_dir_all(dir.join("app-5ce2ca8a65ba77c9")).unwrap();
@@ -209,7 +209,8 @@ fn the_service_worker_gets_the_headers_and_files_of_the_build() {
     std::fs::write(dir.join("index.html"), TRUNK_PAGE).unwrap();
     std::fs::write(dir.join("_headers"), "").unwrap();
     let rules = headers::rules(&langs(&["en", "ru"]));
-    write_service_worker(&dir, &rules).unwrap();
+    let routes = langs(&["", "chapters/sum", "ru", "embed/experiments/sum"]);
+    write_service_worker(&dir, &routes, &rules).unwrap();
     let code = std::fs::read_to_string(dir.join("sw.js")).unwrap();
     // What the placeholder `self.NAME = …;` became: JavaScript, here also JSON once its strings
     // (file names, never quoted themselves) are in double quotes.
@@ -224,6 +225,8 @@ fn the_service_worker_gets_the_headers_and_files_of_the_build() {
         serde_json::from_str::<serde_json::Value>(&json).unwrap_or_else(|e| panic!("{name}: {e}"))
     };
     assert_eq!(parse("__PRECACHE"), serde_json::json!(["app-5ce2ca8a65ba77c9/app.js", "index.html"]));
+    assert_eq!(parse("__ROUTES"), serde_json::json!(["", "chapters/sum", "ru", "embed/experiments/sum"]));
+    assert_eq!(parse("__CONTENT_ADDRESSED"), serde_json::json!(CONTENT_ADDRESSED));
     // The headers of `_headers`, but the caching, which is the HTTP cache's.
     let expected: Vec<serde_json::Value> = rules
         .iter()
@@ -242,7 +245,7 @@ fn the_service_worker_gets_the_headers_and_files_of_the_build() {
     let version = value("__VERSION");
     // Other headers are another version, though no file changed.
     std::fs::copy(root().join("www/sw.js"), dir.join("sw.js")).unwrap();
-    write_service_worker(&dir, &headers::rules(&langs(&["en"]))).unwrap();
+    write_service_worker(&dir, &routes, &headers::rules(&langs(&["en"]))).unwrap();
     let code = std::fs::read_to_string(dir.join("sw.js")).unwrap();
     assert!(!code.contains(&format!("self.__VERSION = {version};")), "{version}");
     std::fs::remove_dir_all(dir).unwrap();
