@@ -30,7 +30,7 @@ pub fn options() -> Options {
 /// three things as they are, and has no option to escape them: the source in `<annotation>`, a
 /// function's name (`\operatorname{…}`, `\mathop{…}`), and a symbol that is `<`, `>` or `&`. So the
 /// annotation is given escaped, function names are escaped before rendering, and a lone symbol is
-/// escaped after ([`escape_lone_symbols`]).
+/// escaped after (`escape_lone_symbols`).
 pub fn mathml(latex: &str, display: bool) -> Result<String, String> {
     use pulldown_latex::config::{DisplayMode, RenderConfig};
     use pulldown_latex::event::{Content, Event};
