@@ -43,8 +43,8 @@ const ALWAYS = { 'X-Content-Type-Options': 'nosniff' };
 
 /**
  * The rules of the site's `_headers` file (Netlify and Cloudflare Pages syntax: a path pattern, `*`
- * matching anything, then indented `Name: value` lines), as { pattern: RegExp, headers } in file
- * order; none when the site has no such file.
+ * matching anything, then indented `Name: value` lines), as { path (as written), pattern: RegExp,
+ * headers } in file order; none when the site has no such file.
  */
 export function headersFileRules(root) {
   let text;
@@ -58,13 +58,28 @@ export function headersFileRules(root) {
     if (!line.trim() || line.trimStart().startsWith('#')) continue;
     if (!/^\s/.test(line)) {
       const source = line.trim().split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-      rules.push({ pattern: new RegExp(`^${source}$`), headers: {} });
+      rules.push({ path: line.trim(), pattern: new RegExp(`^${source}$`), headers: {} });
       continue;
     }
     const [name, ...value] = line.trim().split(':');
     if (rules.length) rules.at(-1).headers[name] = value.join(':').trim();
   }
   return rules;
+}
+
+/**
+ * The headers a host that reads `_headers` (Netlify, Cloudflare Pages) sends for `pathname`, given
+ * the file's `rules`: every matching rule's, in file order, a name given twice joined by ", "
+ * (Cloudflare Pages documents this; for a Content-Security-Policy it makes two policies).
+ */
+export function headersForPath(rules, pathname) {
+  const headers = {};
+  for (const rule of rules.filter((r) => r.pattern.test(pathname))) {
+    for (const [name, value] of Object.entries(rule.headers)) {
+      headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+    }
+  }
+  return headers;
 }
 
 /**
@@ -79,17 +94,24 @@ export function headersFileRules(root) {
  * does: files are sent gzip-compressed (to a browser that accepts it), with an ETag, and a request
  * that brings the same ETag back gets a 304 without the body. Its `Cache-Control` is the one the
  * site's `_headers` gives the path (content-hashed files: cached for good), else `no-cache`.
+ *
+ * `headersFile` serves every answer with what the site's `_headers` gives its path as well, as
+ * Netlify or Cloudflare Pages would (`headersForPath`; its caching only over the `link`).
  */
-export function startServer({ root: given, port = 0, mode = 'isolated', extraHeaders = {}, overrides = {}, link = null }) {
+export function startServer({ root: given, port = 0, mode = 'isolated', extraHeaders = {}, overrides = {}, link = null, headersFile = false }) {
   // Absolute, so the containment check below also holds for a relative root like ../dist.
   const root = path.resolve(given);
-  const headers = { ...ALWAYS, ...MODES[mode], ...extraHeaders };
+  const common = { ...ALWAYS, ...MODES[mode], ...extraHeaders };
+  const fileRules = headersFile ? headersFileRules(root) : [];
+  if (headersFile && !fileRules.length) throw new Error(`${root}/_headers sets nothing`);
   const requests = [];
   // Answers held back by a `delayMs` override, by timer.
   const held = new Map();
   const server = http.createServer((req, res) => {
     requests.push(req.url);
     const url = new URL(req.url, 'http://localhost');
+    const { 'Cache-Control': _caching, ...fromFile } = headersForPath(fileRules, url.pathname);
+    const headers = { ...common, ...fromFile };
     if (Object.hasOwn(overrides, url.pathname)) {
       const given = overrides[url.pathname];
       const override = typeof given === 'string' ? { body: given } : given;

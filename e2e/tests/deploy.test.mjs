@@ -8,7 +8,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { assertWorkersUsed, clickAndWait, engineFolder, launch, waitForOutcome } from '../lib.mjs';
-import { headersFileRules, startServer } from '../server.mjs';
+import { startServer } from '../server.mjs';
 
 const DIST_SITE_DIR = process.env.DIST_SITE_DIR || path.resolve(import.meta.dirname, '../../target/site');
 
@@ -111,7 +111,7 @@ test('without isolation headers, the first visit registers the service worker, r
 test('a browser that does not isolate through the service worker reloads once, not in a loop', async (t) => {
   // A service worker that adds no headers stands in for a browser that ignores them.
   const code = fs.readFileSync(path.join(DIST_SITE_DIR, 'sw.js'), 'utf8');
-  const inert = code.replace(/const ISOLATION = \{[^}]*\};/, 'const ISOLATION = {};');
+  const inert = code.replace(/^self\.__HEADERS = \[[\s\S]*?\n\];$/m, 'self.__HEADERS = [];');
   assert.notEqual(inert, code);
   const server = await startServer({ root: DIST_SITE_DIR, mode: 'none', overrides: { '/sw.js': inert } });
   t.after(() => server.close());
@@ -184,6 +184,54 @@ test('on a host that sends no headers at all, the service worker adds nosniff to
     return Object.fromEntries(answers);
   }, files);
   assert.deepEqual(sent, Object.fromEntries(files.map((file) => [file, 'nosniff'])));
+  assert.deepEqual(page.problems, []);
+});
+
+test('the service worker answers only the lab: another site under the same origin is left alone', async (t) => {
+  // The lab at the origin's root, and another site beside it (as under https://you.github.io/).
+  const other = (version) => ({
+    '/other-site/': { type: 'text/html; charset=utf-8', body: `<!doctype html><meta charset=utf-8><link rel=icon href="data:,"><title>Other</title><p id=v>${version}</p>` },
+    '/other-site/data.json': { type: 'application/json', body: JSON.stringify({ version }) },
+  });
+  const server = await startServer({ root: DIST_SITE_DIR, mode: 'none', overrides: other('one') });
+  t.after(() => server.close());
+  const page = await openPage();
+  t.after(() => page.context().close());
+  await page.goto(`${server.url}/chapters/sum`);
+  await waitForLoads(page, 2);
+  await controlled(page);
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'the lab is isolated by its service worker');
+  // The lab's own pages and files come through it.
+  const lab = await page.goto(`${server.url}/chapters/document-search`);
+  assert.equal(lab.fromServiceWorker(), true, 'a route of the lab is answered by the service worker');
+  // A page of the other site: from the network, as the server sent it, not isolated, not stored.
+  for (const version of ['one', 'two']) {
+    Object.assign(server.overrides, other(version));
+    const before = server.requests.length;
+    const response = await page.goto(`${server.url}/other-site/`);
+    assert.equal(response.fromServiceWorker(), false, `the other site's page (${version}) does not come from the service worker`);
+    assert.equal(await page.locator('#v').innerText(), version, 'the server\'s current page, not a stored one');
+    assert.ok(server.requests.slice(before).includes('/other-site/'), 'the request reached the server');
+    const headers = response.headers();
+    for (const name of ['cross-origin-embedder-policy', 'cross-origin-opener-policy', 'cross-origin-resource-policy', 'content-security-policy', 'x-frame-options', 'document-isolation-policy']) {
+      assert.equal(headers[name], undefined, `no ${name} added to the other site's page`);
+    }
+    assert.equal(await page.evaluate(() => crossOriginIsolated), false);
+    // Its own requests too.
+    const data = await page.evaluate(async () => {
+      const response = await fetch('data.json');
+      return { body: await response.json(), coep: response.headers.get('Cross-Origin-Embedder-Policy'), csp: response.headers.get('Content-Security-Policy') };
+    });
+    assert.deepEqual(data, { body: { version }, coep: null, csp: null });
+  }
+  // Nothing of it was stored in the lab's cache.
+  const stored = await page.evaluate(async () => {
+    const names = await caches.keys();
+    const urls = [];
+    for (const name of names) urls.push(...(await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname));
+    return urls.filter((url) => url.startsWith('/other-site/'));
+  });
+  assert.deepEqual(stored, []);
   assert.deepEqual(page.problems, []);
 });
 
@@ -373,13 +421,6 @@ test('a page open when a new version installs never runs on the new engine: it s
   assert.ok(page.problems.length <= 8, `at most the engine's files, twice: ${page.problems.join('; ')}`);
 });
 
-/** Every header `_headers` sets, whatever its path (the embed tests serve them all everywhere). */
-function everyHeader(root = DIST_SITE_DIR) {
-  const rules = headersFileRules(root);
-  if (!rules.length) throw new Error(`${root}/_headers sets nothing`);
-  return Object.assign({}, ...rules.map((rule) => rule.headers));
-}
-
 /** A course page on another origin, without isolation headers, framing `src`. */
 async function coursePage(t, src) {
   const html = `<!doctype html><meta charset=utf-8><link rel=icon href="data:,"><title>Course</title>
@@ -404,7 +445,8 @@ async function isolatedFrame(page, timeout = 60_000) {
 for (const host of ['GitHub Pages (no headers: the service worker)', 'Netlify or Cloudflare Pages (_headers)']) {
   test(`an embed in a course page that is not isolated runs on real workers: ${host}`, async (t) => {
     const byHeaders = host.includes('_headers');
-    const app = await startServer({ root: DIST_SITE_DIR, mode: 'none', extraHeaders: byHeaders ? everyHeader() : {} });
+    // The headers `_headers` gives each path, as those hosts send them.
+    const app = await startServer({ root: DIST_SITE_DIR, mode: 'none', headersFile: byHeaders });
     t.after(() => app.close());
     const course = await coursePage(t, `${app.url}/embed/experiments/sum?workers=2&tasks=2&n=20000000&reps=1&autorun=1`);
     const page = await openPage(byHeaders ? { serviceWorkers: 'block' } : {});

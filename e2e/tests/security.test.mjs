@@ -1,12 +1,14 @@
 // The deployable site from `cargo xtask dist` (target/site, or DIST_SITE_DIR) under its strict
 // Content-Security-Policy: no inline scripts or styles, no violation during a full chapter run, and
-// no request to any other origin, from the page, its workers or the service worker.
+// no request to any other origin, from the page, its workers or the service worker. Only embeds may
+// be framed by another site, whether `_headers` or the service worker sends the headers, and the
+// service worker sends what `_headers` gives.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { clickAndWait, engineFolder, launch } from '../lib.mjs';
-import { startServer } from '../server.mjs';
+import { headersFileRules, headersForPath, startServer } from '../server.mjs';
 
 const DIST_SITE_DIR = process.env.DIST_SITE_DIR || path.resolve(import.meta.dirname, '../../target/site');
 
@@ -78,19 +80,36 @@ test('every page of the site carries the strict policy and has no inline script 
     assert.deepEqual(inline, [], `${file} has no inline script`);
     assert.doesNotMatch(html, /<style\b|\sstyle=|\son[a-z]+=/i, `${file} has no inline style or handler`);
   }
-  // Netlify and Cloudflare Pages get the same policy as a header, where frame-ancestors works.
-  const headers = fs.readFileSync(path.join(DIST_SITE_DIR, '_headers'), 'utf8');
-  assert.match(headers, /Cross-Origin-Opener-Policy: same-origin/);
-  assert.match(headers, /Cross-Origin-Embedder-Policy: require-corp/);
-  assert.match(headers, /Content-Security-Policy: .*script-src 'self' 'wasm-unsafe-eval'.*frame-ancestors \*/);
-  assert.match(headers, /\/embed\/\*\n {2}Document-Isolation-Policy: isolate-and-require-corp/);
-  assert.doesNotMatch(headers, /Cross-Origin-Resource-Policy: cross-origin/);
-  // No browser guesses a file's type: every path gets nosniff from `_headers`, and on hosts that
-  // cannot send headers the service worker adds it to what it serves.
-  assert.match(headers, /^\/\*\n(?: {2}.*\n)* {2}X-Content-Type-Options: nosniff$/m, '_headers sends nosniff for /*');
+  // Netlify and Cloudflare Pages get the same policy as a header, and only embeds, in every
+  // language, a second one that lets any site frame them (it makes browsers ignore X-Frame-Options).
+  const rules = headersFileRules(DIST_SITE_DIR);
+  for (const page of ['/', '/chapters/sum/', '/glossary', '/ru/chapters/sum/', '/no/such/page', '/register-sw.js']) {
+    const headers = headersForPath(rules, page);
+    assert.equal(headers['Cross-Origin-Opener-Policy'], 'same-origin', page);
+    assert.equal(headers['Cross-Origin-Embedder-Policy'], 'require-corp', page);
+    assert.equal(headers['Cross-Origin-Resource-Policy'], 'same-origin', page);
+    assert.equal(headers['X-Content-Type-Options'], 'nosniff', page);
+    assert.equal(headers['X-Frame-Options'], 'DENY', page);
+    assert.equal(headers['Content-Security-Policy'], metaPolicy(fs.readFileSync(path.join(DIST_SITE_DIR, 'index.html'), 'utf8')), page);
+    assert.equal(headers['Document-Isolation-Policy'], undefined, page);
+  }
+  for (const embed of ['/embed/chapters/sum/', '/embed/experiments/sum', '/ru/embed/experiments/sum', '/hi/embed/chapters/sum/']) {
+    const headers = headersForPath(rules, embed);
+    assert.match(headers['Content-Security-Policy'], /script-src 'self' 'wasm-unsafe-eval';.*, frame-ancestors \*$/, embed);
+    assert.equal(headers['Document-Isolation-Policy'], 'isolate-and-require-corp', embed);
+  }
+  const headersFile = fs.readFileSync(path.join(DIST_SITE_DIR, '_headers'), 'utf8');
+  assert.doesNotMatch(headersFile, /Cross-Origin-Resource-Policy: cross-origin/);
+  // The service worker, on hosts that cannot send headers, adds the same (but caching, which is
+  // about the browser's HTTP cache, where its answers never go).
   const sw = fs.readFileSync(path.join(DIST_SITE_DIR, 'sw.js'), 'utf8');
-  assert.match(sw, /^const NO_SNIFFING = \{ 'X-Content-Type-Options': 'nosniff' \};$/m);
-  assert.match(sw, /const wanted = \{ \.\.\.ISOLATION, \.\.\.NO_SNIFFING \};/);
+  const swRules = JSON.parse(sw.match(/^self\.__HEADERS = (\[[\s\S]*?\n\]);$/m)[1]);
+  const withoutCaching = rules
+    .map((rule) => Object.fromEntries(Object.entries(rule.headers).filter(([name]) => name !== 'Cache-Control')))
+    .filter((headers) => Object.keys(headers).length);
+  assert.deepEqual(swRules.map((rule) => rule.headers), withoutCaching);
+  const named = rules.filter((rule) => Object.keys(rule.headers).some((name) => name !== 'Cache-Control'));
+  assert.deepEqual(swRules.map((rule) => `/${rule.pattern}`), named.map((rule) => rule.path));
 });
 
 test('in the browser: the policy is in force, scripts are external, and a run adds no inline style', async (t) => {
@@ -126,12 +145,8 @@ test('in the browser: the policy is in force, scripts are external, and a run ad
 for (const delivery of ['meta', 'header']) {
   test(`a full Sum chapter run (run and sweep) breaks no rule and asks no other origin (policy by ${delivery})`, async (t) => {
     // As a header the policy also governs the workers and the service worker, which a <meta> cannot.
-    const extraHeaders = {};
-    if (delivery === 'header') {
-      const headers = fs.readFileSync(path.join(DIST_SITE_DIR, '_headers'), 'utf8');
-      extraHeaders['Content-Security-Policy'] = headers.match(/Content-Security-Policy: (.*)/)[1];
-    }
-    const server = await startServer({ root: DIST_SITE_DIR, mode: 'isolated', extraHeaders });
+    // (`_headers` as Netlify or Cloudflare Pages read it: the policy, and the isolation, per path.)
+    const server = await startServer({ root: DIST_SITE_DIR, mode: 'isolated', headersFile: delivery === 'header' });
     t.after(() => server.close());
     const { page, record } = await openRecordedPage();
     t.after(() => page.context().close());
@@ -157,3 +172,78 @@ for (const delivery of ['meta', 'header']) {
     }
   });
 }
+
+/** A course page on another origin, not isolated, framing each of `sources` (`frame-<i>` by title). */
+async function coursePage(t, sources) {
+  const frames = sources.map((src, i) => `<iframe src="${src}" title="frame-${i}" width="800" height="600"></iframe>`).join('\n');
+  const html = `<!doctype html><meta charset=utf-8><link rel=icon href="data:,"><title>Course</title><h1>Week 3</h1>\n${frames}`;
+  const course = await startServer({ root: DIST_SITE_DIR, mode: 'none', overrides: { '/course.html': html } });
+  t.after(() => course.close());
+  return course;
+}
+
+/** Whether the frame titled `title` shows the lab (else the browser refused to show it there). */
+async function framedShowsTheLab(page, title, timeout = 30_000) {
+  const handle = await page.locator(`iframe[title="${title}"]`).elementHandle();
+  const start = Date.now();
+  for (;;) {
+    const frame = await handle.contentFrame();
+    const shown = await frame?.evaluate(() => document.querySelector('main h1, [data-experiment]') !== null).catch(() => false);
+    if (shown) return true;
+    if (Date.now() - start > timeout) return false;
+    await page.waitForTimeout(200);
+  }
+}
+
+test('by `_headers`: another site may frame the embeds, in every language, and no other page', async (t) => {
+  const app = await startServer({ root: DIST_SITE_DIR, mode: 'none', headersFile: true });
+  t.after(() => app.close());
+  const sources = ['/embed/experiments/sum', '/ru/embed/chapters/sum', '/chapters/sum', '/glossary', '/ru/chapters/sum', '/'];
+  const course = await coursePage(t, sources.map((s) => app.url + s));
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const refused = [];
+  page.on('console', (message) => {
+    // (Chromium names only the origin of a page it refused to show in another origin's frame.)
+    const refusal = message.text().match(/^Refused to display '([^']+)' in a frame because it set 'X-Frame-Options' to 'deny'/);
+    if (refusal) refused.push(new URL(refusal[1]).origin);
+  });
+  await page.goto(`${course.url}/course.html`);
+  assert.equal(await framedShowsTheLab(page, 'frame-0'), true, 'the English embed is shown');
+  assert.equal(await framedShowsTheLab(page, 'frame-1'), true, 'the Russian embed is shown');
+  for (const [i, source] of sources.entries()) {
+    if (i < 2) continue;
+    assert.equal(await framedShowsTheLab(page, `frame-${i}`, 3000), false, `${source} is not shown in another site's frame`);
+  }
+  assert.deepEqual(refused, sources.slice(2).map(() => app.url), 'the browser refused the pages that are not embeds, and only them');
+});
+
+test('on a host without headers, the service worker sends what `_headers` gives, per path', async (t) => {
+  // (The host sends nosniff only; the service worker adds the rest.)
+  const server = await startServer({ root: DIST_SITE_DIR, mode: 'none' });
+  t.after(() => server.close());
+  const context = await browser.newContext();
+  t.after(() => context.close());
+  const page = await context.newPage();
+  await page.goto(`${server.url}/`);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null && crossOriginIsolated, null, { timeout: 60_000 });
+  const engine = engineFolder('engine', DIST_SITE_DIR);
+  const paths = ['/', '/chapters/sum/', '/ru/chapters/sum/', '/glossary/', '/embed/experiments/sum/', '/ja/embed/chapters/sum/', '/register-sw.js', `/${engine}/coordinator.js`];
+  const names = ['Content-Security-Policy', 'X-Frame-Options', 'Document-Isolation-Policy', 'Cross-Origin-Opener-Policy', 'Cross-Origin-Embedder-Policy', 'Cross-Origin-Resource-Policy', 'X-Content-Type-Options'];
+  const sent = await page.evaluate(async ({ paths, names }) => {
+    const answers = {};
+    for (const path of paths) {
+      const response = await fetch(path);
+      answers[path] = Object.fromEntries(names.map((name) => [name, response.headers.get(name)]).filter(([, value]) => value !== null));
+    }
+    return answers;
+  }, { paths, names });
+  const rules = headersFileRules(DIST_SITE_DIR);
+  for (const path of paths) {
+    const { 'Cache-Control': _caching, ...expected } = headersForPath(rules, path);
+    assert.deepEqual(sent[path], expected, path);
+  }
+  assert.match(sent['/chapters/sum/']['Content-Security-Policy'], /^default-src 'self'; script-src 'self' 'wasm-unsafe-eval';[^,]*$/);
+  assert.match(sent['/embed/experiments/sum/']['Content-Security-Policy'], /, frame-ancestors \*$/);
+});

@@ -7,7 +7,9 @@
 //! turn into MathML.
 //!
 //! The rendered prose goes into the page as HTML, so anything that passes here reaches the reader;
-//! translations are written by people other than the authors of the code.
+//! translations are written by people other than the authors of the code. A formula's source is not
+//! HTML to this check (`$a<b>$` is LaTeX), so [`mathml`] escapes whatever of it the renderer would
+//! write as it is.
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
@@ -22,22 +24,85 @@ pub fn options() -> Options {
 
 /// A formula in LaTeX as MathML (`display`: a block of its own, else inline with the text), or why it
 /// cannot be rendered. The browser draws MathML itself, so the app ships no maths code.
+///
+/// The output goes into the page as HTML, and the check on raw HTML does not look inside formulas, so
+/// nothing of the source may reach it unescaped. pulldown-latex (0.8) escapes `\text{…}` but writes
+/// three things as they are, and has no option to escape them: the source in `<annotation>`, a
+/// function's name (`\operatorname{…}`, `\mathop{…}`), and a symbol that is `<`, `>` or `&`. So the
+/// annotation is given escaped, function names are escaped before rendering, and a lone symbol is
+/// escaped after (`escape_lone_symbols`).
 pub fn mathml(latex: &str, display: bool) -> Result<String, String> {
     use pulldown_latex::config::{DisplayMode, RenderConfig};
+    use pulldown_latex::event::{Content, Event};
     let storage = pulldown_latex::Storage::new();
     let events: Vec<_> = pulldown_latex::Parser::new(latex, &storage).collect();
     if let Some(Err(error)) = events.iter().find(|e| e.is_err()) {
         return Err(format!("the formula `{}` is not LaTeX this renderer reads: {error}", snippet(latex)));
     }
+    let names: Vec<String> = events
+        .iter()
+        .filter_map(|event| match event {
+            Ok(Event::Content(Content::Function(name))) => Some(escape_text(name)),
+            _ => None,
+        })
+        .collect();
+    let mut escaped_names = names.iter();
+    let events = events.into_iter().map(|event| match event {
+        Ok(Event::Content(Content::Function(_))) => {
+            Ok(Event::Content(Content::Function(escaped_names.next().expect("one name per function"))))
+        }
+        other => other,
+    });
+    // The source is kept for screen readers and copying.
+    let annotation = escape_text(latex);
     let config = RenderConfig {
         display_mode: if display { DisplayMode::Block } else { DisplayMode::Inline },
-        // The source is kept for screen readers and copying.
-        annotation: Some(latex),
+        annotation: Some(&annotation),
         ..RenderConfig::default()
     };
     let mut out = String::new();
-    pulldown_latex::push_mathml(&mut out, events.into_iter(), config).map_err(|e| format!("{e}"))?;
-    Ok(out)
+    pulldown_latex::push_mathml(&mut out, events, config).map_err(|e| format!("{e}"))?;
+    Ok(escape_lone_symbols(&out))
+}
+
+/// `text` as HTML text: `&`, `<` and `>` escaped.
+fn escape_text(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// pulldown-latex's MathML with the symbols it writes as they are escaped: a `<`, `>` or `&` that
+/// is the text of an element (`<mo><</mo>`, `<mi>&</mi>`, possibly followed by a combining mark).
+/// Everything else it writes is a tag, escaped text or an entity (`&nbsp;`), and left alone: a `<`
+/// followed by a letter or `/` opens a tag, a `&` followed by letters or `#` and `;` is an entity.
+fn escape_lone_symbols(mathml: &str) -> String {
+    let mut out = String::with_capacity(mathml.len());
+    let mut rest = mathml;
+    while let Some(c) = rest.chars().next() {
+        let after = &rest[c.len_utf8()..];
+        match c {
+            '<' if after.starts_with(|n: char| n.is_ascii_alphabetic() || n == '/') => {
+                // A tag: copied up to its end (pulldown-latex's attribute values hold no `>`).
+                let end = rest.find('>').map_or(rest.len(), |at| at + 1);
+                out.push_str(&rest[..end]);
+                rest = &rest[end..];
+                continue;
+            }
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' if is_entity(after) => out.push('&'),
+            '&' => out.push_str("&amp;"),
+            c => out.push(c),
+        }
+        rest = after;
+    }
+    out
+}
+
+/// Whether `text` (what follows a `&`) completes an entity: `name;` or `#digits;`.
+fn is_entity(text: &str) -> bool {
+    let body = text.strip_prefix('#').unwrap_or(text);
+    let length = body.find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(body.len());
+    length > 0 && body[length..].starts_with(';')
 }
 
 /// Something refused, on `line` of the file (counting from 1).
@@ -278,7 +343,7 @@ fn snippet(text: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A whole chapter file: its front matter (`---` … `---`) skipped, the body checked as
@@ -345,6 +410,90 @@ mod tests {
         assert!(mathml("x", true).unwrap().contains("display=\"block\""));
         refused("Broken $\\frac{1}$ here.\n", 1, "is not LaTeX");
         refused("Unknown $\\nosuchcommand x$ here.\n", 1, "is not LaTeX");
+    }
+
+    /// The names of the elements in `html`, and whether every `&` in it starts an entity and every
+    /// `<` a tag (nothing else of HTML's syntax left as text).
+    pub(crate) fn markup_of(html: &str) -> (Vec<String>, bool) {
+        let mut names = Vec::new();
+        let mut clean = true;
+        for (at, c) in html.char_indices() {
+            let after = &html[at + c.len_utf8()..];
+            match c {
+                '<' => {
+                    let name: String = after
+                        .trim_start_matches('/')
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                        .collect();
+                    clean &= !name.is_empty();
+                    names.push(name);
+                }
+                '&' => clean &= is_entity(after),
+                _ => {}
+            }
+        }
+        // A `>` outside a tag: every one must close the tag last opened.
+        let (opened, closed) = (html.matches('<').count(), html.matches('>').count());
+        (names, clean && opened == closed)
+    }
+
+    /// The elements pulldown-latex writes.
+    pub(crate) const MATHML: [&str; 22] = [
+        "math",
+        "semantics",
+        "annotation",
+        "mrow",
+        "mi",
+        "mo",
+        "mn",
+        "mtext",
+        "mspace",
+        "mfrac",
+        "msqrt",
+        "mroot",
+        "msub",
+        "msup",
+        "msubsup",
+        "munder",
+        "mover",
+        "munderover",
+        "mtable",
+        "mtr",
+        "mtd",
+        "mpadded",
+    ];
+
+    #[test]
+    fn a_formula_source_is_escaped_in_its_annotation() {
+        // The source goes into `<annotation>`, which is HTML text: `<` and `&` must come out escaped,
+        // or a formula could carry markup past the check on raw HTML (issue 34).
+        let less = mathml("a < b", false).unwrap();
+        assert!(less.contains("<annotation encoding=\"application/x-tex\">a &lt; b</annotation>"), "{less}");
+        let and = mathml("\\begin{aligned} a &= b \\end{aligned}", true).unwrap();
+        assert!(and.contains(">\\begin{aligned} a &amp;= b \\end{aligned}</annotation>"), "{and}");
+        let payload = mathml("a<img src=x onerror=alert(1)>", false).unwrap();
+        assert!(!payload.contains("<img"), "{payload}");
+        assert!(payload.contains(">a&lt;img src=x onerror=alert(1)&gt;</annotation>"), "{payload}");
+    }
+
+    #[test]
+    fn nothing_of_a_formula_reaches_the_page_as_markup() {
+        // Function names are written as they are by pulldown-latex, and so are symbols.
+        let named = mathml("\\operatorname{<img src=x onerror=alert(1)>} x", false).unwrap();
+        assert!(named.contains("<mi>&lt;img src=x onerror=alert(1)&gt;</mi>"), "{named}");
+        let op = mathml("\\mathop{<b>&amp;</b>}", false).unwrap();
+        assert!(op.contains("<mi>&lt;b&gt;&amp;amp;&lt;/b&gt;</mi>"), "{op}");
+        let symbols = mathml("a < b > c \\& d \\not< e", false).unwrap();
+        assert!(symbols.contains("<mo>&lt;</mo>") && symbols.contains("<mo>&gt;</mo>"), "{symbols}");
+        assert!(symbols.contains("<mi>&amp;</mi>"), "{symbols}");
+        let text = mathml("\\text{a < b &amp; <i>}", false).unwrap();
+        assert!(text.contains("<mtext>a &lt; b &amp;amp; &lt;i&gt;</mtext>"), "{text}");
+        for formula in [named, op, symbols, text, mathml("x<y>z\\&w", true).unwrap()] {
+            let (names, clean) = markup_of(&formula);
+            assert!(clean, "{formula}");
+            assert!(names.iter().all(|n| MATHML.contains(&n.as_str())), "{names:?} in {formula}");
+        }
     }
 
     #[test]

@@ -128,3 +128,36 @@ fn a_language_file_holds_its_table_and_its_texts_titles_and_is_named_by_its_byte
     ];
     assert_ne!(language_file(&changed, "ru").unwrap().0, path, "a new title is a new file name");
 }
+
+#[test]
+fn markup_in_a_formula_reaches_the_page_as_text() {
+    // The check refuses raw HTML in prose, but a formula's source is not HTML to it: it must come out
+    // of the renderer escaped (issue 34). Inline and display formulas, in a paragraph and in a fold.
+    let payload = "a<img src=x onerror=alert(1)>";
+    let t = text(&format!(
+        "Less $a < b$.\n\n$$\\begin{{aligned}} a &= b \\end{{aligned}}$$\n\n$${payload}$$\n<!-- fold: F -->\nSee ${payload}$.\n<!-- /fold -->\n"
+    ));
+    let html = t.prose_between().concat();
+    assert!(!html.contains("<img"), "{html}");
+    assert_eq!(html.matches("a&lt;img src=x onerror=alert(1)&gt;</annotation>").count(), 2, "{html}");
+    assert!(html.contains(">a &lt; b</annotation>"), "{html}");
+    assert!(html.contains(">\\begin{aligned} a &amp;= b \\end{aligned}</annotation>"), "{html}");
+}
+
+#[test]
+fn every_formula_in_content_is_mathml_and_nothing_else() {
+    let content = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content");
+    let (texts, _) = read(&content).unwrap_or_else(|problems| panic!("{}", problems.join("\n")));
+    let mut formulas = 0;
+    for text in &texts {
+        let html = text.prose_between().concat();
+        for piece in html.split("<math ").skip(1) {
+            let formula = format!("<math {}", &piece[..piece.find("</math>").expect("closed") + "</math>".len()]);
+            let (names, clean) = check::tests::markup_of(&formula);
+            assert!(clean, "{}/{}: {formula}", text.lang, text.slug);
+            assert!(names.iter().all(|n| check::tests::MATHML.contains(&n.as_str())), "{names:?} in {formula}");
+            formulas += 1;
+        }
+    }
+    assert!(formulas > 10, "{formulas} formulas");
+}

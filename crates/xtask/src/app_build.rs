@@ -1,6 +1,8 @@
 //! Building the UI module split per experiment: `cargo build` of the app, `wasm_split_cli_support`
 //! cutting it at each panel's split point (`crates/app/src/panels/mod.rs`), `wasm-bindgen` on the
-//! core module, `wasm-opt -Oz` on every piece, and the start-up script written into the page.
+//! core module, `wasm-opt -Oz` on every piece, and the start-up script written into the page (as a
+//! file, with the site's Content-Security-Policy in the page, so the dev server's page is as strict
+//! as the deployed one).
 //!
 //! Trunk builds the rest of the site (CSS, files, the page) and runs this as its post-build hook
 //! (`cargo xtask build-app`); its own Rust pipeline is skipped (`data-trunk-skip` in index.html),
@@ -47,6 +49,10 @@ pub fn command(out: Option<&str>) -> Result<(), String> {
     let page = std::fs::read_to_string(&index).map_err(|e| format!("{}: {e}", index.display()))?;
     std::fs::write(&index, with_start_up(&page, &base, &built.folder)?)
         .map_err(|e| format!("{}: {e}", index.display()))?;
+    // The start-up in a file and the policy in the page, as deployed: `cargo xtask serve` sends the
+    // built site's Content-Security-Policy (Trunk.toml), which refuses inline scripts.
+    crate::dist::externalise_inline_scripts(&site)?;
+    crate::dist::add_csp(&site)?;
     eprintln!("xtask: the app in {} ({} chunk files)", site.join(&built.folder).display(), built.chunks.len());
     Ok(())
 }

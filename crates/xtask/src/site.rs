@@ -141,10 +141,13 @@ fn trunk() -> Command {
 pub fn build() -> Result<(), String> {
     run(cargo().arg("fetch"))?;
     run(trunk().args(["build", "--release", "--offline"]))?;
-    // The same strict page as the deployed site: no inline script, a Content-Security-Policy.
+    // The same strict page as the deployed site: no inline script, a Content-Security-Policy (the
+    // app's build hook has done both already; this also covers a page that another hook changed).
     let dist = root().join("dist");
     crate::dist::externalise_inline_scripts(&dist)?;
     crate::dist::add_csp(&dist)?;
+    // The headers for Netlify and Cloudflare Pages, as `cargo xtask dist` writes them for `/`.
+    crate::dist::write_headers_file(&dist)?;
     crate::dist::stamp_engine_build(&dist).map(drop)
 }
 

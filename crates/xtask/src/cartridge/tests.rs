@@ -231,3 +231,13 @@ fn the_site_must_be_an_absolute_http_address() {
         assert!(dist::normalise_site(bad).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn the_cartridge_command_refuses_control_characters_in_the_site() {
+    for c in ['\n', '\r', '\t', '\u{1b}', '\u{7f}', '\u{85}'] {
+        // `--lang xx` has no chapters: without the check the command fails there, writing nothing.
+        let args = ["--site", &format!("https://example.org/l{c}ab/"), "--lang", "xx"].map(String::from);
+        let error = super::command(&args).unwrap_err();
+        assert!(error.starts_with("--site ") && error.contains("control character"), "{error}");
+    }
+}

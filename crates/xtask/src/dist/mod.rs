@@ -3,34 +3,19 @@
 //! It copies Trunk's `dist/` to an output folder (default `target/site`) and there adds what a plain
 //! static host needs: a copy of `index.html` at every route so deep links load without server
 //! rewrites (and `404.html` for the rest), a strict Content-Security-Policy with Trunk's inline
-//! start-up script moved into a file, `_headers` for Netlify and Cloudflare Pages, and the service
-//! worker that isolates pages on hosts that cannot send headers (GitHub Pages) and keeps the whole
-//! site working offline, with its precache list and version written in.
+//! start-up script moved into a file, `_headers` for Netlify and Cloudflare Pages ([`headers`]), and
+//! the service worker that isolates pages on hosts that cannot send headers (GitHub Pages) and keeps
+//! the whole site working offline, with its precache list, the site's routes and headers, and its
+//! version written in.
 
+pub mod headers;
 pub mod oembed;
+
+pub use headers::CSP;
 
 use crate::shell::{cargo, options, root, run, tool_path};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// The policy every deployed page carries in a `<meta>`. `frame-ancestors` is not here: browsers
-/// ignore it in a `<meta>` (Chromium logs a console error), so it is only sent in `_headers`.
-pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; \
-                       img-src 'self' data:; connect-src 'self'; worker-src 'self'; base-uri 'self'; \
-                       form-action 'none'; object-src 'none'";
-
-/// Any site may embed the lab (course pages do); only a header can say so.
-const FRAME_ANCESTORS: &str = "frame-ancestors *";
-
-/// Sent with every response of the site: cross-origin isolation, which threads need, and no
-/// guessing of a file's type from its bytes. `www/_headers`, the dev server (`Trunk.toml`), the
-/// service worker and the README's server examples carry the same (a test checks them all).
-pub const EVERY_RESPONSE: [(&str, &str); 4] = [
-    ("Cross-Origin-Opener-Policy", "same-origin"),
-    ("Cross-Origin-Embedder-Policy", "require-corp"),
-    ("Cross-Origin-Resource-Policy", "same-origin"),
-    ("X-Content-Type-Options", "nosniff"),
-];
 
 /// Written into the output folder; only a folder holding it is ever emptied by this command.
 const MARKER: &str = ".xtask-dist";
@@ -75,10 +60,23 @@ pub fn site_public_url(public_url: Option<String>, site: Option<&str>) -> Result
     }
 }
 
-/// `/repo`, `repo/` and `/repo/` all mean `/repo/`: Trunk's `<base href>` and the service worker's
-/// scope must end in a slash.
-/// The deployed site's address (`--site`): absolute http(s), ending in `/`.
+/// Refuse a control character (C0, DEL, C1: a line end, a tab, an escape…) in the argument `name`:
+/// the value goes into `_headers` lines, HTML attributes, the cartridge's XML and the terminal, where
+/// one could end a line, hide text or drive the terminal. The message shows the value escaped.
+fn refuse_control_characters(name: &str, value: &str) -> Result<(), String> {
+    match value.char_indices().find(|(_, c)| c.is_control()) {
+        Some((at, c)) => Err(format!(
+            "{name} must not contain control characters: U+{:04X} at byte {at} of \"{}\"",
+            c as u32,
+            value.escape_debug()
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The deployed site's address (`--site`): absolute http(s), ending in `/`, no control characters.
 pub fn normalise_site(site: &str) -> Result<String, String> {
+    refuse_control_characters("--site", site)?;
     let ok = (site.starts_with("https://") || site.starts_with("http://"))
         && site.len() > "https://".len()
         && !site.contains(['"', '<', '>', ' ', '?', '#']);
@@ -90,7 +88,10 @@ pub fn normalise_site(site: &str) -> Result<String, String> {
     Ok(if site.ends_with('/') { site.to_string() } else { format!("{site}/") })
 }
 
+/// `/repo`, `repo/` and `/repo/` all mean `/repo/`: Trunk's `<base href>` and the service worker's
+/// scope must end in a slash. No control characters.
 fn normalise_public_url(url: &str) -> Result<String, String> {
+    refuse_control_characters("--public-url", url)?;
     let trimmed = url.trim_matches('/');
     if trimmed.contains(['"', '<', '>', ' ', '?', '#']) || trimmed.contains("://") {
         return Err(format!("--public-url takes a path such as /repo/, not `{url}`"));
@@ -149,6 +150,8 @@ pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), S
     // names its language and its alternates in the others (hreflang), and preloads its prose.
     let code = crate::app_build::PanelCode::read(out)?;
     let mut all_routes = vec![String::new()];
+    // Every route page written, in every language: the service worker answers these and no others.
+    let mut route_pages = Vec::new();
     all_routes.extend(routes.iter().cloned());
     for lang in &languages {
         for route in &all_routes {
@@ -164,6 +167,7 @@ pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), S
             let html = page_in_language(&preloaded, lang, &alternates(&base, site, &languages, route));
             let html = titled(&html, text, landing);
             let file = if path.is_empty() { out.join("index.html") } else { out.join(&path).join("index.html") };
+            route_pages.push(path);
             std::fs::create_dir_all(file.parent().expect("a route has a folder")).map_err(|e| e.to_string())?;
             write(&file, &html)?;
         }
@@ -178,8 +182,15 @@ pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), S
     // The landing page's own text, for a reader who arrives at the top.
     write(&index, &preload_prose(&page, &base, prose_of_route(&texts, ""), out)?)?;
     check_content_addressed(out)?;
-    extend_headers(&out.join("_headers"), &base)?;
-    write_service_worker(out)
+    let rules = headers::rules(&languages);
+    write(&out.join("_headers"), &headers::write(&base, &rules))?;
+    write_service_worker(out, &route_pages, &rules)
+}
+
+/// Write the site's `_headers` (Netlify, Cloudflare Pages) into the built site `dir`, for the base `/`.
+pub fn write_headers_file(dir: &Path) -> Result<(), String> {
+    let languages = languages(&root().join("content"))?;
+    write(&dir.join("_headers"), &headers::write("/", &headers::rules(&languages)))
 }
 
 /// The site's files that are named after a hash of their content, as patterns under the base
@@ -595,51 +606,30 @@ fn service_worker_meta(html: &str, on: bool) -> String {
     }
 }
 
-/// `_headers` for Netlify and Cloudflare Pages: Trunk copied `www/_headers` (isolation and nosniff
-/// for every path); add whatever of [`EVERY_RESPONSE`] is missing, the policy with
-/// `frame-ancestors`, and per-document isolation for embeds, which Chromium grants even inside a
-/// course page that is not isolated; and caching for good of the files named after their content.
-fn extend_headers(file: &Path, base: &str) -> Result<(), String> {
-    let mut text = std::fs::read_to_string(file).unwrap_or_default();
-    let has = |text: &str, name: &str| text.lines().any(|l| l.trim_start().starts_with(&format!("{name}:")));
-    let mut every = String::new();
-    let policy = format!("{CSP}; {FRAME_ANCESTORS}");
-    for (name, value) in EVERY_RESPONSE.into_iter().chain([("Content-Security-Policy", policy.as_str())]) {
-        if !has(&text, name) {
-            every.push_str(&format!("  {name}: {value}\n"));
-        }
-    }
-    if !text.is_empty() && !text.ends_with('\n') {
-        text.push('\n');
-    }
-    if !every.is_empty() {
-        text.push_str(&format!(
-            "# Added by `cargo xtask dist`. The pages carry the same policy in a <meta>, where browsers ignore\n\
-             # frame-ancestors: as a header it says that any site may embed the lab.\n{base}*\n{every}"
-        ));
-    }
-    if !has(&text, "Cache-Control") {
-        text.push_str("# Named after their content: a browser keeps them, and a warm visit asks for none of them.\n");
-        for pattern in CONTENT_ADDRESSED {
-            text.push_str(&format!("{base}{pattern}\n  Cache-Control: {FOREVER}\n"));
-        }
-    }
-    if !has(&text, "Document-Isolation-Policy") {
-        text.push_str(&format!(
-            "# Embeds run inside course pages that are not isolated: Chromium isolates these documents on their own.\n\
-             {base}embed/*\n  Document-Isolation-Policy: isolate-and-require-corp\n"
-        ));
-    }
-    write(file, &text)
-}
-
-/// Write the precache list and version into the `sw.js` Trunk copied from `www/sw.js`: every file
-/// of the output but `sw.js`, `_headers`, `404.html` and dotfiles; the version hashes their names
-/// and contents (and the worker's own code), so any change to the site installs a new version.
-fn write_service_worker(out: &Path) -> Result<(), String> {
+/// Write into the `sw.js` Trunk copied from `www/sw.js` what it needs to know of this build: the
+/// precache list (every file of the output but `sw.js`, `_headers`, `404.html` and dotfiles), the
+/// route pages (`route_pages`, relative to the base, "" for the landing page) and the patterns of the
+/// content-addressed files, which are all it answers, the headers it adds ([`headers`]), and its
+/// version: a hash of all that and of every listed file's name and contents, so any change to the
+/// site installs a new version.
+fn write_service_worker(out: &Path, route_pages: &[String], rules: &[headers::Rule]) -> Result<(), String> {
     let sw = out.join("sw.js");
-    let code = read(&sw)?;
+    let mut code = read(&sw)?;
     let files = precache_list(out)?;
+    let strings = |items: &[String]| items.iter().map(|f| format!("  {}", js_string(f))).collect::<Vec<_>>();
+    let content_addressed: Vec<String> = CONTENT_ADDRESSED.iter().map(|p| js_string(p)).collect();
+    let fills = [
+        ("self.__PRECACHE = [];", format!("self.__PRECACHE = [\n{},\n];", strings(&files).join(",\n"))),
+        ("self.__ROUTES = [];", format!("self.__ROUTES = [\n{},\n];", strings(route_pages).join(",\n"))),
+        ("self.__CONTENT_ADDRESSED = [];", format!("self.__CONTENT_ADDRESSED = [{}];", content_addressed.join(", "))),
+        ("self.__HEADERS = [];", format!("self.__HEADERS = {};", headers::service_worker_rules(rules))),
+    ];
+    for (placeholder, filled) in fills {
+        if !code.contains(placeholder) {
+            return Err(format!("{}: no `{placeholder}` to fill in", sw.display()));
+        }
+        code = code.replacen(placeholder, &filled, 1);
+    }
     let mut hash = Fnv::new();
     hash.add(code.as_bytes());
     for file in &files {
@@ -648,14 +638,11 @@ fn write_service_worker(out: &Path) -> Result<(), String> {
         hash.add(&(bytes.len() as u64).to_le_bytes());
         hash.add(&bytes);
     }
-    let list: Vec<String> = files.iter().map(|f| format!("  {}", js_string(f))).collect();
-    let list = format!("self.__PRECACHE = [\n{},\n];", list.join(",\n"));
-    let version = format!("self.__VERSION = '{:016x}';", hash.0);
-    let (list_placeholder, version_placeholder) = ("self.__PRECACHE = [];", "self.__VERSION = 'dev';");
-    if !code.contains(list_placeholder) || !code.contains(version_placeholder) {
-        return Err(format!("{}: no `{list_placeholder}` or `{version_placeholder}` to fill in", sw.display()));
+    let version_placeholder = "self.__VERSION = 'dev';";
+    if !code.contains(version_placeholder) {
+        return Err(format!("{}: no `{version_placeholder}` to fill in", sw.display()));
     }
-    write(&sw, &code.replacen(list_placeholder, &list, 1).replacen(version_placeholder, &version, 1))
+    write(&sw, &code.replacen(version_placeholder, &format!("self.__VERSION = '{:016x}';", hash.0), 1))
 }
 
 /// Paths relative to `out` with `/`, sorted.

@@ -1,6 +1,7 @@
 //! The deployable site's tests: the start-up script moved into a file, the policy and strict pages,
 //! the service-worker switch, routes, headers wherever they are written, and public URLs.
 
+use super::headers::EVERY_RESPONSE;
 use super::*;
 
 const TRUNK_PAGE: &str = r#"<!doctype html>
@@ -94,27 +95,159 @@ fn routes_cover_chapters_embeds_and_experiments() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+fn langs(tags: &[&str]) -> Vec<String> {
+    tags.iter().map(|t| t.to_string()).collect()
+}
+
 #[test]
-fn headers_gain_the_policy_and_embed_isolation_once() {
-    let dir = temp_dir("headers");
-    let file = dir.join("_headers");
-    std::fs::write(
-        &file,
-        "/*\n  Cross-Origin-Opener-Policy: same-origin\n  Cross-Origin-Embedder-Policy: require-corp\n  \
-             Cross-Origin-Resource-Policy: same-origin\n",
-    )
-    .unwrap();
-    extend_headers(&file, "/repo/").unwrap();
-    extend_headers(&file, "/repo/").unwrap();
-    let text = std::fs::read_to_string(&file).unwrap();
-    assert_eq!(text.matches("Content-Security-Policy:").count(), 1);
-    assert_eq!(text.matches("X-Content-Type-Options:").count(), 1);
-    assert!(text.contains("/repo/*\n  X-Content-Type-Options: nosniff\n"), "{text}");
-    assert!(text.contains("frame-ancestors *"));
-    assert!(text.contains("/repo/embed/*\n  Document-Isolation-Policy: isolate-and-require-corp\n"));
-    assert!(!text.contains("cross-origin\n"), "no Cross-Origin-Resource-Policy: cross-origin");
-    assert!(text.contains(&format!("/repo/app-*\n  Cache-Control: {FOREVER}\n")), "{text}");
+fn the_headers_file_lets_only_embeds_be_framed_and_isolates_them() {
+    let rules = headers::rules(&langs(&["en", "ru"]));
+    let text = headers::write("/lab/", &rules);
+    let written = headers::parse(&text);
+    assert_eq!(written.len(), rules.len(), "{text}");
+    assert!(written
+        .iter()
+        .zip(&rules)
+        .all(|(w, r)| w.pattern == format!("/lab/{}", r.pattern) && w.headers == r.headers));
+    let csp = |path: &str| headers::for_path(&written, path).get("Content-Security-Policy").cloned();
+    let header = |path: &str, name: &str| headers::for_path(&written, path).get(name).cloned();
+    // Everything but an embed: the policy without frame-ancestors, and no framing at all.
+    for path in [
+        "/lab/",
+        "/lab/index.html",
+        "/lab/chapters/sum/",
+        "/lab/ru/chapters/sum",
+        "/lab/glossary/",
+        "/lab/no/such",
+        "/lab/ru/",
+    ] {
+        assert_eq!(csp(path).as_deref(), Some(CSP), "{path}");
+        assert_eq!(header(path, "X-Frame-Options").as_deref(), Some("DENY"), "{path}");
+        assert_eq!(header(path, "Document-Isolation-Policy"), None, "{path}");
+        for (name, value) in EVERY_RESPONSE {
+            assert_eq!(header(path, name).as_deref(), Some(value), "{path}: {name}");
+        }
+    }
+    // Embeds, in every language: a second policy that lets any page frame them (browsers then
+    // ignore X-Frame-Options), and per-document isolation.
+    for path in ["/lab/embed/chapters/sum/", "/lab/embed/experiments/sum", "/lab/ru/embed/chapters/sum/"] {
+        assert_eq!(csp(path), Some(format!("{CSP}, frame-ancestors *")), "{path}");
+        assert_eq!(header(path, "Document-Isolation-Policy").as_deref(), Some("isolate-and-require-corp"), "{path}");
+    }
+    assert!(!text.contains("Cross-Origin-Resource-Policy: cross-origin"), "{text}");
+    // Files named after their content are kept for good; nothing else is.
+    assert_eq!(header("/lab/app-5ce2ca8a65ba77c9/app.js", "Cache-Control").as_deref(), Some(FOREVER));
+    assert_eq!(header("/lab/engine-5ce2ca8a65ba77c9/coordinator.js", "Cache-Control").as_deref(), Some(FOREVER));
+    assert_eq!(header("/lab/register-sw.js", "Cache-Control"), None);
     assert_eq!(text.matches("Cache-Control:").count(), CONTENT_ADDRESSED.len(), "{text}");
+    // Other paths of the origin are not the site's.
+    assert!(headers::for_path(&written, "/other/page.html").is_empty());
+}
+
+/// The `[serve.headers]` table of Trunk.toml: `"Name" = "value"` lines up to the next table.
+fn trunk_serve_headers() -> std::collections::BTreeMap<String, String> {
+    let toml = std::fs::read_to_string(root().join("Trunk.toml")).unwrap();
+    let table = toml.split("\n[serve.headers]\n").nth(1).expect("Trunk.toml has [serve.headers]");
+    let table = table.split("\n[").next().unwrap();
+    let unquote = |s: &str| s.trim().strip_prefix('"').and_then(|s| s.strip_suffix('"')).map(str::to_string);
+    table
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
+        .map(|line| {
+            let (name, value) = line.split_once(" = ").unwrap_or_else(|| panic!("Trunk.toml: `{line}`"));
+            (unquote(name).expect("a quoted name"), unquote(value).expect("a quoted value"))
+        })
+        .collect()
+}
+
+#[test]
+fn the_dev_server_sends_what_the_built_site_sends() {
+    let languages = super::languages(&root().join("content")).unwrap();
+    let dev = trunk_serve_headers();
+    let built = headers::parse(&headers::write("/", &headers::rules(&languages)));
+    let paths = [
+        "/",
+        "/index.html",
+        "/chapters/sum/",
+        "/glossary",
+        "/ru/chapters/sum/",
+        "/no/such/page",
+        "/embed/chapters/sum/",
+        "/ja/embed/experiments/sum",
+        "/register-sw.js",
+        "/app-5ce2ca8a65ba77c9/app_bg.wasm",
+        "/engine-5ce2ca8a65ba77c9/coordinator.js",
+        "/content/en/sum-7adb31fe434d7c52.json",
+        "/style-6ed93615ec0ccb3e.css",
+    ];
+    for path in paths {
+        let mut expected = headers::for_path(&built, path);
+        // What differs by necessity, and nothing else:
+        // 1. Caching: only the built site's files are named after their content (the dev server
+        //    rebuilds files in place, its engine in `engine/`), so only they may be kept for good.
+        let content_addressed = CONTENT_ADDRESSED.iter().any(|p| matches_pattern(&format!("/{p}"), path));
+        assert_eq!(expected.remove("Cache-Control").is_some(), content_addressed, "{path}");
+        // 2. Trunk sends one set of headers for every path: an embed's, so that embeds work in the
+        //    dev server too. On other paths it adds the embeds' framing policy and isolation.
+        let embed = headers::embed_patterns(&languages).iter().any(|p| matches_pattern(&format!("/{p}"), path));
+        if !embed {
+            let policy = expected.get_mut("Content-Security-Policy").expect("every path has the policy");
+            assert_eq!(policy, CSP, "{path}");
+            policy.push_str(", frame-ancestors *");
+            assert_eq!(expected.insert("Document-Isolation-Policy".into(), "isolate-and-require-corp".into()), None);
+        }
+        assert_eq!(dev, expected, "{path}: Trunk.toml's [serve.headers] against the built site's _headers");
+    }
+}
+
+#[test]
+fn the_service_worker_gets_the_headers_routes_and_files_of_the_build() {
+    let dir = temp_dir("service-worker");
+    std::fs::copy(root().join("www/sw.js"), dir.join("sw.js")).unwrap();
+    std::fs::create_dir_all(dir.join("app-5ce2ca8a65ba77c9")).unwrap();
+    std::fs::write(dir.join("app-5ce2ca8a65ba77c9/app.js"), "// app").unwrap();
+    std::fs::write(dir.join("index.html"), TRUNK_PAGE).unwrap();
+    std::fs::write(dir.join("_headers"), "").unwrap();
+    let rules = headers::rules(&langs(&["en", "ru"]));
+    let routes = langs(&["", "chapters/sum", "ru", "embed/experiments/sum"]);
+    write_service_worker(&dir, &routes, &rules).unwrap();
+    let code = std::fs::read_to_string(dir.join("sw.js")).unwrap();
+    // What the placeholder `self.NAME = …;` became: JavaScript, here also JSON once its strings
+    // (file names, never quoted themselves) are in double quotes.
+    let value = |name: &str| {
+        let start = code.find(&format!("self.{name} = ")).unwrap_or_else(|| panic!("{name}")) + name.len() + 8;
+        let end = start + code[start..].find(";\n").unwrap();
+        code[start..end].to_string()
+    };
+    let parse = |name: &str| {
+        let text = value(name);
+        let json = if name == "__HEADERS" { text } else { text.replace('\'', "\"").replace(",\n]", "\n]") };
+        serde_json::from_str::<serde_json::Value>(&json).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    assert_eq!(parse("__PRECACHE"), serde_json::json!(["app-5ce2ca8a65ba77c9/app.js", "index.html"]));
+    assert_eq!(parse("__ROUTES"), serde_json::json!(["", "chapters/sum", "ru", "embed/experiments/sum"]));
+    assert_eq!(parse("__CONTENT_ADDRESSED"), serde_json::json!(CONTENT_ADDRESSED));
+    // The headers of `_headers`, but the caching, which is the HTTP cache's.
+    let expected: Vec<serde_json::Value> = rules
+        .iter()
+        .filter(|r| r.headers.iter().any(|(n, _)| n != "Cache-Control"))
+        .map(|r| {
+            let headers: serde_json::Map<_, _> = r
+                .headers
+                .iter()
+                .filter(|(n, _)| n != "Cache-Control")
+                .map(|(n, v)| (n.clone(), v.clone().into()))
+                .collect();
+            serde_json::json!({ "pattern": r.pattern, "headers": headers })
+        })
+        .collect();
+    assert_eq!(parse("__HEADERS"), serde_json::Value::Array(expected));
+    let version = value("__VERSION");
+    // Other headers are another version, though no file changed.
+    std::fs::copy(root().join("www/sw.js"), dir.join("sw.js")).unwrap();
+    write_service_worker(&dir, &routes, &headers::rules(&langs(&["en"]))).unwrap();
+    let code = std::fs::read_to_string(dir.join("sw.js")).unwrap();
+    assert!(!code.contains(&format!("self.__VERSION = {version};")), "{version}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -127,16 +260,16 @@ fn sets(text: &str, name: &str, value: &str) -> bool {
 
 #[test]
 fn every_place_that_writes_headers_sends_nosniff_and_isolation() {
-    let file = |path: &str| std::fs::read_to_string(root().join(path)).unwrap();
-    // What Trunk copies into the site, the dev server of `cargo xtask serve`, the service worker.
-    for path in ["www/_headers", "Trunk.toml", "www/sw.js"] {
-        let text = file(path);
-        for (name, value) in EVERY_RESPONSE {
-            assert!(sets(&text, name, value), "{path} does not send {name}: {value}");
-        }
+    // The dev server of `cargo xtask serve` (its whole table: the test above), and the rules that
+    // `_headers` and the service worker get.
+    let trunk = std::fs::read_to_string(root().join("Trunk.toml")).unwrap();
+    let every = headers::for_path(&headers::rules(&langs(&["en"])), "anything");
+    for (name, value) in EVERY_RESPONSE {
+        assert!(sets(&trunk, name, value), "Trunk.toml does not send {name}: {value}");
+        assert_eq!(every.get(name).map(String::as_str), Some(value), "the site's rules do not send {name}");
     }
     // The README's list for any server and its nginx, Apache and Caddy examples.
-    let readme = file("README.md");
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let deploy = &readme[readme.find("**Any server**").expect("README has the server examples")..];
     let mut blocks = deploy.split("```").skip(1).step_by(2).take(4);
     for language in ["", "nginx", "apache", "caddy"] {
@@ -146,16 +279,13 @@ fn every_place_that_writes_headers_sends_nosniff_and_isolation() {
         for (name, value) in EVERY_RESPONSE {
             assert!(sets(block, name, value), "README's {example} does not send {name}: {value}");
         }
+        // Per path: the name and the value may be on lines of their own (nginx's maps).
+        for (name, value) in [headers::NOT_FRAMED, headers::EMBED_ISOLATION] {
+            assert!(block.contains(name) && block.contains(value), "README's {example} does not send {name}: {value}");
+            let languages = if language.is_empty() { "/<lang>/embed/" } else { "([a-z][a-z]/)?embed/" };
+            assert!(block.contains(languages), "README's {example}: embeds in every language");
+        }
     }
-    // And the site that `package` makes from a `_headers` that has none of them.
-    let dir = temp_dir("every-response");
-    std::fs::write(dir.join("_headers"), "").unwrap();
-    extend_headers(&dir.join("_headers"), "/").unwrap();
-    let text = std::fs::read_to_string(dir.join("_headers")).unwrap();
-    for (name, value) in EVERY_RESPONSE {
-        assert!(text.contains(&format!("\n  {name}: {value}\n")), "{text}");
-    }
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -164,6 +294,46 @@ fn public_urls_are_paths_with_slashes() {
     assert_eq!(normalise_public_url("/repo").unwrap(), "/repo/");
     assert_eq!(normalise_public_url("/").unwrap(), "/");
     assert!(normalise_public_url("https://example.com/").is_err());
+}
+
+/// Control characters that could end a line of `_headers`, an HTML attribute's line or an XML
+/// text, or drive a terminal: C0, DEL and C1.
+const CONTROL: [char; 8] = ['\n', '\r', '\t', '\0', '\u{1b}', '\u{7f}', '\u{85}', '\u{9b}'];
+
+#[test]
+fn control_characters_are_refused_in_the_site_and_the_public_url() {
+    for c in CONTROL {
+        let code = format!("U+{:04X}", c as u32);
+        for site in
+            [format!("https://example.org/lab{c}/"), format!("https://example.org{c}/"), format!("https://ex{c}")]
+        {
+            let error = normalise_site(&site).unwrap_err();
+            assert!(
+                error.starts_with("--site ") && error.contains("control character") && error.contains(&code),
+                "{error}"
+            );
+            assert!(!error.contains(c), "the message shows the character escaped: {error:?}");
+        }
+        for url in [format!("/lab{c}/"), format!("{c}"), format!("/a/{c}b/")] {
+            let error = normalise_public_url(&url).unwrap_err();
+            assert!(error.starts_with("--public-url ") && error.contains(&code), "{error}");
+            assert!(!error.contains(c), "the message shows the character escaped: {error:?}");
+        }
+    }
+    // Unicode beyond them is not a control character.
+    assert_eq!(normalise_public_url("/l\u{e4}b/").unwrap(), "/l\u{e4}b/");
+    assert_eq!(normalise_site("https://example.org/l\u{e4}b").unwrap(), "https://example.org/l\u{e4}b/");
+}
+
+#[test]
+fn the_dist_command_refuses_a_control_character_before_it_builds() {
+    // The argument after is unknown, so without the check the command stops there, never building.
+    for name in ["--public-url", "--site"] {
+        let value = if name == "--site" { "https://example.org/a\nb/" } else { "/a\nb/" };
+        let args = [name.to_string(), value.to_string(), "--no-such-option".to_string(), "x".to_string()];
+        let error = command(&args).unwrap_err();
+        assert!(error.starts_with(&format!("{name} ")) && error.contains("U+000A"), "{error}");
+    }
 }
 
 #[test]
