@@ -34,6 +34,8 @@ pub enum EngineEvent {
         stage: Stage,
         done: u32,
         total: u32,
+        /// Jobs from `job_index` on that `done` and `total` count together (taking turns).
+        jobs: u32,
     },
     Measured {
         job_index: usize,
@@ -298,8 +300,8 @@ fn on_response(response: Response) {
                 }
             }
         }),
-        Response::Progress { run_id, job_index, done, total, stage } => {
-            deliver(run_id, EngineEvent::Progress { job_index, stage, done, total }, false)
+        Response::Progress { run_id, job_index, done, total, stage, jobs } => {
+            deliver(run_id, EngineEvent::Progress { job_index, stage, done, total, jobs }, false)
         }
         Response::Measured { run_id, job_index, measurement } => {
             deliver(run_id, EngineEvent::Measured { job_index, measurement }, false)

@@ -33,12 +33,14 @@ pub struct Step {
     pub stage: Option<Stage>,
     pub done: u32,
     pub total: u32,
+    /// Jobs from `job_index` on that `done` and `total` count together (taking turns).
+    pub jobs: u32,
 }
 
 impl Step {
     /// The step before the engine's first report.
     pub fn preparing() -> Self {
-        Step { job_index: 0, stage: None, done: 0, total: 0 }
+        Step { job_index: 0, stage: None, done: 0, total: 0, jobs: 1 }
     }
 
     /// How far a run of `job_count` jobs has come, 0.0..=1.0.
@@ -47,8 +49,8 @@ impl Step {
         let within = match self.stage {
             Some(Stage::Measuring) if self.total > 0 => self.done.min(self.total) as f64 / self.total as f64,
             // Jobs timed in turns advance together: their share of the run, filled as samples are taken.
-            Some(Stage::Turns { jobs }) if self.total > 0 => {
-                jobs as f64 * self.done.min(self.total) as f64 / self.total as f64
+            Some(Stage::Turns) if self.total > 0 => {
+                self.jobs as f64 * self.done.min(self.total) as f64 / self.total as f64
             }
             _ => 0.0,
         };
@@ -133,8 +135,8 @@ impl Runner {
                     runner.ended.try_update(|n| *n += 1);
                 };
                 match event {
-                    EngineEvent::Progress { job_index, stage, done, total } => {
-                        let step = Step { job_index, stage: Some(stage), done, total };
+                    EngineEvent::Progress { job_index, stage, done, total, jobs } => {
+                        let step = Step { job_index, stage: Some(stage), done, total, jobs };
                         runner.progress.try_set(step.fraction(job_count));
                         runner.current.try_set(Some(step));
                     }

@@ -38,6 +38,10 @@ pub enum Response {
         total: u32,
         #[serde(default)]
         stage: Stage,
+        /// How many jobs from `job_index` on the counts cover: more than one when they take turns
+        /// ([`Stage::Turns`]).
+        #[serde(default = "one")]
+        jobs: u32,
     },
     /// Job `job_index` is measured.
     Measured { run_id: RunId, job_index: usize, measurement: Box<Measurement> },
@@ -127,6 +131,10 @@ impl std::fmt::Display for Failure {
     }
 }
 
+fn one() -> u32 {
+    1
+}
+
 /// What the engine is doing for the jobs of a [`Response::Progress`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -138,9 +146,10 @@ pub enum Stage {
     /// Timed repetitions, or slices of a hashing job (`done` of `total`).
     #[default]
     Measuring,
-    /// Timed samples of `jobs` jobs from `job_index` on, which do the same work and are timed in
-    /// turns (a sample of each, round after round): `done` of `total` samples over all of them.
-    Turns { jobs: u32 },
+    /// Timed samples of the progress report's `jobs` jobs from its `job_index` on, which do the same
+    /// work and are timed in turns (a sample of each, round after round): `done` of `total` samples
+    /// over all of them. (A unit variant: one with fields doubles the code that reads every stage.)
+    Turns,
 }
 
 impl Request {

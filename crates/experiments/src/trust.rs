@@ -25,9 +25,11 @@ pub const CEILING_TOLERANCE: f64 = 1.03;
 /// to wake up as one such task takes to run, so the first worker may finish them all alone.
 pub const SMALL_TASK_MS: f64 = 0.2;
 
-/// One reason to doubt a measurement, or (for [`Doubt::AtCeiling`]) to read it with care.
+/// One reason to doubt a measurement, or (for [`Doubt::AtCeiling`]) to read it with care. Serde's
+/// externally tagged form (`{"noisy":{"spread":1.4}}`): it crosses the protocol in a measured first
+/// attempt, and an internally tagged enum would buffer each into serde's `Content` (ARCHITECTURE.md).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "doubt", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Doubt {
     /// The slowest repetition took `spread` times as long as the fastest.
     Noisy { spread: f64 },

@@ -26,18 +26,24 @@ pub const APP_WASM_GZIP_BUDGET: u64 = APP_WASM_GZIP_TARGET;
 /// later views need, each gzip -9, summed (347,763 B here as 58 chunk files, document search;
 /// 331,622 B as 10 once the chunks were bundled, `chunk_bundles`; 331,961 B as 17 with the later
 /// views a split of their own and the protocol's enums externally tagged). The code most panels share is most of it (ARCHITECTURE.md,
-/// "Why not … one chunk per experiment").
-pub const CHAPTER_CODE_GZIP_BUDGET: u64 = 336 * KB;
+/// "Why not … one chunk per experiment"). Raised on purpose by issue 34 to 349,966 B here (the
+/// results row with its spread, range, notes row and run context, the sentence of what a run
+/// found and how it was timed, every row's settings, samples and first attempt in the downloads
+/// and the protocol, the comparison by each row's own settings), after taking 5 KB back by
+/// tagging `trust::Doubt` externally; issue 36 is where chapters get lighter.
+pub const CHAPTER_CODE_GZIP_BUDGET: u64 = 351 * KB;
 /// The most one chapter's panels may load before a Run works: their own files, without their later
 /// views (`views_*`, fetched after the engine's files; `components::split_view::LaterCode`). The Sum
 /// chapter's was 326.0 KB before its views were split off and is 184.4 KB; the heaviest is the
-/// task-cost chapter's three panels, 253,283 B here (two of them have no later views).
-pub const CHAPTER_RUN_CODE_GZIP_BUDGET: u64 = 256 * KB;
+/// task-cost chapter's three panels, 253,283 B here (two of them have no later views), 268,081 B
+/// with issue 34's results table, run context and per-row downloads (see above).
+pub const CHAPTER_RUN_CODE_GZIP_BUDGET: u64 = 269 * KB;
 /// The most the threaded engine (`dist/engine-<build>/engine_bg.wasm`) may weigh, gzip -9: 231,962 B, then
 /// 225,344 B here with the crates that never run in timed code built for size (Cargo.toml), then
-/// 216,190 B with the protocol's enums externally tagged (no `Content` buffering), with room for a
-/// build machine's longer paths.
-pub const ENGINE_WASM_GZIP_BUDGET: u64 = 221 * KB;
+/// 216,190 B with the protocol's enums externally tagged (no `Content` buffering), 222,774 B with
+/// issue 34's samples of at least 100 ms, jobs taking turns and a second attempt (the harness's
+/// rounds and the trust rules), with room for a build machine's longer paths.
+pub const ENGINE_WASM_GZIP_BUDGET: u64 = 224 * KB;
 
 /// Issue 15's targets: the initially loaded app wasm (gzip -9), its stretch goal, the heaviest
 /// chapter chunk, the threaded engine, the longest main-thread task while loading (ms), and the

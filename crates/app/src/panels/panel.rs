@@ -163,9 +163,9 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
             Some(Stage::Starting) => fill(t.status_starting, &[("done", &done), ("total", &total)]),
             Some(Stage::Settling) => fill(t.status_settling, &[("what", &what)]),
             Some(Stage::Measuring) => fill(t.status_measuring, &[("what", &what), ("done", &done), ("total", &total)]),
-            Some(Stage::Turns { jobs }) => message(
+            Some(Stage::Turns) => message(
                 t.status_turns,
-                &[("jobs", Arg::Count(jobs as u64)), ("done", Arg::Text(&done)), ("total", Arg::Text(&total))],
+                &[("jobs", Arg::Count(step.jobs as u64)), ("done", Arg::Text(&done)), ("total", Arg::Text(&total))],
             ),
         }
     };

@@ -66,6 +66,8 @@ pub struct Report {
     pub stage: Stage,
     pub done: u32,
     pub total: u32,
+    /// How many jobs from `job_index` on `done` and `total` count (more than one: taking turns).
+    pub jobs: u32,
 }
 
 /// Opens the data of a hashing job.
@@ -148,10 +150,15 @@ struct Progress<'a, 'b> {
 
 impl Progress<'_, '_> {
     fn report(&self, job_index: usize, stage: Stage, done: u32, total: u32) {
+        self.report_jobs(job_index, 1, stage, done, total);
+    }
+
+    /// [`Progress::report`] of `jobs` jobs from `job_index` on, counted together.
+    fn report_jobs(&self, job_index: usize, jobs: u32, stage: Stage, done: u32, total: u32) {
         let now = now_ms();
         let due = match *self.last.borrow() {
             // While samples are timed, only time counts.
-            Some((last_job, Stage::Measuring | Stage::Turns { .. }, at)) if last_job == job_index => {
+            Some((last_job, Stage::Measuring | Stage::Turns, at)) if last_job == job_index => {
                 now - at >= MEASURING_PROGRESS_EVERY_MS || done == total
             }
             Some((last_job, last_stage, at)) => {
@@ -161,7 +168,7 @@ impl Progress<'_, '_> {
         };
         if due {
             *self.last.borrow_mut() = Some((job_index, stage, now));
-            (self.cx.report)(Report { job_index, stage, done, total });
+            (self.cx.report)(Report { job_index, stage, done, total, jobs });
         }
     }
 }
@@ -405,13 +412,13 @@ impl Turns<'_, '_, '_, '_> {
         let mut samples: Vec<Vec<Sample>> = self.set.iter().map(|_| Vec::new()).collect();
         let mut done = 0;
         let (first_index, jobs) = (self.first_index, self.set.len() as u32);
-        let stage = if jobs > 1 { Stage::Turns { jobs } } else { Stage::Measuring };
+        let stage = if jobs > 1 { Stage::Turns } else { Stage::Measuring };
         for round in 0..rounds {
             for (offset, prepared) in self.set.iter_mut().enumerate() {
                 if round >= prepared.job.repetitions.max(1) {
                     continue;
                 }
-                let report = |step: u32| self.progress.report(first_index, stage, done + step, total);
+                let report = |step: u32| self.progress.report_jobs(first_index, jobs, stage, done + step, total);
                 let taken = if self.cx.cancel.is_stopped() {
                     Err(Stopped)
                 } else {
@@ -425,7 +432,7 @@ impl Turns<'_, '_, '_, '_> {
                     return Ok(Ok(Attempt { samples, quiet_after: true, stopped: true }));
                 };
                 done += steps[offset];
-                self.progress.report(first_index, stage, done, total);
+                self.progress.report_jobs(first_index, jobs, stage, done, total);
                 samples[offset].push(sample);
             }
         }

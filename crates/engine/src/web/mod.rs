@@ -207,7 +207,14 @@ fn sleep(ms: u32) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>> {
 async fn run(request: &RunRequest) -> Response {
     let RunRequest { run_id, ref jobs, ref cancel, ref file } = *request;
     let report = move |r: Report| {
-        post(&Response::Progress { run_id, job_index: r.job_index, done: r.done, total: r.total, stage: r.stage })
+        post(&Response::Progress {
+            run_id,
+            job_index: r.job_index,
+            done: r.done,
+            total: r.total,
+            stage: r.stage,
+            jobs: r.jobs,
+        })
     };
     let open_source = |job: &Job| -> Result<Box<dyn SliceSource>, String> {
         Ok(Box::new(streams::HashInput::of(job, file.as_ref())?))

@@ -421,7 +421,7 @@ async fn measure_hashing(
     for _ in 0..job.repetitions.max(1) {
         let progress = || {
             done += 1;
-            post(&Response::Progress { run_id, job_index, done, total: steps, stage: Stage::Measuring });
+            post(&Response::Progress { run_id, job_index, done, total: steps, stage: Stage::Measuring, jobs: 1 });
         };
         let data = slices(input.total, input.slice_bytes).map(|(offset, length)| input.slice(offset, length));
         match hash_once(job, data, pool, cancel, progress).await? {
