@@ -54,6 +54,14 @@ export async function newPage(browser, { viewport = { width: 1280, height: 900 }
   const context = await browser.newContext({ viewport, reducedMotion, ...(serviceWorkers ? { serviceWorkers } : {}) });
   const page = await context.newPage();
   page.problems = [];
+  // Leaving a page with results not downloaded asks first (www/keep.js): tests that move on accept,
+  // and `page.leavePrompts` counts how often the page asked.
+  page.leavePrompts = 0;
+  page.on('dialog', (dialog) => {
+    if (dialog.type() !== 'beforeunload') return dialog.dismiss();
+    page.leavePrompts += 1;
+    return dialog.accept();
+  });
   page.on('pageerror', (error) => page.problems.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error') page.problems.push(`console: ${message.text()}`);

@@ -23,8 +23,19 @@
   })();
   if (window.crossOriginIsolated) storage?.removeItem(FLAG);
   let reloading = false;
+  // Not while a run is going, nor while the page holds results not downloaded or other machines'
+  // files (the app marks them on <html>: crates/app/src/components/kept.rs): it waits, and reloads
+  // once they are gone; a reader who keeps them keeps this page as it is.
+  const atStake = () => {
+    const at = document.documentElement.dataset;
+    return at.labRunning === 'true' || at.labUnsaved === 'true' || at.labCompared === 'true';
+  };
   const reloadOnce = () => {
     if (reloading || window.crossOriginIsolated || !storage || storage.getItem(FLAG)) return;
+    if (atStake()) {
+      setTimeout(reloadOnce, 1000);
+      return;
+    }
     reloading = true;
     storage.setItem(FLAG, String(Date.now()));
     const now = new URL(location.href);

@@ -34,6 +34,7 @@ async function openPage(contextOptions = {}) {
   });
   page.loads = 0;
   page.on('load', () => page.loads++);
+  page.on('dialog', (dialog) => (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()));
   return page;
 }
 
@@ -105,6 +106,34 @@ test('without isolation headers, the first visit registers the service worker, r
   await page.waitForTimeout(1000);
   assert.equal(page.loads, 3, 'one load per navigation from now on');
   assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+  assert.deepEqual(page.problems, []);
+});
+
+test("the service worker's first-visit reload waits while results are not downloaded, and keeps them", async (t) => {
+  // sw.js held back: the autorun's results are there before the service worker takes over.
+  const server = await startServer({ root: DIST_SITE_DIR, mode: 'none', overrides: { '/sw.js': { delayMs: 6000 } } });
+  t.after(() => server.close());
+  const page = await openPage();
+  t.after(() => page.context().close());
+  await page.goto(`${server.url}/chapters/sum?workers=2&tasks=4&n=100000&reps=1&autorun=1`);
+  const panel = page.locator('section[data-experiment="sum"]');
+  await panel.locator('table.results tr[data-variant]').first().waitFor({ timeout: 60_000 });
+  await page.waitForFunction(() => document.documentElement.dataset.labUnsaved === 'true');
+  await controlled(page);
+  await page.waitForTimeout(3000);
+  assert.equal(page.loads, 1, 'no reload while the results are not downloaded');
+  assert.equal(await panel.locator('table.results tr[data-variant]').count(), 2);
+  // Downloaded: nothing is at stake, the page reloads once, isolated, and the rows come back.
+  await panel.getByRole('button', { name: 'Share and export' }).click();
+  await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download JSON', exact: true }).click()]);
+  await waitForLoads(page, 2);
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+  // The reload opens the address the reader opened (autorun included): its run is run 2, after the
+  // two rows kept from before the reload.
+  const reloaded = page.locator('section[data-experiment="sum"]');
+  assert.equal(await waitForOutcome(reloaded, 60_000), 'finished');
+  const runs = await reloaded.locator('table.results [data-testid="row-run"]').allInnerTexts();
+  assert.deepEqual(runs, ['1', '1', '2', '2'], 'the rows measured before the reload are kept');
   assert.deepEqual(page.problems, []);
 });
 

@@ -165,9 +165,10 @@ test('results download as CSV and JSON, with the machine and the settings', asyn
   assert.match(lines[0], /^experiment,run,sweep,variant,workers,tasks,median_ms/);
   // A Run's rows are not a sweep's.
   assert.match(lines[2], /^sum,1,false,Concurrent: 4 tasks on 2 workers,2,4,[0-9.]+,/);
-  // The machine and the row's own settings, by column (no cell of this run holds a comma).
-  const header = lines[0].split(',');
-  const cells = lines[2].split(',');
+  // The machine and the row's own settings, by column (a cell with a comma, a note, is quoted).
+  const fieldsOf = (line) => line.match(/("([^"]|"")*"|[^,]*)(,|$)/g).map((f) => f.replace(/,$/, ''));
+  const header = fieldsOf(lines[0]);
+  const cells = fieldsOf(lines[2]);
   const cell = (name) => cells[header.indexOf(name)];
   assert.equal(cell('correct'), 'true');
   assert.match(cell('logical_processors'), /^\d+$/);

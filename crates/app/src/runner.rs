@@ -4,6 +4,7 @@
 //! into signal updates, ignores events of runs the reader has replaced, and stops its run when the
 //! panel leaves the page.
 
+use crate::components::kept;
 use crate::engine_client::{self, EngineEvent, RunFailure};
 use experiments::protocol::{RunId, Stage};
 use experiments::{Job, Measurement};
@@ -58,6 +59,11 @@ impl Step {
     }
 }
 
+thread_local! {
+    /// The next runner's id.
+    static NEXT_RUNNER: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 #[derive(Clone, Copy)]
 pub struct Runner {
     pub running: RwSignal<bool>,
@@ -81,7 +87,11 @@ impl Runner {
             ended: RwSignal::new(0),
             run_id: RwSignal::new(None),
         };
+        // The page says when a run is going (the service worker's first-visit reload waits).
+        let id = NEXT_RUNNER.with(|n| n.replace(n.get() + 1));
+        Effect::new(move |_| kept::running(id, runner.running.get()));
         on_cleanup(move || {
+            kept::running(id, false);
             if let Some(Some(run_id)) = runner.run_id.try_get_untracked() {
                 engine_client::stop(run_id);
             }

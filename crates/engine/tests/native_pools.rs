@@ -90,8 +90,8 @@ fn switching_pool_sizes_ends_old_workers() {
 fn stop_ends_a_long_run_quickly() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let mut engine = NativeEngine::impatient();
-    // 64 tasks of ~40 ms each, 50 repetitions: minutes of work if nobody stops it.
-    let job = Job { repetitions: 50, ..spin_job(2, 64, 40_000) };
+    // 16 tasks of ~40 ms each, 50 repetitions: a minute of work if nobody stops it.
+    let job = Job { repetitions: 50, ..spin_job(2, 16, 40_000) };
     let cancel = Cancel::new();
     let stopper = {
         let cancel = cancel.clone();

@@ -216,6 +216,11 @@ pub mod limits {
         largest(&[sum::TASKS, docsearch::TASKS, cpu_vs_io::TASKS, sort::TASKS, demo::TASKS, go_scheduler::TASKS])
             as u32;
 
+    /// Tasks of spin work: the demo's task control (the task-memory chapter's idle pool of
+    /// `catalog::task_memory::WEIGHED_WORKERS` stays within it), exactly what a page can ask for.
+    pub const MAX_SPIN_TASKS: u32 = demo::TASKS.max as u32;
+    const _: () = assert!(crate::catalog::task_memory::WEIGHED_WORKERS <= MAX_SPIN_TASKS);
+
     pub const MAX_SUM_TASKS: u32 = sum::TASKS.max as u32;
     pub const MAX_SUM_NUMBERS: u64 = sum::NUMBERS.max;
     pub const MAX_SUM_REPETITIONS: u32 = sum::REPETITIONS.max as u32;
@@ -293,7 +298,7 @@ impl Job {
                 within("numbers", *numbers, 1, MAX_SUM_NUMBERS)
             }
             Workload::Spin { units } => {
-                tasks(MAX_TASKS)?;
+                tasks(MAX_SPIN_TASKS)?;
                 within("work units", (*units).into(), 0, MAX_SPIN_UNITS.into())
             }
             Workload::DocSearch { documents, latency_us, .. } => {

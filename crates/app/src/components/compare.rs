@@ -156,7 +156,7 @@ impl Default for Compared {
 /// none the page's (as query pairs).
 fn reference_settings(own: &[ResultRow]) -> Vec<(String, String)> {
     if let Some(last) = own.last() {
-        return last.context.settings.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+        return last.context.settings.clone();
     }
     let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     search
@@ -230,6 +230,8 @@ pub fn CompareResults(experiment: &'static str, own: Signal<Vec<ResultRow>>, com
         })
     };
     let any = move || compared.files.with(|f| !f.is_empty());
+    // Loaded files are not kept: leaving the page with some asks first (components::kept).
+    Effect::new(move |_| super::kept::compared(experiment, any()));
     view! {
         <details class="compare" data-testid="compare">
             <summary>{t.compare_title}</summary>

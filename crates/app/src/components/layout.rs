@@ -84,6 +84,11 @@ fn LanguageMenu() -> impl IntoView {
                             // A new page, not the router's navigation: the language is read at start-up.
                             event.prevent_default();
                             if let Some(window) = web_sys::window() {
+                                // The results come back on the new page (components::kept): only
+                                // what is not kept makes www/keep.js ask before leaving.
+                                if let Some(root) = window.document().and_then(|d| d.document_element()) {
+                                    let _ = root.set_attribute("data-lab-leaving", "lab");
+                                }
                                 let _ = window.location().assign(&crate::links::this_page_in(l));
                             }
                         }

@@ -5,6 +5,7 @@ pub mod canvas;
 pub mod code_view;
 pub mod compare;
 pub mod controls;
+pub mod kept;
 pub mod lane_chart;
 pub mod language_suggestion;
 pub mod later;

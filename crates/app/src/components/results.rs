@@ -47,7 +47,7 @@ pub struct ResultRow {
 pub struct RunContext {
     pub experiment: &'static str,
     /// The panel's settings for the run, as the query pairs its address takes.
-    pub settings: Query,
+    pub settings: Vec<(String, String)>,
     /// How the engine ran it: `shared_memory` (real threads), `message_workers` (each its own
     /// memory, inputs copied) or `one_worker` (a page without shared memory).
     pub mode: &'static str,
@@ -59,17 +59,20 @@ pub struct RunContext {
     pub started_at: String,
 }
 
+/// The modes a [`RunContext`] names.
+const MODES: [&str; 3] = ["shared_memory", "message_workers", "one_worker"];
+
 impl RunContext {
     pub fn now(experiment: &'static str, settings: Query) -> RunContext {
         let entry = catalog::find(experiment);
         let mode = match engine_client::availability() {
-            Ok(Mode::Threads) => "shared_memory",
-            _ if entry.is_some_and(|e| e.message_workers) => "message_workers",
-            _ => "one_worker",
+            Ok(Mode::Threads) => MODES[0],
+            _ if entry.is_some_and(|e| e.message_workers) => MODES[1],
+            _ => MODES[2],
         };
         RunContext {
             experiment,
-            settings,
+            settings: settings.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
             mode,
             logical_processors: machine().logical_processors,
             build: engine_client::page_build(),
@@ -85,6 +88,33 @@ impl RunContext {
         } else {
             format!("?{}", pairs.join("&"))
         }
+    }
+
+    /// As JSON, for the tab's own copy of its results ([`super::kept`]).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "settings": self.settings, "mode": self.mode, "logical_processors": self.logical_processors,
+            "build": self.build, "started_at": self.started_at,
+        })
+    }
+
+    /// Back from [`RunContext::to_json`], for `experiment`; `None` if it is not that shape.
+    pub fn from_json(experiment: &'static str, value: &serde_json::Value) -> Option<RunContext> {
+        let text = |key: &str| value.get(key).and_then(serde_json::Value::as_str);
+        let settings = value
+            .get("settings")?
+            .as_array()?
+            .iter()
+            .filter_map(|pair| Some((pair.get(0)?.as_str()?.to_string(), pair.get(1)?.as_str()?.to_string())))
+            .collect();
+        Some(RunContext {
+            experiment,
+            settings,
+            mode: MODES.into_iter().find(|m| Some(*m) == text("mode"))?,
+            logical_processors: value.get("logical_processors")?.as_u64()? as u32,
+            build: text("build").map(str::to_string),
+            started_at: text("started_at")?.to_string(),
+        })
     }
 }
 

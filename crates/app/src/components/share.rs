@@ -93,7 +93,7 @@ pub fn csv_field(value: &str) -> String {
 /// A row's settings as a JSON object.
 fn settings_json(context: &RunContext) -> serde_json::Value {
     let map: serde_json::Map<String, serde_json::Value> =
-        context.settings.iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
+        context.settings.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
     serde_json::Value::Object(map)
 }
 
@@ -248,9 +248,11 @@ pub fn ShareBar(experiment: &'static str, #[prop(optional)] rows: Option<Signal<
                 {rows.map(|rows| view! {
                     <button type="button" disabled=move || !has_rows() on:click=move |_| {
                         download(&format!("{experiment}-results.csv"), "text/csv", &rows.with(|r| results_csv(experiment, r)));
+                        super::kept::downloaded(experiment);
                     }>{t.download_csv}</button>
                     <button type="button" disabled=move || !has_rows() on:click=move |_| {
                         download(&format!("{experiment}-results.json"), "application/json", &rows.with(|r| results_json(experiment, r)));
+                        super::kept::downloaded(experiment);
                     }>{t.download_json}</button>
                 })}
             </div>

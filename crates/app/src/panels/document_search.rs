@@ -99,6 +99,8 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
 
     let runner = Runner::new();
     let log = ResultLog::new("document-search");
+    // What this tab measured here before (another chapter, another language, a reload) comes back.
+    log.restore(|m, _| (variant_id(m.job.variant), describe(&m.job)));
     let compared = Compared::new();
     let traces = TraceLog::new();
     let threads_points = RwSignal::new(Vec::<SweepPoint>::new());

@@ -2,6 +2,7 @@
 //! the action buttons, the progress line, the results log.
 
 use crate::components::code_view::CodeView;
+use crate::components::kept::{self, KeptRow};
 use crate::components::later::Later;
 use crate::components::machine::MachineLine;
 use crate::components::results::{ResultRow, RunContext, Timing};
@@ -137,7 +138,7 @@ pub fn RunButtons(
                     aria-disabled=move || unavailable(clear_off())
                     on:click=move |_| {
                         if !clear_off() {
-                            log.rows.set(Vec::new());
+                            log.clear();
                         }
                     }
                 >
@@ -267,13 +268,46 @@ pub struct ResultLog {
 }
 
 impl ResultLog {
+    /// An empty log of `experiment`'s results. Its rows say what the page would lose by leaving
+    /// (`components::kept`); call [`ResultLog::restore`] to bring back the rows this tab kept.
     pub fn new(experiment: &'static str) -> Self {
-        ResultLog {
-            rows: RwSignal::new(Vec::new()),
-            experiment,
-            runs: StoredValue::new(0),
-            next_key: StoredValue::new(0),
+        let rows = RwSignal::new(Vec::<ResultRow>::new());
+        Effect::new(move |_| kept::rows(experiment, rows.with(Vec::len)));
+        on_cleanup(move || kept::left(experiment));
+        ResultLog { rows, experiment, runs: StoredValue::new(0), next_key: StoredValue::new(0) }
+    }
+
+    /// Add again the rows this tab kept of the experiment (before the reader moved to another
+    /// chapter, switched the language or reloaded), each variant described by `describe` (given
+    /// the measurement and whether it was its run's baseline) as the panel names it now: its kind
+    /// and its words.
+    pub fn restore(&self, describe: impl Fn(&Measurement, bool) -> (&'static str, String)) {
+        let mut current: Option<RunLog> = None;
+        for row in kept::kept(self.experiment) {
+            let Some(context) = RunContext::from_json(self.experiment, &row.context) else { continue };
+            if current.is_none_or(|run| run.run != row.run) {
+                self.runs.update_value(|r| *r = (*r).max(row.run));
+                current = Some(RunLog {
+                    log: *self,
+                    run: row.run,
+                    sweep: row.sweep,
+                    baseline: StoredValue::new(None),
+                    baseline_doubted: StoredValue::new(false),
+                    context: StoredValue::new(Arc::new(context)),
+                    restoring: true,
+                });
+            }
+            if let Some(run) = current {
+                let (kind, variant) = describe(&row.measurement, row.baseline);
+                run.add(&row.measurement, kind, variant, row.baseline);
+            }
         }
+    }
+
+    /// Remove every row, here and in the tab's copy.
+    pub fn clear(&self) {
+        self.rows.set(Vec::new());
+        kept::forget(self.experiment);
     }
 
     /// Begin a new run with `settings` (the panel's query pairs): its rows get the next run number,
@@ -297,6 +331,7 @@ impl ResultLog {
             baseline: StoredValue::new(None),
             baseline_doubted: StoredValue::new(false),
             context: StoredValue::new(context),
+            restoring: false,
         }
     }
 }
@@ -310,6 +345,8 @@ pub struct RunLog {
     baseline: StoredValue<Option<Measurement>>,
     baseline_doubted: StoredValue<bool>,
     context: StoredValue<Arc<RunContext>>,
+    /// Rows added back from the tab's copy are not copied again.
+    restoring: bool,
 }
 
 impl RunLog {
@@ -366,6 +403,11 @@ impl RunLog {
                 first_attempt: m.first_attempt.clone(),
             },
         };
+        if !self.restoring {
+            let context = row.context.to_json();
+            let kept = KeptRow { run: self.run, sweep: self.sweep, baseline, measurement: m.clone(), context };
+            kept::keep(self.log.experiment, &kept);
+        }
         self.log.rows.update(|rows| rows.push(row));
         speedup
     }
