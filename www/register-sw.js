@@ -23,12 +23,13 @@
   })();
   if (window.crossOriginIsolated) storage?.removeItem(FLAG);
   let reloading = false;
-  // Not while a run is going, nor while the page holds results not downloaded or other machines'
-  // files (the app marks them on <html>: crates/app/src/components/kept.rs): it waits, and reloads
-  // once they are gone; a reader who keeps them keeps this page as it is.
+  // Not while a run is going, nor while other machines' files are loaded (the app marks both on
+  // <html>: crates/app/src/components/kept.rs): it waits, and reloads once they are gone. Results
+  // measured before do not hold it: the tab keeps them and they come back after the reload (an
+  // embed's autorun would otherwise keep it from ever being isolated).
   const atStake = () => {
     const at = document.documentElement.dataset;
-    return at.labRunning === 'true' || at.labUnsaved === 'true' || at.labCompared === 'true';
+    return at.labRunning === 'true' || at.labCompared === 'true';
   };
   const reloadOnce = () => {
     if (reloading || window.crossOriginIsolated || !storage || storage.getItem(FLAG)) return;
@@ -38,6 +39,8 @@
     }
     reloading = true;
     storage.setItem(FLAG, String(Date.now()));
+    // The rows come back after it, so keep.js does not ask "Leave site?" for them.
+    document.documentElement.dataset.labLeaving = 'lab';
     const now = new URL(location.href);
     if (now.pathname !== opened.pathname || now.search === opened.search) {
       location.reload(); // the reader moved on in the app, or nothing changed: reload what is shown

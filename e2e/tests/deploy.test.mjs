@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { assertWorkersUsed, clickAndWait, engineFolder, launch, waitForOutcome } from '../lib.mjs';
+import { assertWorkersUsed, clickAndWait, engineFolder, launch, openFromChapterMenu, waitForOutcome } from '../lib.mjs';
 import { startServer } from '../server.mjs';
 
 const DIST_SITE_DIR = process.env.DIST_SITE_DIR || path.resolve(import.meta.dirname, '../../target/site');
@@ -109,32 +109,42 @@ test('without isolation headers, the first visit registers the service worker, r
   assert.deepEqual(page.problems, []);
 });
 
-test("the service worker's first-visit reload waits while results are not downloaded, and keeps them", async (t) => {
-  // sw.js held back: the autorun's results are there before the service worker takes over.
-  const server = await startServer({ root: DIST_SITE_DIR, mode: 'none', overrides: { '/sw.js': { delayMs: 6000 } } });
+test("the service worker's first-visit reload waits while a run is going, and keeps the rows measured before it", async (t) => {
+  // A run of slow reads (about 10 s a job) is under way when the service worker takes over.
+  const server = await startServer({ root: DIST_SITE_DIR, mode: 'none' });
   t.after(() => server.close());
   const page = await openPage();
   t.after(() => page.context().close());
-  await page.goto(`${server.url}/chapters/sum?workers=2&tasks=4&n=100000&reps=1&autorun=1`);
-  const panel = page.locator('section[data-experiment="sum"]');
-  await panel.locator('table.results tr[data-variant]').first().waitFor({ timeout: 60_000 });
-  await page.waitForFunction(() => document.documentElement.dataset.labUnsaved === 'true');
+  await page.goto(`${server.url}/chapters/document-search?workers=1&tasks=1&docs=1000&latency=10&reps=1&autorun=1`);
+  const search = page.locator('section[data-experiment="document-search"]');
+  await page.waitForFunction(() => document.documentElement.dataset.labRunning === 'true', null, { timeout: 60_000 });
   await controlled(page);
   await page.waitForTimeout(3000);
-  assert.equal(page.loads, 1, 'no reload while the results are not downloaded');
-  assert.equal(await panel.locator('table.results tr[data-variant]').count(), 2);
-  // Downloaded: nothing is at stake, the page reloads once, isolated, and the rows come back.
-  await panel.getByRole('button', { name: 'Share and export' }).click();
-  await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download JSON', exact: true }).click()]);
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.labRunning), 'true', 'the run is still going');
+  assert.equal(page.loads, 1, 'no reload while a run is going');
+  await search.getByRole('button', { name: 'Stop', exact: true }).click();
   await waitForLoads(page, 2);
   assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+  assert.deepEqual(page.problems, []);
+
+  // sw.js held back: an autorun's results are there before the service worker takes over. They
+  // come back after its reload (the tab keeps them), so the reload does not wait for a download.
+  const held = await startServer({ root: DIST_SITE_DIR, mode: 'none', overrides: { '/sw.js': { delayMs: 6000 } } });
+  t.after(() => held.close());
+  const second = await openPage();
+  t.after(() => second.context().close());
+  await second.goto(`${held.url}/chapters/sum?workers=2&tasks=4&n=100000&reps=1&autorun=1`);
+  const panel = second.locator('section[data-experiment="sum"]');
+  await panel.locator('table.results tr[data-variant]').first().waitFor({ timeout: 60_000 });
+  await waitForLoads(second, 2);
+  assert.equal(await second.evaluate(() => crossOriginIsolated), true);
   // The reload opens the address the reader opened (autorun included): its run is run 2, after the
   // two rows kept from before the reload.
-  const reloaded = page.locator('section[data-experiment="sum"]');
+  const reloaded = second.locator('section[data-experiment="sum"]');
   assert.equal(await waitForOutcome(reloaded, 60_000), 'finished');
   const runs = await reloaded.locator('table.results [data-testid="row-run"]').allInnerTexts();
   assert.deepEqual(runs, ['1', '1', '2', '2'], 'the rows measured before the reload are kept');
-  assert.deepEqual(page.problems, []);
+  assert.deepEqual(second.problems, []);
 });
 
 test('a browser that does not isolate through the service worker reloads once, not in a loop', async (t) => {
@@ -448,6 +458,88 @@ test('a page open when a new version installs never runs on the new engine: it s
   const unexpected = page.problems.filter((p) => !/Failed to load resource: the server responded with a status of 404/.test(p));
   assert.deepEqual(unexpected, []);
   assert.ok(page.problems.length <= 8, `at most the engine's files, twice: ${page.problems.join('; ')}`);
+});
+
+/**
+ * A new version of the app deployed into the site copy `dir`: its folder `app-<hash>/` has another
+ * name (so the old one is gone from the host, as a host replaces the whole site), every file that
+ * names it names the new one, and the English texts have new hashed names. Returns the new name.
+ */
+const renamedTexts = new Map();
+function deployAppBuild(dir) {
+  const oldApp = fs.readdirSync(dir).find((f) => /^app-[0-9a-f]{16}$/.test(f));
+  assert.ok(oldApp, 'the site has an app folder');
+  const newApp = 'app-0123456789abcdef';
+  fs.renameSync(path.join(dir, oldApp), path.join(dir, newApp));
+  const files = fs.readdirSync(dir, { recursive: true }).filter((f) => /\.(html|js|json)$/.test(f));
+  for (const file of files) {
+    const full = path.join(dir, file);
+    const text = fs.readFileSync(full, 'utf8');
+    if (text.includes(oldApp)) fs.writeFileSync(full, text.replaceAll(oldApp, newApp));
+  }
+  const english = path.join(dir, 'content', 'en');
+  for (const file of fs.readdirSync(english).filter((f) => /-[0-9a-f]{16}\.json$/.test(f))) {
+    const renamed = file.replace(/-[0-9a-f]{16}\.json$/, '-0000000000000000.json');
+    fs.renameSync(path.join(english, file), path.join(english, renamed));
+    renamedTexts.set(renamed, file);
+  }
+  return newApp;
+}
+
+test('a part of a page gone after a deployment says to reload, not to try again; after a reload the new version works', async (t) => {
+  const dir = copySite();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const server = await startServer({ root: dir, mode: 'isolated' });
+  t.after(() => server.close());
+  // No service worker: its cache would still answer with the old version's files (a browser
+  // without one, or after a new one has deleted the old cache, as the test above shows).
+  const page = await openPage({ serviceWorkers: 'block' });
+  t.after(() => page.context().close());
+  await page.goto(`${server.url}/chapters/sum`);
+  await page.locator('section[data-experiment="sum"] button', { hasText: 'Run' }).first().waitFor();
+
+  // Control: a file missing while the site still serves this version (a broken host, not a new
+  // version) keeps the "try again" notice.
+  const folder = fs.readdirSync(dir).find((f) => /^app-[0-9a-f]{16}$/.test(f));
+  const panelFile = path.join(dir, folder, 'split_panel_hashing.wasm');
+  fs.renameSync(panelFile, `${panelFile}.away`);
+  await openFromChapterMenu(page, 'hashing');
+  const failed = page.getByTestId('panel-failed');
+  await failed.waitFor({ timeout: 30_000 });
+  assert.match(await failed.innerText(), /try again/);
+  assert.equal(await failed.getByTestId('new-version').isVisible(), false);
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.labNewVersion ?? null), null);
+  fs.renameSync(`${panelFile}.away`, panelFile);
+
+  // A new version is deployed while the page is open; the reader moves to a chapter not seen yet.
+  deployAppBuild(dir);
+  await openFromChapterMenu(page, 'document-search');
+  const panelGone = page.getByTestId('panel-failed');
+  await panelGone.waitFor({ timeout: 30_000 });
+  const proseGone = page.getByTestId('prose-failed');
+  await proseGone.waitFor({ timeout: 30_000 });
+  for (const notice of [panelGone, proseGone]) {
+    const text = await notice.innerText();
+    assert.match(text, /A new version of the lab was published.*Reload the page/s);
+    assert.doesNotMatch(text, /try again|press Retry/i);
+    assert.equal(await notice.getByRole('button', { name: 'Retry' }).isVisible(), false);
+  }
+  // The reload brings the new version, and the chapter works. (The copied app still names the
+  // texts' old files: put them back, as the new version's texts would be there.)
+  const english = path.join(dir, 'content', 'en');
+  for (const file of fs.readdirSync(english).filter((f) => f.endsWith('-0000000000000000.json'))) {
+    const hash = renamedTexts.get(file);
+    if (hash) fs.renameSync(path.join(english, file), path.join(english, hash));
+  }
+  await page.reload();
+  const panel = page.locator('section[data-experiment="document-search"]');
+  await panel.locator('button', { hasText: 'Run' }).first().waitFor({ timeout: 30_000 });
+  await page.locator('article.chapter .prose').first().waitFor();
+  assert.equal(await page.getByTestId('panel-failed').count(), 0);
+  assert.equal(await page.getByTestId('prose-failed').count(), 0);
+  // The old page's loads of its removed files are logged (404s, and the chunk loader's error).
+  const unexpected = page.problems.filter((p) => !/status of 404|HTTP status code is not ok/.test(p));
+  assert.deepEqual(unexpected, []);
 });
 
 /** A course page on another origin, without isolation headers, framing `src`. */

@@ -77,6 +77,38 @@ test('presets set the controls and bad values are clamped with a note', async ()
   await page.context().close();
 });
 
+test('settings that take over half a minute say how long before Run, and the note follows the settings', async () => {
+  // The issue's preset: 10,000 reads of 10 ms, 20 samples each of the loop, one thread and 64
+  // goroutines. The waits alone: 20 × (100 s + 100 s + 100 s / 64).
+  const { page, panel } = await open('?workers=1&tasks=64&docs=10000&latency=10&reps=20');
+  const note = panel.getByTestId('long-run');
+  await note.waitFor();
+  const leastMs = 20 * (10_000 * 10 + 10_000 * 10 + (10_000 * 10) / 64);
+  assert.equal(Number(await note.getAttribute('data-at-least-ms')), Math.round(leastMs));
+  assert.match(await note.innerText(), new RegExp(`at least ${Math.ceil(leastMs / 60_000)} minutes.*Stop ends it`));
+  assert.equal(await panel.locator('table.results tbody tr[data-variant]').count(), 0, 'nothing started');
+  // 100 documents: 20 × (1 s + 1 s + the goroutines' 16 ms, which a sample's 100 ms floor
+  // lengthens), still over half a minute, said in seconds.
+  const documents = panel.getByLabel('Documents', { exact: true });
+  await documents.fill('100');
+  await documents.press('Tab');
+  const fewerMs = 20 * (100 * 10 * 2 + Math.max((100 * 10) / 64, 100));
+  await page.waitForFunction((ms) => document.querySelector('[data-testid="long-run"]')?.dataset.atLeastMs === String(ms), Math.round(fewerMs));
+  assert.match(await note.innerText(), new RegExp(`at least ${Math.ceil(fewerMs / 1000)} seconds`));
+  // One repetition: about 2 s, and the note goes.
+  const repetitions = panel.getByLabel('Repetitions', { exact: true });
+  await repetitions.focus();
+  await repetitions.press('Home');
+  await page.waitForFunction(() => document.querySelector('[data-testid="long-run"]') === null);
+  // The chapter's own defaults never show it.
+  const fresh = await open('');
+  await fresh.panel.getByRole('button', { name: 'Run', exact: true }).waitFor();
+  assert.equal(await fresh.panel.getByTestId('long-run').count(), 0);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+  await fresh.page.context().close();
+});
+
 test('a tasks sweep draws threads and goroutines side by side', async () => {
   const { page, panel } = await open('?workers=1&docs=100&latency=1');
   assert.equal(await clickAndWait(panel, 'Sweep tasks'), 'finished');

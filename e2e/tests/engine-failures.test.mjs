@@ -68,6 +68,27 @@ test('without shared memory, message workers that cannot load fail the run with 
   }
 });
 
+test('without shared memory, a sum too large to copy to its workers is refused with a clear line; smaller shares run', async () => {
+  const plain = await serve('none');
+  try {
+    const page = await newPage(browser);
+    // 50 million numbers in one task: one 200 MB message, beyond the bound of copies in flight.
+    await page.goto(`${plain.url}/chapters/sum?workers=2&tasks=1&n=50000000&reps=1`);
+    const panel = page.locator('section[data-experiment="sum"]');
+    assert.equal(await run(panel, 120_000), 'failed');
+    assert.match(await panel.getByTestId('outcome').innerText(), /more than this page should hold/);
+    assert.match(await panel.locator('[data-testid="failure-detail"] code').textContent(), /191 MB at once.*choose more tasks/);
+    // The same numbers in 64 shares pass the bound and run.
+    await page.goto(`${plain.url}/chapters/sum?workers=2&tasks=64&n=50000000&reps=1`);
+    const again = page.locator('section[data-experiment="sum"]');
+    assert.equal(await run(again, 180_000), 'finished');
+    for (const text of await again.locator('table.results tbody tr[data-variant] td.check').allInnerTexts()) assert.match(text, /correct/);
+    await page.context().close();
+  } finally {
+    await plain.close();
+  }
+});
+
 test("a panic in the engine's coordinator reaches the reader in its own words", async () => {
   const page = await newPage(browser);
   // The real coordinator, except that a run of one repetition makes the engine panic (through the

@@ -221,6 +221,12 @@ pub mod limits {
     pub const MAX_SPIN_TASKS: u32 = demo::TASKS.max as u32;
     const _: () = assert!(crate::catalog::task_memory::WEIGHED_WORKERS <= MAX_SPIN_TASKS);
 
+    /// Without shared memory, the most bytes of a sum's numbers copied to message workers at once:
+    /// each busy worker holds its task's share twice (the message and its own memory) beside the
+    /// page's whole list, so 128 MB in flight is about half a gigabyte at the peak. See
+    /// [`crate::Job::message_copies_bytes`].
+    pub const MAX_MESSAGE_COPIES_BYTES: u64 = 128 << 20;
+
     pub const MAX_SUM_TASKS: u32 = sum::TASKS.max as u32;
     pub const MAX_SUM_NUMBERS: u64 = sum::NUMBERS.max;
     pub const MAX_SUM_REPETITIONS: u32 = sum::REPETITIONS.max as u32;
@@ -276,6 +282,19 @@ pub mod limits {
 }
 
 impl Job {
+    /// Without shared memory, the bytes of a sum's numbers in flight to its message workers at
+    /// once: one task's share (4 bytes a number) for each worker that can be busy. 0 for other
+    /// work (hashing has its own bound on the copies of a slice).
+    pub fn message_copies_bytes(&self) -> u64 {
+        match self.workload {
+            Workload::Sum { numbers, .. } if self.variant == Variant::ThreadPool => {
+                let tasks = u64::from(self.tasks.max(1));
+                u64::from(self.workers.max(1)).min(tasks) * numbers.div_ceil(tasks) * 4
+            }
+            _ => 0,
+        }
+    }
+
     /// `Err` with a plain-words reason when the job is outside the engine's limits ([`limits`]: the
     /// chapters' own).
     pub fn validate(&self) -> Result<(), String> {
@@ -375,6 +394,28 @@ impl Job {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sum_without_shared_memory_copies_one_share_per_busy_worker_and_the_largest_cases_exceed_the_bound() {
+        let sum = |workers, tasks, numbers| Job {
+            workload: Workload::Sum { numbers, seed: 1 },
+            variant: Variant::ThreadPool,
+            workers,
+            tasks,
+            repetitions: 1,
+        };
+        // 10 million numbers in 8 tasks on 2 workers: two shares of 1.25 million numbers in flight.
+        assert_eq!(sum(2, 8, 10_000_000).message_copies_bytes(), 2 * 1_250_000 * 4);
+        // More workers than tasks: only the tasks' workers are busy.
+        assert_eq!(sum(16, 2, 10_000_000).message_copies_bytes(), 2 * 5_000_000 * 4);
+        let bound = limits::MAX_MESSAGE_COPIES_BYTES;
+        assert!(sum(2, 8, 10_000_000).message_copies_bytes() <= bound, "the chapter's defaults run");
+        assert!(sum(2, 2, 20_000_000).message_copies_bytes() <= bound, "the embed tests' preset runs");
+        assert!(sum(2, 1, 50_000_000).message_copies_bytes() > bound, "200 MB in one message is refused");
+        assert!(sum(8, 8, 50_000_000).message_copies_bytes() > bound);
+        // The loop runs in the engine's own memory; other work has no such copies.
+        assert_eq!(Job { variant: Variant::Sequential, ..sum(2, 1, 50_000_000) }.message_copies_bytes(), 0);
+    }
 
     fn job(workers: u32, tasks: u32, numbers: u64) -> Job {
         Job {

@@ -5,6 +5,7 @@
 
 pub mod catalog;
 pub mod compare;
+pub mod duration;
 pub mod job;
 pub mod latency;
 pub mod params;

@@ -185,6 +185,14 @@ ui_table! {
     pub views_loading: &'static str,
     /// The code of a panel's charts and timeline could not be fetched; Retry follows.
     pub views_failed: &'static str,
+    /// A part of the page (code or text) is gone from the site because a new version was deployed
+    /// while the page was open (`www/keep.js` marks it): reload, instead of "try again".
+    pub new_version_reload: &'static str,
+    /// Before Run, when the settings ask for a run longer than `experiments::duration::LONG_RUN_MS`
+    /// at the least: `{duration}` is `seconds_forms` or `minutes_forms`.
+    pub long_run: &'static str,
+    pub seconds_forms: &'static str,
+    pub minutes_forms: &'static str,
     pub back_home: &'static str,
     /// A page's text is fetched when shown (`prose.rs`): while it loads, and when it could not be.
     pub prose_loading: &'static str,

@@ -36,6 +36,10 @@ pub static ZH: Ui = Ui {
     panel_failed: "无法加载这个实验（连接可能已中断）。页面的其余部分仍可使用；请重试。",
     views_loading: "正在加载图表和时间线…",
     views_failed: "无法加载图表和时间线（连接可能已中断）。没有它们也可以运行；请重试。",
+    new_version_reload: "本页打开后，实验室发布了新版本，旧版本的这一部分已不存在。请重新加载页面：在此标签页中测得的结果会恢复。",
+    long_run: "按这些设置运行，在任何机器上都至少需要 {duration}：仅其中的等待和计时采样就要这么久。随时可以按“停止”结束。",
+    seconds_forms: "{n, plural, other {# 秒}}",
+    minutes_forms: "{n, plural, other {# 分钟}}",
     back_home: "返回章节列表",
 
     prose_loading: "正在加载正文…",

@@ -20,8 +20,13 @@ pub const KB: u64 = 1000;
 /// first from 732,303 B to 224,451 B; a fetched table built by one loop instead of code per field
 /// (9 KB), no `str::parse::<f64>` anywhere in the app (its 20 KB table of powers of five is data,
 /// which stays in the core whichever chunk uses it: 13 KB gzip) and the other languages' titles and
-/// summaries fetched with their tables (8 KB) brought it to 194,371 B here.
-pub const APP_WASM_GZIP_BUDGET: u64 = APP_WASM_GZIP_TARGET;
+/// summaries fetched with their tables (8 KB) brought it to 194,371 B here. Issue 34 took it to
+/// 199,528 B (the results row, its notes and sentences in the English table) and then past issue
+/// 15's target, to 200,765 B: the English strings of a page whose version was replaced ("reload")
+/// and of a run said to be long before Run, with the notices that show them (the English table is
+/// compiled into the core; fetching it like the other four is issue 36's). So the budget sits just
+/// above, and the bench shows the target missed by that much.
+pub const APP_WASM_GZIP_BUDGET: u64 = 201 * KB;
 /// The most one chapter's experiments may load beyond the core: the files their panels and their
 /// later views need, each gzip -9, summed (347,763 B here as 58 chunk files, document search;
 /// 331,622 B as 10 once the chunks were bundled, `chunk_bundles`; 331,961 B as 17 with the later
@@ -30,14 +35,19 @@ pub const APP_WASM_GZIP_BUDGET: u64 = APP_WASM_GZIP_TARGET;
 /// results row with its spread, range, notes row and run context, the sentence of what a run
 /// found and how it was timed, every row's settings, samples and first attempt in the downloads
 /// and the protocol, the comparison by each row's own settings), after taking 5 KB back by
-/// tagging `trust::Doubt` externally; issue 36 is where chapters get lighter.
-pub const CHAPTER_CODE_GZIP_BUDGET: u64 = 351 * KB;
+/// tagging `trust::Doubt` externally; issue 36 is where chapters get lighter. Raised again by issue
+/// 34's "nothing lost" to 362,219 B here: each row kept in the tab and read back
+/// (`components::kept`: the measurement's serializer, 12 KB with the panels' restore; read with
+/// the engine reports' own decoder, not a second one through `serde_json::Value`, which cost 35 KB),
+/// the long-run note and the notices' "reload" line.
+pub const CHAPTER_CODE_GZIP_BUDGET: u64 = 363 * KB;
 /// The most one chapter's panels may load before a Run works: their own files, without their later
 /// views (`views_*`, fetched after the engine's files; `components::split_view::LaterCode`). The Sum
 /// chapter's was 326.0 KB before its views were split off and is 184.4 KB; the heaviest is the
 /// task-cost chapter's three panels, 253,283 B here (two of them have no later views), 268,081 B
-/// with issue 34's results table, run context and per-row downloads (see above).
-pub const CHAPTER_RUN_CODE_GZIP_BUDGET: u64 = 269 * KB;
+/// with issue 34's results table, run context and per-row downloads (see above), 283,089 B with
+/// its rows kept in the tab (see above).
+pub const CHAPTER_RUN_CODE_GZIP_BUDGET: u64 = 284 * KB;
 /// The most the threaded engine (`dist/engine-<build>/engine_bg.wasm`) may weigh, gzip -9: 231,962 B, then
 /// 225,344 B here with the crates that never run in timed code built for size (Cargo.toml), then
 /// 216,190 B with the protocol's enums externally tagged (no `Content` buffering), 222,774 B with
@@ -59,7 +69,9 @@ pub const SLOW_LINK_RUN_WARM_TARGET_MS: f64 = 1000.0;
 /// Why a target is not met today, as the bench report says beside it (each was measured; see the
 /// closing notes of issue 15 and ARCHITECTURE.md, "Why not"). A target that is met shows none.
 pub mod why_not {
-    pub const APP: &str = "what every page needs: Leptos, its router, the page shell, English strings, formats";
+    pub const APP: &str = "what every page needs: Leptos, its router, the page shell, English strings, formats; \
+        issue 34's strings (a replaced version's \"reload\", the long-run note) took it 0.8 KB past 200 KB: the \
+        English table is compiled in, and fetching it as the other languages' is issue 36's";
     pub const CHAPTER_CODE: &str = "it is the code a chapter's panels run: the frame, tables, plotters charts, \
         timeline, compare, share, code view and the protocol, shared by most panels, plus each panel's own \
         (Leptos views are most of it); bundling the splitter's chunks took 4.6% off, and splitting each panel's \

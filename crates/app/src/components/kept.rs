@@ -2,16 +2,17 @@
 //! `sessionStorage`, so moving to another chapter and back, a language switch or a reload brings
 //! them back (described anew, in the page's language); and the page marks on `<html>` what leaving
 //! would lose, for `www/keep.js` (the browser's "Leave site?" prompt) and `www/register-sw.js` (the
-//! service worker's first-visit reload waits while a run is going or anything is at stake).
+//! service worker's first-visit reload waits while a run is going or files are loaded).
 //!
 //! The marks: `data-lab-running` (a run under way), `data-lab-unsaved` (results not downloaded
 //! since they were measured) and `data-lab-compared` (other machines' files loaded: they are not
 //! kept). A language switch sets `data-lab-leaving="lab"` first: the results come back on the new
 //! page, so only loaded files make it ask.
 
+use super::results::RunContext;
 use experiments::Measurement;
+use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet};
 
 /// What one experiment panel has at stake.
 #[derive(Clone, Copy, Default)]
@@ -22,15 +23,25 @@ struct Stake {
 }
 
 thread_local! {
-    /// Each experiment's stake, by its catalog name.
-    static STAKES: RefCell<BTreeMap<&'static str, Stake>> = const { RefCell::new(BTreeMap::new()) };
+    /// Each experiment's stake, by its catalog name (a few: a list is lighter than a map).
+    static STAKES: RefCell<Vec<(&'static str, Stake)>> = const { RefCell::new(Vec::new()) };
     /// The runners with a run going, by their own ids.
-    static RUNNING: RefCell<BTreeSet<u64>> = const { RefCell::new(BTreeSet::new()) };
+    static RUNNING: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Change `experiment`'s stake and write the page's marks anew.
 fn update(experiment: &'static str, change: impl FnOnce(&mut Stake)) {
-    STAKES.with(|stakes| change(stakes.borrow_mut().entry(experiment).or_default()));
+    STAKES.with(|stakes| {
+        let mut stakes = stakes.borrow_mut();
+        let at = match stakes.iter().position(|(name, _)| *name == experiment) {
+            Some(at) => at,
+            None => {
+                stakes.push((experiment, Stake::default()));
+                stakes.len() - 1
+            }
+        };
+        change(&mut stakes[at].1);
+    });
     write_marks();
 }
 
@@ -39,7 +50,7 @@ fn write_marks() {
     let running = RUNNING.with(|r| !r.borrow().is_empty());
     let (unsaved, compared) = STAKES.with(|stakes| {
         let stakes = stakes.borrow();
-        (stakes.values().any(|s| s.rows > s.downloaded), stakes.values().any(|s| s.compared))
+        (stakes.iter().any(|(_, s)| s.rows > s.downloaded), stakes.iter().any(|(_, s)| s.compared))
     });
     let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) else { return };
     for (name, on) in [("data-lab-running", running), ("data-lab-unsaved", unsaved), ("data-lab-compared", compared)] {
@@ -51,10 +62,9 @@ fn write_marks() {
 pub fn running(runner: u64, going: bool) {
     RUNNING.with(|r| {
         let mut r = r.borrow_mut();
+        r.retain(|id| *id != runner);
         if going {
-            r.insert(runner);
-        } else {
-            r.remove(&runner);
+            r.push(runner);
         }
     });
     write_marks();
@@ -84,15 +94,52 @@ pub fn left(experiment: &'static str) {
 }
 
 /// One kept row: enough to add it again as its run did.
+#[derive(Serialize, Deserialize)]
 pub struct KeptRow {
     pub run: u32,
     pub sweep: bool,
     pub baseline: bool,
+    /// Read with the same decoder as the engine's reports (`serde_json::from_str`), so keeping
+    /// rows adds no second copy of it to the chapter's code.
     pub measurement: Measurement,
-    pub context: serde_json::Value,
+    pub context: KeptContext,
 }
 
-/// The most bytes one experiment keeps; beyond it the oldest runs are dropped from the copy (the
+/// A row's [`RunContext`] as it is kept.
+#[derive(Serialize, Deserialize)]
+pub struct KeptContext {
+    settings: Vec<(String, String)>,
+    mode: String,
+    logical_processors: u32,
+    build: Option<String>,
+    started_at: String,
+}
+
+impl KeptContext {
+    pub fn of(context: &RunContext) -> KeptContext {
+        KeptContext {
+            settings: context.settings.clone(),
+            mode: context.mode.to_string(),
+            logical_processors: context.logical_processors,
+            build: context.build.clone(),
+            started_at: context.started_at.clone(),
+        }
+    }
+
+    /// The context again, for `experiment`; `None` if its mode is not one the page knows.
+    pub fn context(self, experiment: &'static str) -> Option<RunContext> {
+        Some(RunContext {
+            experiment,
+            settings: self.settings,
+            mode: RunContext::mode_named(&self.mode)?,
+            logical_processors: self.logical_processors,
+            build: self.build,
+            started_at: self.started_at,
+        })
+    }
+}
+
+/// The most bytes one experiment keeps; beyond it the oldest rows are dropped from the copy (the
 /// page still shows them).
 const MOST_KEPT_BYTES: usize = 1 << 20;
 
@@ -116,43 +163,29 @@ fn lighter(m: &Measurement) -> Measurement {
     m
 }
 
-/// Add `row` to `experiment`'s kept rows.
-pub fn keep(experiment: &str, row: &KeptRow) {
+/// Add `row` to `experiment`'s kept rows: one JSON line each, oldest first.
+pub fn keep(experiment: &str, run: u32, sweep: bool, baseline: bool, m: &Measurement, context: &RunContext) {
     let Some(storage) = storage() else { return };
-    let mut rows: Vec<serde_json::Value> = storage
-        .get_item(&key(experiment))
-        .ok()
-        .flatten()
-        .and_then(|text| serde_json::from_str(&text).ok())
-        .unwrap_or_default();
-    rows.push(serde_json::json!({
-        "run": row.run, "sweep": row.sweep, "baseline": row.baseline,
-        "measurement": lighter(&row.measurement), "context": row.context,
-    }));
-    let mut text = serde_json::to_string(&rows).unwrap_or_default();
-    while text.len() > MOST_KEPT_BYTES && rows.len() > 1 {
-        rows.remove(0);
-        text = serde_json::to_string(&rows).unwrap_or_default();
+    let row = KeptRow { run, sweep, baseline, measurement: lighter(m), context: KeptContext::of(context) };
+    let Ok(line) = serde_json::to_string(&row) else { return };
+    let mut text = storage.get_item(&key(experiment)).ok().flatten().unwrap_or_default();
+    text.push_str(&line);
+    text.push('\n');
+    while text.len() > MOST_KEPT_BYTES {
+        match text.find('\n') {
+            Some(end) if end + 1 < text.len() => drop(text.drain(..=end)),
+            _ => break,
+        }
     }
     // A full storage (or one the browser refuses) keeps nothing more: the page still shows the rows.
     let _ = storage.set_item(&key(experiment), &text);
 }
 
-/// `experiment`'s kept rows, oldest first (none if there are none, or they cannot be read).
+/// `experiment`'s kept rows, oldest first (none if there are none; a line that cannot be read is
+/// skipped).
 pub fn kept(experiment: &str) -> Vec<KeptRow> {
     let Some(text) = storage().and_then(|s| s.get_item(&key(experiment)).ok().flatten()) else { return Vec::new() };
-    let rows: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap_or_default();
-    rows.into_iter()
-        .filter_map(|row| {
-            Some(KeptRow {
-                run: row.get("run")?.as_u64()? as u32,
-                sweep: row.get("sweep")?.as_bool()?,
-                baseline: row.get("baseline")?.as_bool()?,
-                measurement: serde_json::from_value(row.get("measurement")?.clone()).ok()?,
-                context: row.get("context")?.clone(),
-            })
-        })
-        .collect()
+    text.lines().filter_map(|line| serde_json::from_str(line).ok()).collect()
 }
 
 /// Forget `experiment`'s kept rows (the reader cleared them).

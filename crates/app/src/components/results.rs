@@ -90,31 +90,9 @@ impl RunContext {
         }
     }
 
-    /// As JSON, for the tab's own copy of its results ([`super::kept`]).
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "settings": self.settings, "mode": self.mode, "logical_processors": self.logical_processors,
-            "build": self.build, "started_at": self.started_at,
-        })
-    }
-
-    /// Back from [`RunContext::to_json`], for `experiment`; `None` if it is not that shape.
-    pub fn from_json(experiment: &'static str, value: &serde_json::Value) -> Option<RunContext> {
-        let text = |key: &str| value.get(key).and_then(serde_json::Value::as_str);
-        let settings = value
-            .get("settings")?
-            .as_array()?
-            .iter()
-            .filter_map(|pair| Some((pair.get(0)?.as_str()?.to_string(), pair.get(1)?.as_str()?.to_string())))
-            .collect();
-        Some(RunContext {
-            experiment,
-            settings,
-            mode: MODES.into_iter().find(|m| Some(*m) == text("mode"))?,
-            logical_processors: value.get("logical_processors")?.as_u64()? as u32,
-            build: text("build").map(str::to_string),
-            started_at: text("started_at")?.to_string(),
-        })
+    /// The mode named `name`, if it is one of [`MODES`].
+    pub fn mode_named(name: &str) -> Option<&'static str> {
+        MODES.into_iter().find(|m| *m == name)
     }
 }
 

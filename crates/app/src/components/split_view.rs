@@ -44,7 +44,6 @@ where
     Fut: Future<Output = SplitBuilt> + 'static,
     Wait: Future<Output = ()> + 'static,
 {
-    let t = ui();
     let state = RwSignal::new(State::Loading);
     // The built view waits here until the closure below takes it into the page.
     let built: StoredValue<Option<AnyView>, LocalStorage> = StoredValue::new_local(None);
@@ -82,19 +81,36 @@ where
         State::Ready => built.try_update_value(Option::take).flatten().into_any(),
         State::Failed => {
             let start = start.clone();
-            view! {
-                <div class="notice notice-warning" role="alert" data-testid=failed_test_id>
-                    <p>{failed_text}</p>
-                    <p>
-                        <button type="button" class="button" on:click=move |_| { state.set(State::Loading); start(None); }>
-                            {t.retry}
-                        </button>
-                    </p>
-                </div>
-            }
-            .into_any()
+            let retry = move || {
+                state.set(State::Loading);
+                start(None);
+            };
+            failed_notice(failed_text, failed_test_id, Box::new(retry))
         }
     }
+}
+
+/// The notice of a split view whose code could not be fetched: `failed_text` and Retry, or, when a
+/// new version of the site replaced this page's (`www/keep.js` marks it), a line that says to
+/// reload. Not generic: one copy for every split view.
+fn failed_notice(
+    failed_text: &'static str,
+    failed_test_id: &'static str,
+    retry: Box<dyn Fn() + Send + Sync>,
+) -> AnyView {
+    let t = ui();
+    view! {
+        <div class="notice notice-warning" role="alert" data-testid=failed_test_id>
+            <p class="if-not-new-version">{failed_text}</p>
+            <p class="if-new-version" data-testid="new-version">{t.new_version_reload}</p>
+            <p class="if-not-new-version">
+                <button type="button" class="button" on:click=move |_| retry()>
+                    {t.retry}
+                </button>
+            </p>
+        </div>
+    }
+    .into_any()
 }
 
 /// The longest a panel's later views wait for the engine's files before they are fetched anyway.

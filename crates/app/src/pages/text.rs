@@ -14,7 +14,8 @@ use leptos::prelude::*;
 #[component]
 pub fn TextBody(text: &'static ChapterText, state: ProseState, #[prop(optional)] with_panels: bool) -> impl IntoView {
     let t = ui();
-    let status = move || match state.prose.get() {
+    let status = move || {
+        match state.prose.get() {
         Prose::Ready(_) => None,
         Prose::Loading => Some(
             view! {
@@ -30,14 +31,16 @@ pub fn TextBody(text: &'static ChapterText, state: ProseState, #[prop(optional)]
                 <div class="prose-state">
                     <p class="text-summary">{text.summary}</p>
                     <div class="notice notice-warning" role="alert" data-testid="prose-failed">
-                        <p><strong>{t.prose_failed_title}</strong>" "{t.prose_failed_body}</p>
+                        <p><strong>{t.prose_failed_title}</strong>" "<span class="if-not-new-version">{t.prose_failed_body}</span></p>
+                        <p class="if-new-version" data-testid="new-version">{t.new_version_reload}</p>
                         <p class="prose-failed-why">{fill(t.prose_failed_why, &[("why", &why)])}</p>
-                        <p><button type="button" class="button" on:click=move |_| state.retry()>{t.retry}</button></p>
+                        <p class="if-not-new-version"><button type="button" class="button" on:click=move |_| state.retry()>{t.retry}</button></p>
                     </div>
                 </div>
             }
             .into_any(),
         ),
+    }
     };
     // In an embed a link of the prose opens a tab of its own: the course page stays where it is, and
     // pages other than embeds refuse to be framed (X-Frame-Options).

@@ -100,7 +100,7 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
     let runner = Runner::new();
     let log = ResultLog::new("bubble-sort");
     // What this tab measured here before (another chapter, another language, a reload) comes back.
-    log.restore(|m, _| (algorithm_id(algorithm_of(&m.job)), describe(&m.job)));
+    log.restore(&|m, _| (algorithm_id(algorithm_of(&m.job)), describe(&m.job)));
     let compared = Compared::new();
     let traces = TraceLog::new();
     let shown = RwSignal::new(SortAlgorithm::ChunkedBubble);

@@ -61,7 +61,7 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
     let runner = Runner::new();
     let log = ResultLog::new("cpu-vs-io");
     // What this tab measured here before (another chapter, another language, a reload) comes back.
-    log.restore(|m, _| (variant_id(m.job.variant), describe(&m.job)));
+    log.restore(&|m, _| (variant_id(m.job.variant), describe(&m.job)));
     let compared = Compared::new();
     let traces = TraceLog::new();
     let io_points = RwSignal::new(Vec::<SweepPoint>::new());

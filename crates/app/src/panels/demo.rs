@@ -53,7 +53,7 @@ fn DemoControls(machine: Machine) -> impl IntoView {
     let runner = Runner::new();
     let log = ResultLog::new("demo");
     // What this tab measured here before (another chapter, another language, a reload) comes back.
-    log.restore(|m, baseline| (if baseline { "one-worker" } else { "many-workers" }, describe(&m.job)));
+    log.restore(&|m, baseline| (if baseline { "one-worker" } else { "many-workers" }, describe(&m.job)));
     let compared = Compared::new();
     let one_worker = RwSignal::new(None::<Measurement>);
     let many_workers = RwSignal::new(None::<Measurement>);

@@ -1,7 +1,7 @@
 //! The document search chapter: sequential reads, threads that block on each read, and
 //! goroutines that park; plus a sweep over the task count for both kinds of concurrency.
 
-use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
+use super::panel::{variant_id, ExperimentFrame, LongRunNote, ResultLog, RunButtons, RunStatus};
 use crate::components::compare::{CompareResults, Compared, SweptCount};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::later::Later;
@@ -100,7 +100,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
     let runner = Runner::new();
     let log = ResultLog::new("document-search");
     // What this tab measured here before (another chapter, another language, a reload) comes back.
-    log.restore(|m, _| (variant_id(m.job.variant), describe(&m.job)));
+    log.restore(&|m, _| (variant_id(m.job.variant), describe(&m.job)));
     let compared = Compared::new();
     let traces = TraceLog::new();
     let threads_points = RwSignal::new(Vec::<SweepPoint>::new());
@@ -123,6 +123,17 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         repetitions: repetitions.get_untracked() as u32,
     };
     let remember_settings = move || write_to_url(&settings().query());
+    // A Run of slow reads can take minutes: say so before it starts.
+    let at_least_ms = Signal::derive(move || {
+        let s = Settings {
+            workers: workers.get() as u32,
+            tasks: tasks.get() as u32,
+            documents: documents.get() as u32,
+            latency_ms: latency.get() as u32,
+            repetitions: repetitions.get() as u32,
+        };
+        experiments::duration::run_takes_at_least_ms(&catalog_docs::run_jobs(&s))
+    });
     // Threads and goroutines measured with the same knobs are one choice of the picker, side by side.
     let show_trace = move |run: String, m: Measurement| {
         if m.job.variant != Variant::Sequential {
@@ -219,6 +230,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
             <Slider label=t.read_latency help=latency_help value=latency range=Signal::stored(LATENCY_MS) disabled=running />
             <Slider label=t.repetitions help=repetitions_help value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.run second=(t.sweep_tasks, Callback::new(move |_| sweep())) log />
+            <LongRunNote at_least_ms />
         </form>
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
         // comparison and sharing come in code of their own, after the engine's files.

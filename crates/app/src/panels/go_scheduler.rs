@@ -68,7 +68,7 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
     let runner = Runner::new();
     let log = ResultLog::new("go-scheduler");
     // What this tab measured here before (another chapter, another language, a reload) comes back.
-    log.restore(|m, _| match m.job.workload {
+    log.restore(&|m, _| match m.job.workload {
         experiments::Workload::Scenario { scenario } => ("goroutines", name(scenario).to_string()),
         _ => ("goroutines", String::new()),
     });

@@ -106,7 +106,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
     let runner = Runner::new();
     let log = ResultLog::new("hashing");
     // What this tab measured here before (another chapter, another language, a reload) comes back.
-    log.restore(|m, _| (variant_id(m.job.variant), describe(&m.job)));
+    log.restore(&|m, _| (variant_id(m.job.variant), describe(&m.job)));
     let compared = Compared::new();
     let traces = TraceLog::new();
     let digests = RwSignal::new(Vec::<(String, bool, u32)>::new());

@@ -2,7 +2,7 @@
 //! the action buttons, the progress line, the results log.
 
 use crate::components::code_view::CodeView;
-use crate::components::kept::{self, KeptRow};
+use crate::components::kept;
 use crate::components::later::Later;
 use crate::components::machine::MachineLine;
 use crate::components::results::{ResultRow, RunContext, Timing};
@@ -13,6 +13,7 @@ use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
 use crate::runner::{Outcome, Runner};
 use experiments::catalog::{self, Machine, Mode, Query, Runs};
+use experiments::duration::LONG_RUN_MS;
 use experiments::protocol::Stage;
 use experiments::stats::speedup;
 use experiments::{Measurement, Variant};
@@ -66,6 +67,30 @@ pub fn ExperimentFrame(
                 {(!on_page).then(|| view! { <MachineLine machine=environment /> })}
             </Later>
         </section>
+    }
+}
+
+/// Before Run, when the settings ask for a run longer than [`LONG_RUN_MS`] at the least
+/// (`at_least_ms`, from [`experiments::duration::run_takes_at_least_ms`] of the jobs Run would
+/// send): how long at the least, and that Stop ends it. Nothing while the run is shorter.
+#[component]
+pub fn LongRunNote(#[prop(into)] at_least_ms: Signal<f64>) -> impl IntoView {
+    let t = ui();
+    move || {
+        let ms = at_least_ms.get();
+        (ms > LONG_RUN_MS).then(|| {
+            let seconds = (ms / 1_000.0).ceil() as u64;
+            let duration = if seconds < 120 {
+                message(t.seconds_forms, &[("n", Arg::Count(seconds))])
+            } else {
+                message(t.minutes_forms, &[("n", Arg::Count(seconds.div_ceil(60)))])
+            };
+            view! {
+                <p class="long-run" data-testid="long-run" data-at-least-ms=ms.round()>
+                    {fill(t.long_run, &[("duration", &duration)])}
+                </p>
+            }
+        })
     }
 }
 
@@ -281,10 +306,10 @@ impl ResultLog {
     /// chapter, switched the language or reloaded), each variant described by `describe` (given
     /// the measurement and whether it was its run's baseline) as the panel names it now: its kind
     /// and its words.
-    pub fn restore(&self, describe: impl Fn(&Measurement, bool) -> (&'static str, String)) {
+    pub fn restore(&self, describe: &dyn Fn(&Measurement, bool) -> (&'static str, String)) {
         let mut current: Option<RunLog> = None;
         for row in kept::kept(self.experiment) {
-            let Some(context) = RunContext::from_json(self.experiment, &row.context) else { continue };
+            let Some(context) = row.context.context(self.experiment) else { continue };
             if current.is_none_or(|run| run.run != row.run) {
                 self.runs.update_value(|r| *r = (*r).max(row.run));
                 current = Some(RunLog {
@@ -404,9 +429,7 @@ impl RunLog {
             },
         };
         if !self.restoring {
-            let context = row.context.to_json();
-            let kept = KeptRow { run: self.run, sweep: self.sweep, baseline, measurement: m.clone(), context };
-            kept::keep(self.log.experiment, &kept);
+            kept::keep(self.log.experiment, self.run, self.sweep, baseline, m, &row.context);
         }
         self.log.rows.update(|rows| rows.push(row));
         speedup

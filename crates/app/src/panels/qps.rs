@@ -2,7 +2,7 @@
 //! requests that compute a little and then wait; QPS, latency percentiles, utilisation, requests
 //! in flight over time, and Little's law checked against the measurement.
 
-use super::panel::{ExperimentFrame, RunButtons, RunStatus};
+use super::panel::{ExperimentFrame, LongRunNote, RunButtons, RunStatus};
 use crate::components::axis::Scale;
 use crate::components::controls::{NumberField, Slider};
 use crate::components::later::Later;
@@ -118,16 +118,21 @@ fn QpsControls(machine: Machine) -> impl IntoView {
     let runner = Runner::new();
     let results = RwSignal::new(Vec::<Measurement>::new());
 
+    // Read tracked where a signal derives from them (the long-run note), untracked in `run`.
+    let settings = move || Settings {
+        requests: requests.get() as u32,
+        concurrency: concurrency.get() as u32,
+        wait_ms: wait.get() as u32,
+        work_us: work.get() as u32,
+        threads: threads.get() as u32,
+        workers: workers.get() as u32,
+        repetitions: repetitions.get() as u32,
+    };
+    // A load test of slow requests can take minutes: say so before it starts.
+    let at_least_ms =
+        Signal::derive(move || experiments::duration::run_takes_at_least_ms(&catalog_qps::run_jobs(&settings())));
     let run = move || {
-        let s = Settings {
-            requests: requests.get_untracked() as u32,
-            concurrency: concurrency.get_untracked() as u32,
-            wait_ms: wait.get_untracked() as u32,
-            work_us: work.get_untracked() as u32,
-            threads: threads.get_untracked() as u32,
-            workers: workers.get_untracked() as u32,
-            repetitions: repetitions.get_untracked() as u32,
-        };
+        let s = untrack(settings);
         write_to_url(&s.query());
         results.set(Vec::new());
         runner.run(catalog_qps::run_jobs(&s), move |_, m| {
@@ -159,6 +164,7 @@ fn QpsControls(machine: Machine) -> impl IntoView {
             <Slider label=t.qps_workers help=t.qps_workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <Slider label=t.repetitions help=t.repetitions_help_load_test.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.run />
+            <LongRunNote at_least_ms />
         </form>
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the results table, the
         // chart and sharing come in code of their own, after the engine's files.

@@ -65,7 +65,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
     let runner = Runner::new();
     let log = ResultLog::new("sum");
     // What this tab measured here before (another chapter, another language, a reload) comes back.
-    log.restore(|m, _| (variant_id(m.job.variant), describe(&m.job)));
+    log.restore(&|m, _| (variant_id(m.job.variant), describe(&m.job)));
     let compared = Compared::new();
     let points = RwSignal::new(Vec::<SweepPoint>::new());
     let sweep_tasks = RwSignal::new(tasks.get_untracked() as u32);

@@ -142,7 +142,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
     let runner = Runner::new();
     let log = ResultLog::new("task-granularity");
     // What this tab measured here before (another chapter, another language, a reload) comes back.
-    log.restore(|m, _| (variant_id(m.job.variant), describe_measured(m)));
+    log.restore(&|m, _| (variant_id(m.job.variant), describe_measured(m)));
     let compared = Compared::new();
     let jobs_of_run = RwSignal::new(Vec::<Job>::new());
     // Per (variant, workers): the overhead points; and the loop's time per task size.

@@ -41,7 +41,7 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
     let results = RwSignal::new(Vec::<Measurement>::new());
     let log = ResultLog::new("task-switch");
     // What this tab measured here before (another chapter, another language, a reload) comes back.
-    log.restore(|m, _| {
+    log.restore(&|m, _| {
         let name = if m.job.variant == Variant::ThreadPool { ui().switch_threads } else { ui().switch_goroutines };
         (variant_id(m.job.variant), name.to_string())
     });

@@ -281,6 +281,16 @@ async fn run_once(job: &Job, input: &dyn Prepared, pool: &mut MessagePool, cance
 
 /// Measure `job` on k message workers: input prepared here once, a warm-up, then the repetitions.
 pub async fn run_job(job: &Job, cancel: &Cancel) -> Outcome<Measurement> {
+    let copies = job.message_copies_bytes();
+    if copies > experiments::job::limits::MAX_MESSAGE_COPIES_BYTES {
+        let detail = format!(
+            "without shared memory each busy worker gets its own copy of its task's numbers: {} MB at once, more \
+             than this page should hold (at most {} MB): choose more tasks, fewer workers or fewer numbers",
+            copies.div_ceil(1 << 20),
+            experiments::job::limits::MAX_MESSAGE_COPIES_BYTES >> 20
+        );
+        return Err(Failure::new(FailureKind::TooMuchMemory, detail));
+    }
     let input = match kernels::prepare(job, cancel)? {
         Ok(input) => input,
         Err(Stopped) => return Ok(Err(Stopped)),
