@@ -115,23 +115,18 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         }
     };
 
+    // Read tracked where a signal derives from them (the long-run note), untracked in the runs.
     let settings = move || Settings {
-        workers: workers.get_untracked() as u32,
-        tasks: tasks.get_untracked() as u32,
-        documents: documents.get_untracked() as u32,
-        latency_ms: latency.get_untracked() as u32,
-        repetitions: repetitions.get_untracked() as u32,
+        workers: workers.get() as u32,
+        tasks: tasks.get() as u32,
+        documents: documents.get() as u32,
+        latency_ms: latency.get() as u32,
+        repetitions: repetitions.get() as u32,
     };
-    let remember_settings = move || write_to_url(&settings().query());
+    let remember_settings = move || write_to_url(&untrack(settings).query());
     // A Run of slow reads can take minutes: say so before it starts.
     let at_least_ms = Signal::derive(move || {
-        let s = Settings {
-            workers: workers.get() as u32,
-            tasks: tasks.get() as u32,
-            documents: documents.get() as u32,
-            latency_ms: latency.get() as u32,
-            repetitions: repetitions.get() as u32,
-        };
+        let s = settings();
         experiments::duration::run_takes_at_least_ms(&catalog_docs::run_jobs(&s))
     });
     // Threads and goroutines measured with the same knobs are one choice of the picker, side by side.
@@ -147,7 +142,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
 
     let run = move || {
         let query = remember_settings();
-        let jobs = catalog_docs::run_jobs(&settings());
+        let jobs = catalog_docs::run_jobs(&untrack(settings));
         jobs_of_run.set(jobs.clone());
         let run_log = log.start_run(query);
         overshoot.set(None);
@@ -162,7 +157,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
     // One timed run per point (after the sequential baseline) keeps a sweep of slow reads short.
     let sweep = move || {
         let query = remember_settings();
-        let s = settings();
+        let s = untrack(settings);
         let k = s.workers;
         let jobs = catalog_docs::sweep_jobs(&s);
         jobs_of_run.set(jobs.clone());
