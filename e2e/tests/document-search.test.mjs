@@ -87,6 +87,11 @@ test('settings that take over half a minute say how long before Run, and the not
   assert.equal(Number(await note.getAttribute('data-at-least-ms')), Math.round(leastMs));
   assert.match(await note.innerText(), new RegExp(`at least ${Math.ceil(leastMs / 60_000)} minutes.*Stop ends it`));
   assert.equal(await panel.locator('table.results tbody tr[data-variant]').count(), 0, 'nothing started');
+  // The sweep says its own: one sample per point, but the loop and every thread point wait the
+  // whole 100 s on one worker.
+  const sweepNote = panel.getByTestId('long-sweep');
+  assert.ok(Number(await sweepNote.getAttribute('data-at-least-ms')) >= 2 * 10_000 * 10, 'the loop and one thread point at least');
+  assert.match(await sweepNote.innerText(), /A sweep with these settings takes at least \d+ minutes.*Stop ends it/);
   // 100 documents: 20 × (1 s + 1 s + the goroutines' 16 ms, which a sample's 100 ms floor
   // lengthens), still over half a minute, said in seconds.
   const documents = panel.getByLabel('Documents', { exact: true });
@@ -104,6 +109,7 @@ test('settings that take over half a minute say how long before Run, and the not
   const fresh = await open('');
   await fresh.panel.getByRole('button', { name: 'Run', exact: true }).waitFor();
   assert.equal(await fresh.panel.getByTestId('long-run').count(), 0);
+  assert.equal(await fresh.panel.getByTestId('long-sweep').count(), 0);
   assert.deepEqual(page.problems, []);
   await page.context().close();
   await fresh.page.context().close();

@@ -69,10 +69,10 @@ pub fn ms(value: f64) -> String {
     fixed(shown, digits)
 }
 
-/// A ratio such as a speedup: 1.85×.
+/// A ratio such as a speedup: 1.85× (to the decimals the trust rules read it at).
 pub fn times(value: f64) -> String {
     if value.is_finite() {
-        format!("{}×", fixed(value, 2))
+        format!("{}×", fixed(value, experiments::trust::SHOWN_DECIMALS as u8))
     } else {
         "—".into()
     }

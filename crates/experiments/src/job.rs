@@ -53,6 +53,13 @@ impl Workload {
             Workload::TaskMemory | Workload::PingPong { .. } | Workload::Qps { .. } => false,
         }
     }
+
+    /// Whether the tasks of a split job together do exactly the work of its sequential loop (a
+    /// range of the sum each, the same hashes), so that their busy time can be held against the
+    /// loop's (see [`crate::trust::SLOW_PACE`]). Not a chunked sort, whose pieces and merge are other work.
+    pub fn splits_the_loop(&self) -> bool {
+        matches!(self, Workload::Sum { .. } | Workload::Hash { .. })
+    }
 }
 
 /// Where the bytes to hash come from.

@@ -21,6 +21,19 @@ pub const NOISY_SPREAD: f64 = 1.3;
 /// not exact to the per cent.
 pub const CEILING_TOLERANCE: f64 = 1.03;
 
+/// Workers that each had a core to themselves do the loop's work at the loop's pace: their tasks'
+/// time, summed, is the loop's. When it is more than this many times the loop's, the cores were
+/// not theirs alone for a good part of the run (another program, or a host that runs the machine's
+/// processors on fewer real cores), and the speedup is lower than the machine gives when free.
+pub const SLOW_PACE: f64 = 1.25;
+
+/// The pace is compared only when the loop's traced pass ran at least this long: over a pass of a
+/// few milliseconds one interruption decides it.
+pub const PACE_MIN_MS: f64 = 20.0;
+
+/// Speedups are shown to this many decimals (`1.87×`).
+pub const SHOWN_DECIMALS: i32 = 2;
+
 /// Tasks shorter than this (median, in ms) are "small": a sleeping worker can take about as long
 /// to wake up as one such task takes to run, so the first worker may finish them all alone.
 pub const SMALL_TASK_MS: f64 = 0.2;
@@ -47,6 +60,9 @@ pub enum Doubt {
     /// The speedup is a little above `ceiling`, within the run's own spread: it means "about
     /// `ceiling`×", the most these workers can give. A note for the reader, not a warning.
     AtCeiling { speedup: f64, ceiling: u32 },
+    /// Workers no more than the cores spent `slowdown` times as long on the loop's work as the loop
+    /// did alone (their tasks' busy time over the loop's): they did not have a core each.
+    SlowWorkers { slowdown: f64 },
 }
 
 impl Doubt {
@@ -65,7 +81,10 @@ impl Doubt {
     /// result, a machine that got busy) may be gone a second later; tasks too few to spread, or a
     /// machine that never became quiet in the time allowed, will not be.
     pub fn worth_measuring_again(&self) -> bool {
-        matches!(self, Doubt::Noisy { .. } | Doubt::BusyDuring | Doubt::BeyondCeiling { .. })
+        matches!(
+            self,
+            Doubt::Noisy { .. } | Doubt::BusyDuring | Doubt::BeyondCeiling { .. } | Doubt::SlowWorkers { .. }
+        )
     }
 }
 
@@ -123,12 +142,13 @@ pub fn speedup_spread(baseline: &Measurement, m: &Measurement) -> f64 {
 
 /// What is wrong with the speedup of `m` over `baseline` on a machine of `cores` logical
 /// processors: beyond what its workers can give by more than the run's spread, or a little above
-/// it; `None` when it is within reach (or no bound holds).
+/// it, or below it because its workers did the work slower than the loop did ([`SLOW_PACE`]);
+/// `None` when it is within reach (or no bound holds).
 pub fn speedup_doubt(baseline: &Measurement, m: &Measurement, cores: u32) -> Option<Doubt> {
     let ceiling = speedup_ceiling(&baseline.job, &m.job, cores)?;
     let speedup = stats::speedup(&baseline.summary, &m.summary);
-    if !(speedup.is_finite() && speedup > f64::from(ceiling)) {
-        return None;
+    if !(speedup.is_finite() && shown(speedup) > f64::from(ceiling)) {
+        return slow_workers(baseline, m, cores);
     }
     let allowed = f64::from(ceiling) * speedup_spread(baseline, m).max(CEILING_TOLERANCE);
     Some(if speedup > allowed {
@@ -136,6 +156,30 @@ pub fn speedup_doubt(baseline: &Measurement, m: &Measurement, cores: u32) -> Opt
     } else {
         Doubt::AtCeiling { speedup, ceiling }
     })
+}
+
+/// [`Doubt::SlowWorkers`] when `m`'s workers, each of which could have had a core (no more of them
+/// than cores), spent more than [`SLOW_PACE`] times the loop's busy time on the same work. Only
+/// for work whose tasks together do exactly the loop's work (see
+/// [`crate::Workload::splits_the_loop`]), from complete traces of passes long enough to tell.
+fn slow_workers(baseline: &Measurement, m: &Measurement, cores: u32) -> Option<Doubt> {
+    let job = &m.job;
+    let free = job.effective_workers() >= 2 && job.workers <= cores.max(1);
+    let complete = |trace: &crate::results::Trace| !trace.spans.is_empty() && trace.shown_until_ms.is_none();
+    if !(free && job.workload.splits_the_loop() && complete(&baseline.trace) && complete(&m.trace)) {
+        return None;
+    }
+    let busy = |trace: &crate::results::Trace| trace.spans.iter().map(|s| s.end_ms - s.start_ms).sum::<f64>();
+    let (loop_ms, workers_ms) = (busy(&baseline.trace), busy(&m.trace));
+    let slowdown = workers_ms / loop_ms;
+    (loop_ms >= PACE_MIN_MS && slowdown.is_finite() && slowdown > SLOW_PACE).then_some(Doubt::SlowWorkers { slowdown })
+}
+
+/// `speedup` as the page shows it, to [`SHOWN_DECIMALS`] decimals: 2.003 reads "2.00×", the ceiling
+/// itself, and needs no note.
+fn shown(speedup: f64) -> f64 {
+    let scale = 10f64.powi(SHOWN_DECIMALS);
+    (speedup * scale).round() / scale
 }
 
 fn few_workers(m: &Measurement, cores: u32) -> Option<Doubt> {
@@ -278,6 +322,9 @@ mod tests {
         let doubt = speedup_doubt(&base, &at, 2).expect("above 2x");
         assert!(matches!(doubt, Doubt::AtCeiling { ceiling: 2, .. }));
         assert!(!doubt.warns());
+        // 2.004x reads "2.00×", the ceiling itself: nothing to say either.
+        let reads_two = timed(sum_job(Variant::ThreadPool, 2, 8), &[4.99, 4.99, 4.99], true);
+        assert_eq!(speedup_doubt(&base, &reads_two, 2), None);
         // 1.9x: nothing to say. So is 3.3x on a machine of four cores.
         let within = timed(sum_job(Variant::ThreadPool, 2, 8), &[5.3, 5.2, 5.25], true);
         assert_eq!(speedup_doubt(&base, &within, 2), None);
@@ -297,6 +344,54 @@ mod tests {
         // Not measured in turns: the wider of the two spreads.
         let apart = timed(sum_job(Variant::ThreadPool, 2, 8), &[5.0, 5.5, 5.0], false);
         assert!((speedup_spread(&base, &apart) - 1.2).abs() < 1e-9);
+    }
+
+    /// A measurement whose median sample's trace spans `busy` ms in all, over `spans` tasks.
+    fn traced(job: Job, ms: f64, busy: f64, spans: u32) -> Measurement {
+        let spans = (0..spans)
+            .map(|task| Span { worker: task % 2, task, start_ms: 0.0, end_ms: busy / f64::from(spans.max(1)) })
+            .collect();
+        let trace = Trace { spans, wall_ms: ms, ..Trace::default() };
+        let check = Check { ok: true, value: "1".into(), expected: "1".into() };
+        let mut m = Measurement::from_samples(job, vec![(ms, trace.clone()), (ms, trace)], check, None);
+        m.interleaved = true;
+        m
+    }
+
+    #[test]
+    fn workers_slower_than_the_loop_at_the_same_work_are_caught() {
+        let hash = |variant, workers| Job {
+            workload: Workload::Hash {
+                source: crate::job::HashSource::Generated { bytes: 1 << 24, seed: 1 },
+                slice_bytes: 1 << 22,
+            },
+            ..sum_job(variant, workers, 4)
+        };
+        let base = traced(hash(Variant::Sequential, 1), 200.0, 198.0, 4);
+        // Two workers on two cores spent 1.4x the loop's time on the same hashes: 1.25x, caught.
+        let slow = traced(hash(Variant::ThreadPool, 2), 160.0, 277.0, 8);
+        assert!(
+            matches!(speedup_doubt(&base, &slow, 2), Some(Doubt::SlowWorkers { slowdown }) if (slowdown - 1.4).abs() < 0.01)
+        );
+        assert!(
+            Doubt::SlowWorkers { slowdown: 1.4 }.warns()
+                && Doubt::SlowWorkers { slowdown: 1.4 }.worth_measuring_again()
+        );
+        // At the loop's pace (1.1x its busy time): nothing.
+        let fine = traced(hash(Variant::ThreadPool, 2), 110.0, 218.0, 8);
+        assert_eq!(speedup_doubt(&base, &fine, 2), None);
+        // Four workers on two cores share them by design; one worker has no one to share with.
+        assert_eq!(speedup_doubt(&base, &traced(hash(Variant::ThreadPool, 4), 160.0, 400.0, 8), 2), None);
+        assert_eq!(speedup_doubt(&base, &traced(hash(Variant::ThreadPool, 1), 260.0, 260.0, 4), 2), None);
+        // Passes too short to tell, and work the split changes (a chunked sort), are not judged.
+        let short = traced(sum_job(Variant::Sequential, 1, 1), 2.0, 2.0, 1);
+        assert_eq!(speedup_doubt(&short, &traced(sum_job(Variant::ThreadPool, 2, 8), 1.6, 3.0, 8), 2), None);
+        let sort = |variant, workers| Job {
+            workload: Workload::Sort { numbers: 5_000, seed: 1, algorithm: crate::job::SortAlgorithm::Bubble },
+            ..sum_job(variant, workers, 4)
+        };
+        let sorted = traced(sort(Variant::Sequential, 1), 100.0, 100.0, 1);
+        assert_eq!(speedup_doubt(&sorted, &traced(sort(Variant::ThreadPool, 2), 90.0, 170.0, 4), 2), None);
     }
 
     #[test]

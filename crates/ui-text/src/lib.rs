@@ -191,6 +191,7 @@ ui_table! {
     /// Before Run, when the settings ask for a run longer than `experiments::duration::LONG_RUN_MS`
     /// at the least: `{duration}` is `seconds_forms` or `minutes_forms`.
     pub long_run: &'static str,
+    pub long_sweep: &'static str,
     pub seconds_forms: &'static str,
     pub minutes_forms: &'static str,
     pub back_home: &'static str,
@@ -227,6 +228,7 @@ ui_table! {
     pub doubt_busy: &'static str,
     pub doubt_busy_during: &'static str,
     pub doubt_noisy: &'static str,
+    pub doubt_slow_workers: &'static str,
     pub doubt_few_workers_small: &'static str,
     pub doubt_few_workers_busy: &'static str,
     pub doubt_baseline: &'static str,
@@ -238,7 +240,7 @@ ui_table! {
     pub first_noisy: &'static str,
     pub first_busy_during: &'static str,
     pub first_beyond: &'static str,
-    pub first_with_others: &'static str,
+    pub method_remeasured: &'static str,
     pub results_found_faster: &'static str,
     pub results_found_slower: &'static str,
     pub results_found_best: &'static str,

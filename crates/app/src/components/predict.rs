@@ -281,7 +281,9 @@ fn speedup_question(
     view! { <Prediction experiment question options measured /> }.into_any()
 }
 
-/// A speedup question whose bands depend on the worker count ([`speedup_against_workers`]).
+/// A speedup question of work that waits, whose bands depend on the worker count
+/// ([`speedup_against_workers`]): waiting tasks can beat the workers, so the bands name at least
+/// 2× (on one worker, "faster, up to about 1×" would be an empty band beside "about the same").
 fn workers_question(
     experiment: &'static str,
     question: Signal<String>,
@@ -289,15 +291,16 @@ fn workers_question(
     workers: RwSignal<u64>,
 ) -> AnyView {
     let measured = Signal::derive(move || {
-        rows.with(|rows| speedup_of(latest_plain_run(rows), "goroutines"))
-            .and_then(|(s, k)| speedup_against_workers(s, k).map(|option| Measured { option, value: speedup_value(s) }))
+        rows.with(|rows| speedup_of(latest_plain_run(rows), "goroutines")).and_then(|(s, k)| {
+            speedup_against_workers(s, k.max(2)).map(|option| Measured { option, value: speedup_value(s) })
+        })
     });
     // The bands name the worker count of the run once there is one, else the slider's.
     let options = Signal::derive(move || {
         let k = rows
             .with(|rows| speedup_of(latest_plain_run(rows), "goroutines").map(|(_, k)| k))
             .unwrap_or(workers.get() as u32);
-        with_workers(&ui().predict_workers_options, k)
+        with_workers(&ui().predict_workers_options, k.max(2))
     });
     view! { <Prediction experiment question options measured /> }.into_any()
 }

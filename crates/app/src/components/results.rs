@@ -136,6 +136,7 @@ fn doubt_words(doubt: &Doubt) -> String {
             &[("speedup", Arg::Text(&format::times(speedup))), ("ceiling", Arg::Count(ceiling as u64))],
         ),
         Doubt::AtCeiling { ceiling, .. } => message(t.doubt_at_ceiling, &[("ceiling", Arg::Count(ceiling as u64))]),
+        Doubt::SlowWorkers { slowdown } => fill(t.doubt_slow_workers, &[("slowdown", &format::times(slowdown))]),
     }
 }
 
@@ -148,9 +149,11 @@ pub fn doubt_text(row: &ResultRow) -> String {
     parts.join("; ")
 }
 
-/// What the first attempt of a row measured twice showed, in one sentence.
+/// What the first attempt of a row measured twice showed that set it aside, in one sentence; `None`
+/// when it showed nothing of its own (the run was measured again for another row: the method line
+/// says so once, not every row).
 pub fn remeasured_text(row: &ResultRow) -> Option<String> {
-    let first = row.timing.first_attempt.as_ref()?;
+    let first = row.timing.first_attempt.as_ref().filter(|first| !first.why.is_empty())?;
     let t = ui();
     let why: Vec<String> = first
         .why
@@ -165,9 +168,6 @@ pub fn remeasured_text(row: &ResultRow) -> Option<String> {
             _ => doubt_words(doubt),
         })
         .collect();
-    if why.is_empty() {
-        return Some(t.first_with_others.to_string());
-    }
     Some(fill(t.row_remeasured, &[("why", &why.join("; "))]))
 }
 
@@ -202,28 +202,30 @@ pub fn found_text(rows: &[ResultRow], label: impl Fn(&ResultRow) -> String) -> O
     Some(sentence)
 }
 
-/// How the latest run of `rows` was timed, in one sentence: the sample floor, the passes per
-/// sample, and whether its jobs took turns.
+/// How the latest run of `rows` was timed, in a sentence or two: the sample floor, the passes per
+/// sample, whether its jobs took turns, and whether it was measured twice.
 fn method_text(rows: &[ResultRow]) -> Option<String> {
     let t = ui();
     let last_run = rows.last()?.run;
     let run: Vec<&ResultRow> = rows.iter().filter(|r| r.run == last_run).collect();
     let least = run.iter().map(|r| r.timing.passes.0).min()?;
     let most = run.iter().map(|r| r.timing.passes.1).max()?;
-    if most <= 1 {
-        return None;
+    let mut sentences = Vec::new();
+    if most > 1 {
+        let passes = if least == most {
+            format::int(most as u64)
+        } else {
+            fill(t.range_dash, &[("low", &format::int(least as u64)), ("high", &format::int(most as u64))])
+        };
+        sentences.push(fill(t.method_passes, &[("floor", &format::int(SAMPLE_FLOOR_MS as u64)), ("passes", &passes)]));
+        if run.iter().any(|r| r.timing.interleaved) {
+            sentences.push(t.method_turns.to_string());
+        }
     }
-    let passes = if least == most {
-        format::int(most as u64)
-    } else {
-        fill(t.range_dash, &[("low", &format::int(least as u64)), ("high", &format::int(most as u64))])
-    };
-    let mut sentence = fill(t.method_passes, &[("floor", &format::int(SAMPLE_FLOOR_MS as u64)), ("passes", &passes)]);
-    if run.iter().any(|r| r.timing.interleaved) {
-        sentence.push(' ');
-        sentence.push_str(t.method_turns);
+    if run.iter().any(|r| r.timing.first_attempt.is_some()) {
+        sentences.push(t.method_remeasured.to_string());
     }
-    Some(sentence)
+    (!sentences.is_empty()).then(|| sentences.join(" "))
 }
 
 /// What the latest run of `rows` took before its timing, in one sentence.

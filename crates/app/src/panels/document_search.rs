@@ -124,11 +124,13 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         repetitions: repetitions.get() as u32,
     };
     let remember_settings = move || write_to_url(&untrack(settings).query());
-    // A Run of slow reads can take minutes: say so before it starts.
+    // A Run or a Sweep of slow reads can take minutes: say so before it starts.
     let at_least_ms = Signal::derive(move || {
         let s = settings();
         experiments::duration::run_takes_at_least_ms(&catalog_docs::run_jobs(&s))
     });
+    let sweep_at_least_ms =
+        Signal::derive(move || experiments::duration::run_takes_at_least_ms(&catalog_docs::sweep_jobs(&settings())));
     // Threads and goroutines measured with the same knobs are one choice of the picker, side by side.
     let show_trace = move |run: String, m: Measurement| {
         if m.job.variant != Variant::Sequential {
@@ -225,7 +227,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
             <Slider label=t.read_latency help=latency_help value=latency range=Signal::stored(LATENCY_MS) disabled=running />
             <Slider label=t.repetitions help=repetitions_help value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <RunButtons runner run_label=t.run second=(t.sweep_tasks, Callback::new(move |_| sweep())) log />
-            <LongRunNote at_least_ms />
+            <LongRunNote at_least_ms sweep_at_least_ms />
         </form>
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
         // comparison and sharing come in code of their own, after the engine's files.

@@ -72,13 +72,21 @@ pub fn ExperimentFrame(
 
 /// Before Run, when the settings ask for a run longer than [`LONG_RUN_MS`] at the least
 /// (`at_least_ms`, from [`experiments::duration::run_takes_at_least_ms`] of the jobs Run would
-/// send): how long at the least, and that Stop ends it. Nothing while the run is shorter.
+/// send): how long at the least, and that Stop ends it; the same for the panel's sweep
+/// (`sweep_at_least_ms`, of the jobs Sweep would send), if it has one. Nothing while shorter.
 #[component]
-pub fn LongRunNote(#[prop(into)] at_least_ms: Signal<f64>) -> impl IntoView {
+pub fn LongRunNote(
+    #[prop(into)] at_least_ms: Signal<f64>,
+    #[prop(optional, into)] sweep_at_least_ms: Option<Signal<f64>>,
+) -> impl IntoView {
     let t = ui();
     move || {
-        let ms = at_least_ms.get();
-        (ms > LONG_RUN_MS).then(|| {
+        let lines = [(Some(at_least_ms), t.long_run, "long-run"), (sweep_at_least_ms, t.long_sweep, "long-sweep")];
+        let long = lines.into_iter().filter_map(|(ms, template, testid)| {
+            let ms = ms?.get();
+            (ms > LONG_RUN_MS).then_some((ms, template, testid))
+        });
+        long.map(|(ms, template, testid)| {
             let seconds = (ms / 1_000.0).ceil() as u64;
             let duration = if seconds < 120 {
                 message(t.seconds_forms, &[("n", Arg::Count(seconds))])
@@ -86,11 +94,12 @@ pub fn LongRunNote(#[prop(into)] at_least_ms: Signal<f64>) -> impl IntoView {
                 message(t.minutes_forms, &[("n", Arg::Count(seconds.div_ceil(60)))])
             };
             view! {
-                <p class="long-run" data-testid="long-run" data-at-least-ms=ms.round()>
-                    {fill(t.long_run, &[("duration", &duration)])}
+                <p class="long-run" data-testid=testid data-at-least-ms=ms.round()>
+                    {fill(template, &[("duration", &duration)])}
                 </p>
             }
         })
+        .collect_view()
     }
 }
 

@@ -259,7 +259,10 @@ async fn measure_jobs(
 
     // 2. Each set of jobs that do the same work: their inputs, warm-ups until quiet, then their
     // samples in turns (and, if that attempt cannot be right, a second one).
-    let group_started = now_ms();
+    // What the group's jobs have spent waiting for quiet so far (their warm-ups and timing do not
+    // count: a long set measured before would otherwise leave the next ones no wait at all, and
+    // call them busy without having looked).
+    let mut group_settle_ms = 0.0;
     let mut check = QuietCheck::new();
     let probe_on = probe_on.map(|pool| Probes { pool, width });
     for set in same_work(jobs) {
@@ -280,13 +283,14 @@ async fn measure_jobs(
                 Ok(work) => work,
                 Err(Stopped) => return Ok(Err(Stopped)),
             };
-            let group_left = cx.quiet_limit_ms * GROUP_SETTLE_LIMITS - (now_ms() - group_started);
+            let group_left = cx.quiet_limit_ms * GROUP_SETTLE_LIMITS - group_settle_ms;
             let settle_limit = settle_limit_ms(cx.quiet_limit_ms, now_ms()).min(group_left).max(0.0);
             let settle_pool = probe_on.as_ref().map(|p| &p.pool);
             let settled = match settle(job, &mut work, settle_pool, width, &mut check, settle_limit, cx).await? {
                 Ok(settled) => settled,
                 Err(Stopped) => return Ok(Err(Stopped)),
             };
+            group_settle_ms += settled.waited_ms;
             prepared.push(ReadyJob { job, work, settled, started });
         }
         let set_jobs = &jobs[set.clone()];

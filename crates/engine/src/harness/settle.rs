@@ -21,8 +21,8 @@ pub const SETTLE_LIMIT_MS: f64 = 2_000.0;
 /// [`SETTLED_ENGINE_LIMIT_MS`].
 const YOUNG_ENGINE_MS: f64 = 5_000.0;
 const SETTLED_ENGINE_LIMIT_MS: f64 = 500.0;
-/// How long all the jobs of a group wait together, at most, in multiples of one job's limit; once
-/// spent, later jobs wait no more.
+/// How long all the jobs of a group wait for quiet together, at most, in multiples of one job's
+/// limit (their warm-ups and timing do not count); once spent, later jobs only warm up.
 pub const GROUP_SETTLE_LIMITS: f64 = 2.0;
 /// Before a job is timed, the probes must find the machine quiet for this long...
 const QUIET_WINDOW_MS: f64 = 200.0;
@@ -63,6 +63,8 @@ fn wants_warm_up(warm_ups_ms: &[f64]) -> bool {
 /// How one job's wait for a quiet machine went.
 pub(super) struct Settled {
     pub ms: f64,
+    /// Of `ms`, the time not spent on warm-ups: probing, pausing, waiting for quiet.
+    pub waited_ms: f64,
     pub rounds: u32,
     pub quiet: bool,
 }
@@ -123,7 +125,9 @@ pub(super) async fn settle(
         if warm && (!probing || check.quiet(window, now_ms())) {
             break true;
         }
-        if now_ms() - started > limit_ms {
+        // The limit bounds the wait for quiet, not the warm-ups (a job is never timed cold because
+        // earlier jobs used up the group's wait), unless they go on for longer than a job's limit.
+        if now_ms() - started - warm_ups_ms.iter().sum::<f64>().min(SETTLE_LIMIT_MS) > limit_ms {
             break false;
         }
         // Warm-ups until this round has spent a probe's worth of time on them (a tiny job would
@@ -152,7 +156,9 @@ pub(super) async fn settle(
             return Ok(Err(Stopped));
         }
     };
-    Ok(Ok(Settled { ms: now_ms() - started, rounds, quiet }))
+    let ms = now_ms() - started;
+    let waited_ms = (ms - warm_ups_ms.iter().sum::<f64>()).max(0.0);
+    Ok(Ok(Settled { ms, waited_ms, rounds, quiet }))
 }
 
 /// One untimed pass of `job`, to warm code and caches (hashing: a short slice, not a whole pass).
