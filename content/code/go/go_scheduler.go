@@ -7,9 +7,10 @@ import (
 )
 
 // lesson-code: scenario/goroutines
-// runScenario starts tasks goroutines on workers Ps and waits for them all.
+// runScenario starts tasks goroutines on workers Ps and waits for them all,
+// then gives the program back the GOMAXPROCS it had.
 func runScenario(kind string, workers, tasks int) {
-	runtime.GOMAXPROCS(workers)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(workers))
 	var wg sync.WaitGroup
 	for task := 0; task < tasks; task++ {
 		wg.Add(1)

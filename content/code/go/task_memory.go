@@ -7,7 +7,8 @@ import (
 
 // lesson-code: task-memory/goroutines
 // bytesPerWaitingGoroutine starts n goroutines that all wait on one channel
-// and says how much more memory the runtime took from the system for them.
+// and says how many more bytes of heap and goroutine stacks are in use for
+// each: what they hold while parked, as the panel counts its tasks' heap bytes.
 func bytesPerWaitingGoroutine(n int) float64 {
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -27,6 +28,7 @@ func bytesPerWaitingGoroutine(n int) float64 {
 	runtime.ReadMemStats(&after)
 	close(gate)
 	finished.Wait()
-	return (float64(after.Sys) - float64(before.Sys)) / float64(n)
+	inUse := func(m *runtime.MemStats) float64 { return float64(m.HeapInuse + m.StackInuse) }
+	return (inUse(&after) - inUse(&before)) / float64(n)
 }
 // lesson-code-end

@@ -46,8 +46,11 @@ const fn part(role: Role, marker: &'static str) -> Part {
 
 use Role::{Both, Goroutines, ModelLoop, ModelSteps, Pool, Sequential, Shared};
 
-const DOCUMENT_SEARCH_GO: &[Part] =
-    &[part(Sequential, "docsearch/sequential"), part(Goroutines, "docsearch/goroutines")];
+const DOCUMENT_SEARCH_GO: &[Part] = &[
+    part(Shared, "docsearch/parse"),
+    part(Sequential, "docsearch/sequential"),
+    part(Goroutines, "docsearch/goroutines"),
+];
 
 /// Every experiment that runs a kernel (and the OS scheduler, a model the page runs), and its listings.
 pub const LISTINGS: &[Listing] = &[

@@ -32,7 +32,7 @@ pub struct Source {
 
 pub const SCHEDULING_RU: Source = Source {
     article: Article::SchedulingPart3Ru,
-    title: "Понимание планирования Golang, часть 3: параллелизм",
+    title: "Понимание третьего планирования Golang: параллелизм",
     language: "ru",
 };
 

@@ -451,7 +451,7 @@ pub static EN: Ui = Ui {
     predict_demo_question: "Which finishes first: the tasks on one worker, or the same tasks on {workers, plural, one {# worker} other {# workers}}?",
     predict_demo_options: ["One worker", "{k, plural, one {# worker} other {# workers}}", "Neither: about the same time (within 10 %)"],
     predict_sum_question: "With {workers, plural, one {# worker} other {# workers}}, the tasks’ speedup over the single loop will be:",
-    predict_sort_question: "With {workers, plural, one {# worker} other {# workers}}, the chunked bubble sort (pieces sorted at once, then merged) against one bubble sort of the whole list will be:",
+    predict_sort_question: "With {workers, plural, one {# worker} other {# workers}}, the chunked bubble sort (pieces bubble-sorted side by side, then the whole list bubble-sorted again) against one bubble sort of the whole list will be:",
     predict_hash_question: "{hashes, plural, one {# hash} other {# hashes}} of the same data on {workers, plural, one {# worker} other {# workers}}, against one worker computing them one after another: the speedup will be:",
     predict_docs_question: "Searching with {tasks, plural, one {# task} other {# tasks}} as goroutines on {workers, plural, one {# worker} other {# workers}}, every read waiting: the speedup over the loop will be:",
     predict_cpu_io_question_io: "IO-bound search, {tasks, plural, one {# task} other {# tasks}} as goroutines on {workers, plural, one {# worker} other {# workers}}: the speedup over the loop will be:",

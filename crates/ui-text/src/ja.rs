@@ -448,7 +448,7 @@ pub static JA: Ui = Ui {
     predict_demo_question: "先に終わるのはどちらでしょう：ワーカー一つのタスクか、同じタスクを{workers, plural, other {ワーカー#個}}で実行したものか？",
     predict_demo_options: ["ワーカー一つ", "{k, plural, other {ワーカー#個}}", "どちらでもない：ほぼ同じ時間（10 % 以内）"],
     predict_sum_question: "{workers, plural, other {ワーカー#個}}のとき、一つのループに対するタスクの速度向上率は：",
-    predict_sort_question: "{workers, plural, other {ワーカー#個}}のとき、リスト全体を一度にバブルソートするのに対するチャンク分割バブルソート（断片を同時にソートしてから統合）は：",
+    predict_sort_question: "{workers, plural, other {ワーカー#個}}のとき、リスト全体を一度にバブルソートするのに対するチャンク分割バブルソート（断片を横並びでバブルソートしてから、リスト全体をもう一度バブルソート）は：",
     predict_hash_question: "同じデータの{hashes, plural, other {ハッシュ # 個}}を{workers, plural, other {ワーカー#個}}で計算する場合、一つのワーカーが順番に計算するのに対する速度向上率は：",
     predict_docs_question: "{tasks, plural, other {タスク#個}}をゴルーチンとして{workers, plural, other {ワーカー#個}}で検索し、すべての読み込みが待つ場合、ループに対する速度向上率は：",
     predict_cpu_io_question_io: "I/Oバウンドな検索、{tasks, plural, other {タスク#個}}をゴルーチンとして{workers, plural, other {ワーカー#個}}で：ループに対する速度向上率は：",

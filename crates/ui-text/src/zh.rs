@@ -448,7 +448,7 @@ pub static ZH: Ui = Ui {
     predict_demo_question: "哪个先完成：一个工作线程上的任务，还是 {workers, plural, other {# 个工作线程}}上同样的任务？",
     predict_demo_options: ["一个工作线程", "{k, plural, other {# 个工作线程}}", "都不是：用时差不多（相差 10 % 以内）"],
     predict_sum_question: "使用 {workers, plural, other {# 个工作线程}}时，任务相对单个循环的加速比将是：",
-    predict_sort_question: "使用 {workers, plural, other {# 个工作线程}}时，分块冒泡排序（各块同时排序，再合并）相对对整个列表做一次冒泡排序，将是：",
+    predict_sort_question: "使用 {workers, plural, other {# 个工作线程}}时，分块冒泡排序（各块同时做冒泡排序，然后对整个列表再做一次冒泡排序）相对于对整个列表做一次冒泡排序，将是：",
     predict_hash_question: "在 {workers, plural, other {# 个工作线程}}上对同一数据做 {hashes, plural, other {# 次哈希}}，相对一个工作线程依次计算它们，加速比将是：",
     predict_docs_question: "以 goroutine 形式在 {workers, plural, other {# 个工作线程}}上用 {tasks, plural, other {# 个任务}}搜索，每次读取都要等待：相对循环的加速比将是：",
     predict_cpu_io_question_io: "IO 密集型搜索，以 goroutine 形式在 {workers, plural, other {# 个工作线程}}上运行 {tasks, plural, other {# 个任务}}：相对循环的加速比将是：",
