@@ -244,6 +244,10 @@ pub const FIND_1000: [PublishedComparison; 4] = [
     },
 ];
 
+/// The sequential search timed again right after each run of [`FIND_1000`], in the same order
+/// (`BenchmarkSequentialAgain`, ns/op): the articles ran every benchmark twice and published both.
+pub const FIND_1000_SEQUENTIAL_AGAIN_NS: [u64; 4] = [1_502_682_536, 1_416_126_029, 1_269_836_431, 1_267_427_764];
+
 #[cfg(test)]
 mod tests {
     use super::*;
