@@ -83,13 +83,17 @@ impl Trace {
         tasks.len()
     }
 
-    /// Sum of all span lengths divided by (wall time x lanes): how busy the workers were.
+    /// Sum of all span lengths: how long the tasks ran, on all workers together.
+    pub fn busy_ms(&self) -> f64 {
+        self.spans.iter().map(|s| (s.end_ms - s.start_ms).max(0.0)).sum()
+    }
+
+    /// [`Trace::busy_ms`] divided by (wall time x lanes): how busy the workers were.
     pub fn utilisation(&self, lanes: u32) -> f64 {
         if self.wall_ms <= 0.0 || lanes == 0 {
             return 0.0;
         }
-        let busy: f64 = self.spans.iter().map(|s| (s.end_ms - s.start_ms).max(0.0)).sum();
-        busy / (self.wall_ms * lanes as f64)
+        self.busy_ms() / (self.wall_ms * lanes as f64)
     }
 }
 

@@ -1,6 +1,7 @@
 //! When a measurement should not be taken at face value: widely spread repetitions, fewer workers
 //! at work than the job allowed, a machine that never became quiet before the timing or got busy
-//! during it, or a speedup beyond what the workers that can run at once could ever give.
+//! during it, a speedup beyond what the workers that can run at once could ever give, or workers
+//! slower than the loop at its own work.
 //!
 //! The page shows these beside the row in plain words instead of a bare speedup, and the engine
 //! measures a job a second time when its first attempt shows one that a disturbance explains
@@ -169,8 +170,7 @@ fn slow_workers(baseline: &Measurement, m: &Measurement, cores: u32) -> Option<D
     if !(free && job.workload.splits_the_loop() && complete(&baseline.trace) && complete(&m.trace)) {
         return None;
     }
-    let busy = |trace: &crate::results::Trace| trace.spans.iter().map(|s| s.end_ms - s.start_ms).sum::<f64>();
-    let (loop_ms, workers_ms) = (busy(&baseline.trace), busy(&m.trace));
+    let (loop_ms, workers_ms) = (baseline.trace.busy_ms(), m.trace.busy_ms());
     let slowdown = workers_ms / loop_ms;
     (loop_ms >= PACE_MIN_MS && slowdown.is_finite() && slowdown > SLOW_PACE).then_some(Doubt::SlowWorkers { slowdown })
 }

@@ -119,6 +119,7 @@ pub(super) async fn settle(
     let window = quiet_window_ms(started);
     check.restart();
     let mut warm_ups_ms = Vec::new();
+    let mut warming_ms = 0.0_f64;
     let mut rounds = 0;
     let quiet = loop {
         let warm = !warms_up(job) || !wants_warm_up(&warm_ups_ms);
@@ -127,7 +128,7 @@ pub(super) async fn settle(
         }
         // The limit bounds the wait for quiet, not the warm-ups (a job is never timed cold because
         // earlier jobs used up the group's wait), unless they go on for longer than a job's limit.
-        if now_ms() - started - warm_ups_ms.iter().sum::<f64>().min(SETTLE_LIMIT_MS) > limit_ms {
+        if now_ms() - started - warming_ms.min(SETTLE_LIMIT_MS) > limit_ms {
             break false;
         }
         // Warm-ups until this round has spent a probe's worth of time on them (a tiny job would
@@ -137,7 +138,11 @@ pub(super) async fn settle(
         while wants_warm_up(&warm_ups_ms) && warms_up(job) && now_ms() - round_started < PROBE_MS {
             let t0 = now_ms();
             match warm_up(job, work, cx).await? {
-                Ok(()) => warm_ups_ms.push(now_ms() - t0),
+                Ok(()) => {
+                    let took = now_ms() - t0;
+                    warm_ups_ms.push(took);
+                    warming_ms += took;
+                }
                 Err(Stopped) => return Ok(Err(Stopped)),
             }
         }
@@ -157,7 +162,7 @@ pub(super) async fn settle(
         }
     };
     let ms = now_ms() - started;
-    let waited_ms = (ms - warm_ups_ms.iter().sum::<f64>()).max(0.0);
+    let waited_ms = (ms - warming_ms).max(0.0);
     Ok(Ok(Settled { ms, waited_ms, rounds, quiet }))
 }
 
