@@ -248,11 +248,12 @@ test('changing the worker count 50 times leaves no more workers alive than the l
     await workers.fill(String(1 + (round % 8)));
     assert.equal(await clickAndWait(panel, 'Run'), 'finished', `round ${round}`);
   }
-  // Exited workers close asynchronously: allow them a moment.
+  // Exited workers close asynchronously, and the browser reports a closed worker late on a busy
+  // machine (seen: one still listed after 5 s): allow them up to 20 s. A leak never closes at all.
   const largestPool = 8;
   const coordinator = 1;
   let alive = Infinity;
-  for (let i = 0; i < 50 && alive > largestPool + coordinator; i++) {
+  for (let i = 0; i < 200 && alive > largestPool + coordinator; i++) {
     await page.waitForTimeout(100);
     alive = page.workers().length;
   }
