@@ -126,19 +126,26 @@ export function assertWorkersUsed(used, workers, tasks, { longTasks = true } = {
   }
 }
 
+/**
+ * The experiment catalog (`experiments::catalog`), as `cargo xtask catalog` writes it (the build
+ * does too): `{experiments: [{name, chapter, runs, modes, quick, knobs, …}], chapters: [{slug,
+ * experiments}]}`. Tests take their lists of experiments and chapters from it, never their own.
+ */
+export const CATALOG = (() => {
+  const file = path.resolve(import.meta.dirname, 'catalog.json');
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`cargo xtask catalog\` (or \`cargo xtask build\`)`);
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+})();
+
+/** The catalog's entry of the experiment called `name`. */
+export function experimentNamed(name) {
+  const found = CATALOG.experiments.find((e) => e.name === name);
+  if (!found) throw new Error(`the catalog has no experiment called ${name}`);
+  return found;
+}
+
 /** Every chapter's slug and its first experiment (the one its "Try it" link reaches), in reading order. */
-export const CHAPTER_FIRST_EXPERIMENTS = [
-  ['concurrency-vs-parallelism', 'demo'],
-  ['os-scheduler', 'os-scheduler'],
-  ['sum', 'sum'],
-  ['bubble-sort', 'bubble-sort'],
-  ['hashing', 'hashing'],
-  ['cpu-vs-io', 'cpu-vs-io'],
-  ['document-search', 'document-search'],
-  ['go-scheduler', 'go-scheduler'],
-  ['task-costs', 'task-granularity'],
-  ['high-concurrency', 'qps'],
-];
+export const CHAPTER_FIRST_EXPERIMENTS = CATALOG.chapters.map((chapter) => [chapter.slug, chapter.experiments[0]]);
 
 /** Open chapter `slug` from the header's chapter menu (a link inside the app: no reload). */
 export async function openFromChapterMenu(page, slug) {

@@ -39,7 +39,16 @@ fn main() {
     // English only: another language's titles and summaries come with its fetched table.
     let mut out = String::from("pub static TEXTS: &[ChapterText] = &[\n");
     for t in texts.iter().filter(|t| t.lang == "en") {
-        let experiments: Vec<String> = t.experiments().map(|name| format!("{name:?}")).collect();
+        let experiments: Vec<String> = t
+            .experiments()
+            .map(|name| match experiments::catalog::ExperimentId::from_slug(name) {
+                Some(id) => format!("ExperimentId::{id:?}"),
+                None => {
+                    eprintln!("content/{}/{}.md places `{name}`, which the catalog does not have", t.lang, t.slug);
+                    std::process::exit(1);
+                }
+            })
+            .collect();
         let _ = writeln!(
             out,
             "    ChapterText {{ slug: {:?}, title: {:?}, summary: {:?}, experiments: &[{}], prose: {:?} }},",

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+import { CATALOG, CHAPTER_FIRST_EXPERIMENTS, experimentNamed, launch, newPage, serve, waitForOutcome } from '../lib.mjs';
 
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -28,31 +28,19 @@ after(async () => {
   }
 });
 
-// Small settings that finish quickly; `experiment` is the panel whose run is awaited.
-const RUNS = {
-  demo: '?workers=4&tasks=8&autorun=1',
-  'go-scheduler': '?scenario=io-mix&workers=2&tasks=6&autorun=1',
-  sum: '?workers=2&tasks=4&n=100000&reps=1&autorun=1',
-  'bubble-sort': '?workers=2&tasks=4&n=3000&reps=1&autorun=1',
-  'cpu-vs-io': '?workers=2&reps=1&autorun=1',
-  'document-search': '?workers=1&tasks=8&docs=100&latency=1&reps=1&autorun=1',
-  'task-granularity': '?tasks=1000&workers=2&reps=1&autorun=1',
-  hashing: '?mb=2&hashes=4&workers=2&autorun=1',
-  qps: '?requests=200&c=20&wait=10&work=50&threads=2&workers=2&autorun=1',
+/**
+ * Each experiment's page query: the catalog's quick settings, run once on load where the engine
+ * runs it (`experiment` is then the panel whose run is awaited); a model the page plays out only
+ * shows its settings.
+ */
+const ON_LOAD = (name) => {
+  const experiment = experimentNamed(name);
+  return experiment.runs === 'engine' ? { query: `?${experiment.quick}&autorun=1`, awaited: name } : { query: `?${experiment.quick}`, awaited: null };
 };
-const CHAPTERS = [
-  ['concurrency-vs-parallelism', 'demo'],
-  ['os-scheduler', null, '?threads=4&cores=1&quantum=1&mix=cpu&seed=3'],
-  ['go-scheduler', 'go-scheduler'],
-  ['sum', 'sum'],
-  ['bubble-sort', 'bubble-sort'],
-  ['cpu-vs-io', 'cpu-vs-io'],
-  ['document-search', 'document-search'],
-  ['task-costs', 'task-granularity'],
-  ['hashing', 'hashing'],
-  ['high-concurrency', 'qps'],
-];
-const EMBEDS = ['demo', 'os-scheduler', 'go-scheduler', 'sum', 'bubble-sort', 'cpu-vs-io', 'document-search', 'task-granularity', 'task-memory', 'task-switch', 'hashing', 'qps'];
+/** Every chapter and the experiment it shows first. */
+const CHAPTERS = CHAPTER_FIRST_EXPERIMENTS;
+/** Every experiment, each in an embed of its own. */
+const EMBEDS = CATALOG.experiments.map((e) => e.name);
 
 /** axe's serious and critical violations on the page as it is now, in words. */
 async function audit(page) {
@@ -102,9 +90,10 @@ async function auditPage(path, experiment) {
 test('the landing page and every chapter, after a run, light and dark: no serious or critical axe violation', { timeout: 600_000 }, async () => {
   const problems = [];
   for (const path of ['/']) problems.push(...(await auditPage(path, null)).map((p) => `${path} ${p}`));
-  for (const [slug, experiment, query] of CHAPTERS) {
-    const path = `/chapters/${slug}${query ?? RUNS[experiment] ?? ''}`;
-    problems.push(...(await auditPage(path, experiment)).map((p) => `/chapters/${slug} ${p}`));
+  for (const [slug, first] of CHAPTERS) {
+    const { query, awaited } = ON_LOAD(first);
+    const path = `/chapters/${slug}${query}`;
+    problems.push(...(await auditPage(path, awaited)).map((p) => `/chapters/${slug} ${p}`));
   }
   assert.deepEqual(problems, []);
 });
@@ -112,9 +101,9 @@ test('the landing page and every chapter, after a run, light and dark: no seriou
 test('every experiment embed, after a run where it has one, light and dark: no serious or critical axe violation', { timeout: 600_000 }, async () => {
   const problems = [];
   for (const name of EMBEDS) {
-    const query = RUNS[name] ?? (name === 'os-scheduler' ? '?threads=4&cores=1&quantum=1&mix=cpu&seed=3' : '');
+    const { query, awaited } = ON_LOAD(name);
     const path = `/embed/experiments/${name}${query}`;
-    problems.push(...(await auditPage(path, RUNS[name] ? name : null)).map((p) => `${path} ${p}`));
+    problems.push(...(await auditPage(path, awaited)).map((p) => `${path} ${p}`));
   }
   assert.deepEqual(problems, []);
 });
@@ -122,7 +111,7 @@ test('every experiment embed, after a run where it has one, light and dark: no s
 test('keyboard alone: focus follows the reading order, and the Go replay steps and announces each step', async () => {
   const page = await newPage(browser, { reducedMotion: 'reduce' });
   try {
-    await page.goto(`${server.url}/chapters/go-scheduler${RUNS['go-scheduler']}`);
+    await page.goto(`${server.url}/chapters/go-scheduler${ON_LOAD('go-scheduler').query}`);
     const panel = page.locator('section[data-experiment="go-scheduler"]');
     assert.equal(await waitForOutcome(panel, 120_000), 'finished');
     assert.equal(await page.locator('[tabindex]:not([tabindex="0"]):not([tabindex="-1"])').count(), 0, 'no positive tabindex');

@@ -7,23 +7,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, newPage, serve } from '../lib.mjs';
+import { CATALOG, launch, newPage, serve } from '../lib.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** Each chapter and the experiments of it that run a kernel (or, for the OS scheduler, a model). */
-const CHAPTERS = [
-  ['concurrency-vs-parallelism', ['demo']],
-  ['os-scheduler', ['os-scheduler']],
-  ['go-scheduler', ['go-scheduler']],
-  ['sum', ['sum']],
-  ['bubble-sort', ['bubble-sort']],
-  ['cpu-vs-io', ['cpu-vs-io']],
-  ['document-search', ['document-search']],
-  ['task-costs', ['task-granularity', 'task-switch', 'task-memory']],
-  ['hashing', ['hashing']],
-  ['high-concurrency', ['qps']],
-];
+/** Each chapter and its experiments (each runs a kernel or, for the OS scheduler, a model), from the catalog. */
+const CHAPTERS = CATALOG.chapters.map((chapter) => [chapter.slug, chapter.experiments]);
 
 /** Lines that are neither blank nor only a `//` comment. */
 function codeLines(text) {

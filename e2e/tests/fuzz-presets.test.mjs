@@ -9,9 +9,7 @@
 // changes how many addresses are tried.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { launch, newPage, serve } from '../lib.mjs';
+import { CATALOG, launch, newPage, serve } from '../lib.mjs';
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) >>> 0 : (Math.random() * 2 ** 32) >>> 0;
 const URLS = Number(process.env.FUZZ_URLS || 200);
@@ -34,35 +32,19 @@ function prng(seed) {
   return { next, int, pick: (items) => items[int(items.length)], chance: (p) => next() < p };
 }
 
-/** Each chapter (content/en/<slug>.md) and the experiment panels its prose places. */
-const CONTENT = path.resolve(import.meta.dirname, '../../content/en');
-const CHAPTERS = fs
-  .readdirSync(CONTENT)
-  .filter((file) => file.endsWith('.md') && file !== 'index.md')
-  .sort()
-  .map((file) => ({
-    slug: file.slice(0, -'.md'.length),
-    experiments: [...fs.readFileSync(path.join(CONTENT, file), 'utf8').matchAll(/<!-- experiment: ([a-z-]+) -->/g)].map((m) => m[1]),
-  }));
+/** Each chapter and the experiment panels it places (the catalog's), by slug: a seed keeps its URLs. */
+const CHAPTERS = [...CATALOG.chapters].sort((a, b) => a.slug.localeCompare(b.slug));
 
-/** The URL keys each panel reads (experiments::params), and those that make a run heavy. */
-const KEYS = {
-  demo: { numbers: ['workers', 'tasks', 'units'], words: {} },
-  sum: { numbers: ['workers', 'tasks', 'n', 'reps'], words: {} },
-  'bubble-sort': { numbers: ['workers', 'tasks', 'n', 'reps'], words: {} },
-  'task-granularity': { numbers: ['workers', 'tasks', 'reps', 'upto'], words: {} },
-  'task-memory': { numbers: ['parked'], words: {} },
-  'task-switch': { numbers: ['trips', 'reps'], words: {} },
-  hashing: { numbers: ['mb', 'hashes', 'workers', 'reps'], words: { source: ['generated', 'file'] } },
-  qps: { numbers: ['requests', 'c', 'wait', 'work', 'threads', 'workers', 'reps'], words: {} },
-  'os-scheduler': { numbers: ['threads', 'cores', 'quantum', 'switch', 'seed'], words: { mix: ['cpu', 'io', 'mixed'] } },
-  'go-scheduler': {
-    numbers: ['workers', 'tasks', 'step'],
-    words: { scenario: ['spawn-on-one', 'io-mix', 'many-tasks', 'long-task'] },
-  },
-  'cpu-vs-io': { numbers: ['workers', 'tasks', 'reps'], words: { kind: ['io', 'cpu'] } },
-  'document-search': { numbers: ['workers', 'tasks', 'docs', 'latency', 'reps'], words: {} },
-};
+/** The URL keys each panel reads (the catalog's knobs): numbers, and words with their options. */
+const KEYS = Object.fromEntries(
+  CATALOG.experiments.map((e) => [
+    e.name,
+    {
+      numbers: e.knobs.filter((k) => !k.options).map((k) => k.key),
+      words: Object.fromEntries(e.knobs.filter((k) => k.options).map((k) => [k.key, k.options])),
+    },
+  ]),
+);
 /** Keys whose value sets the size of a run: with `autorun`, they are only ever set low. */
 const HEAVY = new Set(['tasks', 'n', 'reps', 'units', 'parked', 'trips', 'mb', 'hashes', 'requests', 'c', 'wait', 'work', 'threads', 'docs', 'latency', 'workers']);
 

@@ -4,7 +4,7 @@
 // data table sits below its chart at full width.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { clickAndWait, launch, newPage, serve, waitForOutcome } from '../lib.mjs';
+import { CHAPTER_FIRST_EXPERIMENTS, clickAndWait, experimentNamed, launch, newPage, serve, waitForOutcome } from '../lib.mjs';
 
 let browser;
 let server;
@@ -17,19 +17,24 @@ after(async () => {
   await server?.close();
 });
 
-// Each chapter with small settings, the experiment that runs on load, and what else to press.
-const CHAPTERS = [
-  { slug: 'concurrency-vs-parallelism', query: '?workers=4&tasks=8&autorun=1', experiment: 'demo' },
-  { slug: 'os-scheduler', query: '?threads=4&cores=1&quantum=1&mix=cpu&seed=3', experiment: 'os-scheduler', ready: 'os-totals' },
-  { slug: 'go-scheduler', query: '?scenario=io-mix&workers=2&tasks=6&autorun=1', experiment: 'go-scheduler' },
-  { slug: 'sum', query: '?workers=2&tasks=4&n=100000&reps=1&autorun=1', experiment: 'sum' },
-  { slug: 'bubble-sort', query: '?workers=2&tasks=4&n=3000&reps=1&autorun=1', experiment: 'bubble-sort' },
-  { slug: 'cpu-vs-io', query: '?workers=2&reps=1&autorun=1', experiment: 'cpu-vs-io' },
-  { slug: 'document-search', query: '?workers=1&tasks=8&docs=100&latency=1&reps=1&autorun=1', experiment: 'document-search', then: 'Sweep tasks' },
-  { slug: 'task-costs', query: '?tasks=1000&workers=2&reps=1&autorun=1', experiment: 'task-granularity' },
-  { slug: 'hashing', query: '?mb=2&hashes=4&workers=2&autorun=1', experiment: 'hashing' },
-  { slug: 'high-concurrency', query: '?requests=200&c=20&wait=10&work=50&threads=2&workers=2&autorun=1', experiment: 'qps' },
-];
+// What else to do in a chapter after its first run, by experiment: press a second button, or (a
+// model the page plays out, which has no run) wait for a part of the panel.
+const AFTER_RUN = { 'document-search': { then: 'Sweep tasks' } };
+const READY = { 'os-scheduler': 'os-totals' };
+// Each chapter (the catalog's) with its first experiment's quick settings, run on load where the
+// engine runs it.
+const CHAPTERS = CHAPTER_FIRST_EXPERIMENTS.map(([slug, name]) => {
+  const experiment = experimentNamed(name);
+  const onPage = experiment.runs === 'page';
+  if (onPage && !READY[name]) throw new Error(`layout: say which part of ${name}'s panel shows it is ready`);
+  return {
+    slug,
+    experiment: name,
+    query: `?${experiment.quick}${onPage ? '' : '&autorun=1'}`,
+    ready: READY[name],
+    ...AFTER_RUN[name],
+  };
+});
 
 /** Every layout problem on the page, in words (empty when there is none). */
 function layoutProblems() {

@@ -4,7 +4,7 @@
 // removes the question on chapters and embeds; the answer survives a reload (localStorage).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { clickAndWait, launch, newPage, serve } from '../lib.mjs';
+import { CATALOG, clickAndWait, launch, newPage, serve } from '../lib.mjs';
 
 let browser;
 let server;
@@ -32,33 +32,42 @@ function ratioCell(panel, variant, workers) {
   return rows.first().locator('td[data-col="speedup"] .value');
 }
 
-// Each experiment: where it lives, a quick setup, the button that runs it, and where its panel shows
-// the number the sentence must quote. (The OS scheduler's model asks through its quiz instead.)
-const EXPERIMENTS = [
-  { name: 'demo', chapter: 'concurrency-vs-parallelism', query: 'workers=2&tasks=4', button: 'Run both',
+// Each experiment the engine runs, by name: a quick setup, the button that runs it, and where its
+// panel shows the number the sentence must quote. (The OS scheduler's model asks through its quiz
+// instead.)
+const CHECKS = {
+  demo: { query: 'workers=2&tasks=4', button: 'Run both',
     number: (panel) => shownNumber(ratioCell(panel, 'many-workers')) },
-  { name: 'sum', chapter: 'sum', query: 'workers=2&tasks=8&n=100000&reps=1', button: 'Run',
+  sum: { query: 'workers=2&tasks=8&n=100000&reps=1', button: 'Run',
     number: (panel) => shownNumber(ratioCell(panel, 'tasks')) },
-  { name: 'bubble-sort', chapter: 'bubble-sort', query: 'workers=2&tasks=4&n=1500&reps=1', button: 'Run',
+  'bubble-sort': { query: 'workers=2&tasks=4&n=1500&reps=1', button: 'Run',
     number: (panel) => shownNumber(ratioCell(panel, 'chunked')) },
-  { name: 'cpu-vs-io', chapter: 'cpu-vs-io', query: 'kind=io&workers=2&tasks=8&reps=1', button: 'Run',
+  'cpu-vs-io': { query: 'kind=io&workers=2&tasks=8&reps=1', button: 'Run',
     number: (panel) => shownNumber(ratioCell(panel, 'goroutines')) },
-  { name: 'document-search', chapter: 'document-search', query: 'workers=2&tasks=4&docs=100&latency=1&reps=1', button: 'Run',
+  'document-search': { query: 'workers=2&tasks=4&docs=100&latency=1&reps=1', button: 'Run',
     number: (panel) => shownNumber(ratioCell(panel, 'goroutines')) },
-  { name: 'hashing', chapter: 'hashing', query: 'mb=2&hashes=4&workers=2&reps=1', button: 'Run',
+  hashing: { query: 'mb=2&hashes=4&workers=2&reps=1', button: 'Run',
     number: (panel) => shownNumber(ratioCell(panel, 'tasks')) },
-  { name: 'task-granularity', chapter: 'task-costs', query: 'tasks=1000&workers=2&reps=1', button: 'Measure every task size',
+  'task-granularity': { query: 'tasks=1000&workers=2&reps=1', button: 'Measure every task size',
     number: (panel) => shownNumber(ratioCell(panel, 'goroutines', 1)) },
-  { name: 'task-memory', chapter: 'task-costs', query: 'parked=1000', button: 'Measure memory',
+  'task-memory': { query: 'parked=1000', button: 'Measure memory',
     number: (panel) => shownNumber(panel.getByTestId('bytes-per-task'), /[\d][\d,]* B/) },
-  { name: 'task-switch', chapter: 'task-costs', query: 'trips=5000&reps=3', button: 'Measure switches',
+  'task-switch': { query: 'trips=5000&reps=3', button: 'Measure switches',
     number: (panel) => shownNumber(panel.getByTestId('switch-ratio')) },
-  { name: 'qps', chapter: 'high-concurrency', query: 'requests=200&c=20&wait=10&work=50&threads=2&workers=2&reps=1', button: 'Run',
+  qps: { query: 'requests=200&c=20&wait=10&work=50&threads=2&workers=2&reps=1', button: 'Run',
     number: (panel) => shownNumber(panel.getByTestId('qps-ratio')) },
-  { name: 'go-scheduler', chapter: 'go-scheduler', query: 'scenario=spawn-on-one&workers=4&tasks=16', button: 'Record a run',
+  'go-scheduler': { query: 'scenario=spawn-on-one&workers=4&tasks=16', button: 'Record a run',
     // The replay counts steals itself; the sentence's total must be the run's task count.
     number: async () => 'of 16 tasks' },
-];
+};
+/** The catalog's experiments that the engine runs, each with its check; one without a check fails. */
+const EXPERIMENTS = CATALOG.experiments
+  .filter((e) => e.runs === 'engine')
+  .map((e) => {
+    if (!CHECKS[e.name]) throw new Error(`predict: say how ${e.name}'s panel shows the number its sentence quotes`);
+    return { name: e.name, chapter: e.chapter, ...CHECKS[e.name] };
+  });
+const SUM = EXPERIMENTS.find((e) => e.name === 'sum');
 
 async function openPanel(page, experiment, extra = '') {
   await page.goto(`${server.url}/chapters/${experiment.chapter}?${experiment.query}${extra}`);
@@ -114,7 +123,7 @@ test('every experiment: a chosen answer is set against the measured number after
 
 test('without an answer the run shows nothing extra', async () => {
   const page = await newPage(browser);
-  const panel = await openPanel(page, EXPERIMENTS[1]);
+  const panel = await openPanel(page, SUM);
   const prediction = panel.getByTestId('prediction');
   assert.ok(await prediction.isVisible(), 'the question shows before the run');
   assert.equal(await clickAndWait(panel, 'Run'), 'finished');
@@ -127,7 +136,7 @@ test('without an answer the run shows nothing extra', async () => {
 
 test('predict=0 removes the question on a chapter and on an embed; other values keep it', async () => {
   const page = await newPage(browser);
-  let panel = await openPanel(page, EXPERIMENTS[1], '&predict=0');
+  let panel = await openPanel(page, SUM, '&predict=0');
   await panel.getByRole('button', { name: 'Run', exact: true }).waitFor();
   assert.equal(await panel.getByTestId('prediction').count(), 0, 'chapter with predict=0');
   assert.equal(await clickAndWait(panel, 'Run'), 'finished');
@@ -154,7 +163,7 @@ test('predict=0 removes the question on a chapter and on an embed; other values 
 
 test('the answer survives a reload, and only in localStorage', async () => {
   const page = await newPage(browser);
-  const panel = await openPanel(page, EXPERIMENTS[1]);
+  const panel = await openPanel(page, SUM);
   const radios = panel.getByTestId('prediction').getByRole('radio');
   await radios.nth(3).check();
   await page.reload();

@@ -2,7 +2,7 @@
 // phone width, and a page served without cross-origin isolation.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { clickAndWait, launch, newPage, serve, waitForOutcome, ENGINE, ENGINE_SINGLE } from '../lib.mjs';
+import { CATALOG, clickAndWait, launch, newPage, serve, waitForOutcome, ENGINE, ENGINE_SINGLE } from '../lib.mjs';
 
 let browser;
 before(async () => {
@@ -78,7 +78,7 @@ test('a chapter fetches its engine as soon as its experiment is shown, except wh
   server.requests.length = 0;
   const costs = await newPage(browser);
   await costs.goto(server.url + '/chapters/task-costs');
-  for (const name of ['task-granularity', 'task-memory', 'task-switch']) {
+  for (const name of CATALOG.chapters.find((c) => c.slug === 'task-costs').experiments) {
     await costs.locator(`section[data-experiment="${name}"]`).getByRole('button').first().waitFor();
   }
   await costs.waitForTimeout(2_000);

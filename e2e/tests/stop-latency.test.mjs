@@ -4,7 +4,7 @@
 // the README's Reliability section; the assertion is a wide bound, never a close timing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, serve } from '../lib.mjs';
+import { experimentNamed, launch, newPage, serve } from '../lib.mjs';
 
 let browser;
 let server;
@@ -22,27 +22,30 @@ after(async () => {
   await plain?.close();
 });
 
+/** `[chapter, experiment, query]` of each experiment of `presets` (by name), in its catalog chapter. */
+const inChapters = (presets) => Object.entries(presets).map(([name, query]) => [experimentNamed(name).chapter, name, query]);
+
 /** The heaviest preset of each experiment that runs on a page without shared memory. */
-const HEAVIEST_WITHOUT_SHARED_MEMORY = [
-  ['sum', 'sum', 'workers=128&tasks=64&n=50000000&reps=50'],
-  ['bubble-sort', 'bubble-sort', 'workers=1&tasks=64&n=50000&reps=20'],
-  ['concurrency-vs-parallelism', 'demo', 'workers=16&tasks=16&units=200000'],
-  ['document-search', 'document-search', 'workers=1&tasks=64&docs=10000&latency=10&reps=20'],
-  ['hashing', 'hashing', 'workers=16&hashes=64&mb=4096&reps=10'],
-];
+const HEAVIEST_WITHOUT_SHARED_MEMORY = inChapters({
+  sum: 'workers=128&tasks=64&n=50000000&reps=50',
+  'bubble-sort': 'workers=1&tasks=64&n=50000&reps=20',
+  demo: 'workers=16&tasks=16&units=200000',
+  'document-search': 'workers=1&tasks=64&docs=10000&latency=10&reps=20',
+  hashing: 'workers=16&hashes=64&mb=4096&reps=10',
+});
 
 /** The heaviest preset of each experiment (values beyond a limit are clamped to it by the page). */
-const HEAVIEST = [
-  ['sum', 'sum', 'workers=128&tasks=64&n=50000000&reps=50'],
-  ['bubble-sort', 'bubble-sort', 'workers=128&tasks=64&n=50000&reps=20'],
-  ['cpu-vs-io', 'cpu-vs-io', 'workers=1&tasks=64&reps=20&kind=io'],
-  ['concurrency-vs-parallelism', 'demo', 'workers=1&tasks=16&units=200000'],
-  ['document-search', 'document-search', 'workers=1&tasks=64&docs=10000&latency=10&reps=20'],
-  ['hashing', 'hashing', 'workers=1&hashes=64&mb=4096&reps=10'],
-  ['high-concurrency', 'qps', 'threads=1&c=2000&wait=100&work=10000&requests=100000&reps=10'],
-  ['task-costs', 'task-granularity', 'workers=128&tasks=100000&reps=20'],
-  ['task-costs', 'task-switch', 'workers=2&trips=1000000&reps=20'],
-];
+const HEAVIEST = inChapters({
+  sum: 'workers=128&tasks=64&n=50000000&reps=50',
+  'bubble-sort': 'workers=128&tasks=64&n=50000&reps=20',
+  'cpu-vs-io': 'workers=1&tasks=64&reps=20&kind=io',
+  demo: 'workers=1&tasks=16&units=200000',
+  'document-search': 'workers=1&tasks=64&docs=10000&latency=10&reps=20',
+  hashing: 'workers=1&hashes=64&mb=4096&reps=10',
+  qps: 'threads=1&c=2000&wait=100&work=10000&requests=100000&reps=10',
+  'task-granularity': 'workers=128&tasks=100000&reps=20',
+  'task-switch': 'workers=2&trips=1000000&reps=20',
+});
 
 const latencies = [];
 after(() => {

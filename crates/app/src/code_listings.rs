@@ -5,6 +5,8 @@
 //! `// lesson-code-end` (in `crates/workloads/src` or `crates/engine/src`); a Go part names a region
 //! of `content/code/go/*.go`, marked the same way. The build fails when a named marker is missing.
 
+use experiments::catalog::ExperimentId;
+
 /// What a part of a listing is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
@@ -34,8 +36,7 @@ pub struct Part {
 /// The code of one experiment: the Rust it runs and the Go written for the same idea.
 #[derive(Clone, Copy, Debug)]
 pub struct Listing {
-    /// The catalog's name of the experiment.
-    pub experiment: &'static str,
+    pub experiment: ExperimentId,
     pub rust: &'static [Part],
     pub go: &'static [Part],
 }
@@ -55,32 +56,32 @@ const DOCUMENT_SEARCH_GO: &[Part] = &[
 /// Every experiment that runs a kernel (and the OS scheduler, a model the page runs), and its listings.
 pub const LISTINGS: &[Listing] = &[
     Listing {
-        experiment: "os-scheduler",
+        experiment: ExperimentId::OsScheduler,
         rust: &[part(ModelLoop, "os-scheduler/loop"), part(ModelSteps, "os-scheduler/steps")],
         go: &[part(Shared, "os-scheduler/bursts"), part(Goroutines, "os-scheduler/one-core")],
     },
     Listing {
-        experiment: "demo",
+        experiment: ExperimentId::Demo,
         rust: &[part(Shared, "spin/work"), part(Pool, "spin/pool")],
         go: &[part(Shared, "spin/work"), part(Sequential, "spin/sequential"), part(Goroutines, "spin/goroutines")],
     },
     Listing {
-        experiment: "go-scheduler",
+        experiment: ExperimentId::GoScheduler,
         rust: &[part(Goroutines, "scenario/goroutines"), part(Shared, "scenario/task")],
         go: &[part(Goroutines, "scenario/goroutines"), part(Shared, "scenario/task")],
     },
     Listing {
-        experiment: "sum",
+        experiment: ExperimentId::Sum,
         rust: &[part(Sequential, "sum/sequential"), part(Pool, "sum/pool"), part(Goroutines, "sum/goroutines")],
         go: &[part(Sequential, "sum/sequential"), part(Goroutines, "sum/goroutines")],
     },
     Listing {
-        experiment: "bubble-sort",
+        experiment: ExperimentId::BubbleSort,
         rust: &[part(Sequential, "sort/bubble"), part(Pool, "sort/chunked")],
         go: &[part(Sequential, "sort/bubble"), part(Goroutines, "sort/chunked")],
     },
     Listing {
-        experiment: "cpu-vs-io",
+        experiment: ExperimentId::CpuVsIo,
         rust: &[
             part(Shared, "docsearch/read-and-search"),
             part(Sequential, "docsearch/sequential"),
@@ -89,7 +90,7 @@ pub const LISTINGS: &[Listing] = &[
         go: DOCUMENT_SEARCH_GO,
     },
     Listing {
-        experiment: "document-search",
+        experiment: ExperimentId::DocumentSearch,
         rust: &[
             part(Shared, "docsearch/read-and-search"),
             part(Sequential, "docsearch/sequential"),
@@ -99,7 +100,7 @@ pub const LISTINGS: &[Listing] = &[
         go: DOCUMENT_SEARCH_GO,
     },
     Listing {
-        experiment: "task-granularity",
+        experiment: ExperimentId::TaskGranularity,
         rust: &[
             part(Shared, "granularity/work"),
             part(Sequential, "granularity/sequential"),
@@ -109,22 +110,22 @@ pub const LISTINGS: &[Listing] = &[
         go: &[part(Sequential, "granularity/sequential"), part(Goroutines, "granularity/goroutines")],
     },
     Listing {
-        experiment: "task-switch",
+        experiment: ExperimentId::TaskSwitch,
         rust: &[part(Pool, "ping-pong/threads"), part(Goroutines, "ping-pong/goroutines")],
         go: &[part(Goroutines, "ping-pong/goroutines")],
     },
     Listing {
-        experiment: "task-memory",
+        experiment: ExperimentId::TaskMemory,
         rust: &[part(Goroutines, "task-memory/goroutines")],
         go: &[part(Goroutines, "task-memory/goroutines")],
     },
     Listing {
-        experiment: "hashing",
+        experiment: ExperimentId::Hashing,
         rust: &[part(Both, "hashing/advance")],
         go: &[part(Sequential, "hashing/sequential"), part(Goroutines, "hashing/goroutines")],
     },
     Listing {
-        experiment: "qps",
+        experiment: ExperimentId::Qps,
         rust: &[part(Both, "qps/send")],
         go: &[part(Pool, "qps/pool"), part(Goroutines, "qps/goroutines")],
     },
@@ -138,6 +139,6 @@ impl Listing {
 }
 
 /// The listing of `experiment`, if it has one.
-pub fn listing(experiment: &str) -> Option<&'static Listing> {
+pub fn listing(experiment: ExperimentId) -> Option<&'static Listing> {
     LISTINGS.iter().find(|l| l.experiment == experiment)
 }

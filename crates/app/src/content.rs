@@ -3,6 +3,7 @@
 //! another language's come in the file its page fetches before it starts ([`load`], from
 //! `i18n::load_table`). The prose itself is fetched when a page shows it ([`crate::prose`]).
 
+use experiments::catalog::ExperimentId;
 /// A text (a chapter, the landing text or the glossary) in the page's language.
 pub struct ChapterText {
     pub slug: &'static str,
@@ -10,7 +11,7 @@ pub struct ChapterText {
     pub summary: &'static str,
     /// The experiments it places, in its order (the `<!-- experiment: NAME -->` markers; every
     /// language places the same ones, which the build checks).
-    pub experiments: &'static [&'static str],
+    pub experiments: &'static [ExperimentId],
     /// Its prose file, relative to the site's base URL (`content/en/sum-<hash>.json`).
     pub prose: &'static str,
 }

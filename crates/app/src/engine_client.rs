@@ -94,6 +94,7 @@ pub enum Unavailable {
     NoWorkers,
 }
 
+use experiments::catalog::ExperimentId;
 /// How the page runs its engine (the catalog says which experiments run in which mode).
 pub use experiments::catalog::Mode;
 
@@ -498,18 +499,16 @@ pub fn start_early() {
     let _ = CLIENT.with(|c| start_worker(&mut c.borrow_mut()));
 }
 
-/// Fetch the engine's files for a page that shows the experiments `names`, as soon as the page is
+/// Fetch the engine's files for a page that shows the experiments `shown`, as soon as the page is
 /// there, so that they download while the reader reads instead of after the first Run: the
 /// engine's folder is named after its build and kept for good, so the worker that a Run starts
 /// finds every file in the browser's cache. Only the files are fetched, no worker is started: this
 /// costs the core module a few hundred bytes, where starting the engine would pull the whole
-/// protocol into it. Nothing is fetched when none of `names` runs on the engine, when their chapter
+/// protocol into it. Nothing is fetched when none of `shown` runs on the engine, when their chapter
 /// weighs the page's own memory (`experiments::catalog::ENGINE_WITH_PAGE`, worked out at compile
 /// time), in a development build (its engine folder is not content-addressed), or a second time.
-pub fn prefetch_for_page(names: &[&str]) {
-    let wanted = experiments::catalog::ENGINE_WITH_PAGE
-        .iter()
-        .any(|(experiment, fetches)| *fetches && names.contains(experiment));
+pub fn prefetch_for_page(shown: &[ExperimentId]) {
+    let wanted = shown.iter().any(|experiment| experiments::catalog::ENGINE_WITH_PAGE[*experiment as usize]);
     if !wanted || page_build().is_none() || PREFETCHED.with(|p| p.replace(true)) {
         return;
     }

@@ -1,6 +1,7 @@
 //! Experiment settings from the page URL (`?workers=2&tasks=8&n=10000000&reps=5&autorun=1`), and
 //! writing the settings of the last run back into the URL so it can be shared as is.
 
+use experiments::catalog::ExperimentId;
 use experiments::catalog::{KnobReader, Query};
 use experiments::params::{read_choice, read_flag, read_param, ClampNote, ParamRange};
 use leptos::prelude::*;
@@ -29,24 +30,26 @@ impl Preset {
         read_choice(key, self.query.get(key).as_deref(), options, default, &mut self.notes)
     }
 
-    /// Whether the panel called `name` should run once on load: `autorun=NAME` picks that panel;
+    /// Whether `experiment`'s panel should run once on load: `autorun=NAME` picks that panel;
     /// `autorun=1` the page's first experiment (a chapter may hold several), in the page's order,
     /// not the panel whose code happens to arrive first.
-    pub fn autorun(&self, name: &str) -> bool {
+    pub fn autorun(&self, experiment: ExperimentId) -> bool {
+        let name = experiment.slug();
         let Some(raw) = self.query.get("autorun") else { return false };
         if raw.trim() == name {
             return true;
         }
         let path = web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_default();
-        let first_of_chapter = crate::components::share::chapter_of(name).and_then(|c| c.experiments.first().copied());
-        read_flag(Some(&raw)) && first_of_page(name, &path, first_of_chapter)
+        let first_of_chapter =
+            crate::components::share::chapter_of(experiment).and_then(|c| c.experiments.first().copied());
+        read_flag(Some(&raw)) && first_of_page(experiment, &path, first_of_chapter)
     }
 }
 
-/// Whether `name` is the first experiment the page at `path` shows: the only one of an experiment's
+/// Whether `experiment` is the first the page at `path` shows: the only one of an experiment's
 /// embed, else the first its chapter places (`first_of_chapter`), in the page's order.
-fn first_of_page(name: &str, path: &str, first_of_chapter: Option<&str>) -> bool {
-    path.contains("/embed/experiments/") || first_of_chapter == Some(name)
+fn first_of_page(experiment: ExperimentId, path: &str, first_of_chapter: Option<ExperimentId>) -> bool {
+    path.contains("/embed/experiments/") || first_of_chapter == Some(experiment)
 }
 
 impl KnobReader for Preset {
@@ -80,17 +83,18 @@ pub fn write_to_url(pairs: &[(&'static str, String)]) -> Query {
 
 #[cfg(test)]
 mod tests {
-    use super::first_of_page;
+    use super::{first_of_page, ExperimentId};
 
     #[test]
     fn autorun_1_picks_the_first_experiment_in_the_page_not_the_first_whose_code_arrives() {
         // A chapter with three panels: only the first runs, whichever is built first.
-        let first = Some("task-granularity");
-        assert!(first_of_page("task-granularity", "/chapters/task-costs", first));
-        assert!(!first_of_page("task-switch", "/chapters/task-costs", first));
-        assert!(!first_of_page("task-memory", "/ru/embed/chapters/task-costs", first));
+        use ExperimentId::{TaskGranularity, TaskMemory, TaskSwitch};
+        let first = Some(TaskGranularity);
+        assert!(first_of_page(TaskGranularity, "/chapters/task-costs", first));
+        assert!(!first_of_page(TaskSwitch, "/chapters/task-costs", first));
+        assert!(!first_of_page(TaskMemory, "/ru/embed/chapters/task-costs", first));
         // An experiment's embed shows that experiment alone.
-        assert!(first_of_page("task-switch", "/embed/experiments/task-switch", first));
-        assert!(first_of_page("task-switch", "/lab/ja/embed/experiments/task-switch", first));
+        assert!(first_of_page(TaskSwitch, "/embed/experiments/task-switch", first));
+        assert!(first_of_page(TaskSwitch, "/lab/ja/embed/experiments/task-switch", first));
     }
 }

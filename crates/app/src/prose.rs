@@ -4,6 +4,7 @@
 //! fetched are kept for the page's life, so going back to a chapter shows its prose at once.
 
 use crate::content::ChapterText;
+use experiments::catalog::ExperimentId;
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -89,14 +90,16 @@ async fn fetch(text: &'static ChapterText) -> Result<Pieces, String> {
 /// The prose pieces of a file whose `experiments` and `prose` were read (`None`: missing or not a
 /// list of strings), if it is the file of a text that places `experiments`.
 pub fn check(
-    experiments: &[&str],
+    experiments: &[ExperimentId],
     placed: Option<Vec<String>>,
     prose: Option<Vec<String>>,
 ) -> Result<Vec<String>, String> {
     let (Some(placed), Some(prose)) = (placed, prose) else {
         return Err("the file lacks `experiments` or `prose`".into());
     };
-    if placed != experiments || prose.len() != experiments.len() + 1 {
+    if !placed.iter().map(String::as_str).eq(experiments.iter().map(|e| e.slug()))
+        || prose.len() != experiments.len() + 1
+    {
         return Err("the file is not this text's".into());
     }
     Ok(prose)
@@ -104,7 +107,7 @@ pub fn check(
 
 #[cfg(test)]
 mod tests {
-    use super::check;
+    use super::{check, ExperimentId};
 
     fn strings(items: &[&str]) -> Option<Vec<String>> {
         Some(items.iter().map(|s| s.to_string()).collect())
@@ -114,13 +117,13 @@ mod tests {
     fn a_file_is_read_only_when_it_places_the_texts_experiments() {
         let prose = strings(&["<p>Before</p>\n", ""]);
         assert_eq!(
-            check(&["sum"], strings(&["sum"]), prose.clone()),
+            check(&[ExperimentId::Sum], strings(&["sum"]), prose.clone()),
             Ok(vec!["<p>Before</p>\n".into(), String::new()])
         );
-        assert!(check(&["sum", "sweep"], strings(&["sum"]), prose.clone()).is_err());
-        assert!(check(&["sum"], strings(&["sum"]), strings(&["<p>One piece</p>"])).is_err());
+        assert!(check(&[ExperimentId::Sum, ExperimentId::Hashing], strings(&["sum"]), prose.clone()).is_err());
+        assert!(check(&[ExperimentId::Sum], strings(&["sum"]), strings(&["<p>One piece</p>"])).is_err());
         assert!(check(&[], strings(&[]), strings(&[])).is_err());
-        assert!(check(&["sum"], None, prose).is_err());
-        assert!(check(&["sum"], strings(&["sum"]), None).is_err());
+        assert!(check(&[ExperimentId::Sum], None, prose).is_err());
+        assert!(check(&[ExperimentId::Sum], strings(&["sum"]), None).is_err());
     }
 }

@@ -49,7 +49,7 @@ fn markers_name_catalog_experiments_in_their_chapters() {
         for name in names {
             let experiment = CATALOG
                 .iter()
-                .find(|e| e.name == name)
+                .find(|e| e.name() == name)
                 .unwrap_or_else(|| panic!("content/{lang}/{slug}.md marks `{name}`, which the catalog does not have"));
             assert_eq!(
                 experiment.chapter, slug,
@@ -70,9 +70,9 @@ fn every_experiment_is_marked_once_in_every_language() {
                 .iter()
                 .filter(|(l, ..)| l == lang)
                 .flat_map(|(_, _, names)| names)
-                .filter(|n| *n == experiment.name)
+                .filter(|n| *n == experiment.name())
                 .count();
-            assert_eq!(count, 1, "content/{lang}/ marks `{}` {count} times, not once", experiment.name);
+            assert_eq!(count, 1, "content/{lang}/ marks `{}` {count} times, not once", experiment.name());
         }
     }
 }
@@ -99,7 +99,7 @@ fn the_catalog_lists_experiments_in_reading_order() {
     }
     marked.sort();
     let reading: Vec<&str> = marked.iter().map(|(_, _, name)| name.as_str()).collect();
-    let catalog: Vec<&str> = CATALOG.iter().map(|e| e.name).collect();
+    let catalog: Vec<&str> = CATALOG.iter().map(|e| e.name()).collect();
     assert_eq!(catalog, reading, "CATALOG must follow the chapters' `order:` and their markers");
 }
 

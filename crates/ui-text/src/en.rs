@@ -31,7 +31,6 @@ pub static EN: Ui = Ui {
     footer: "Every experiment runs in your browser; nothing you do here leaves your machine.",
     not_found_title: "Page not found",
     not_found_body: "There is no chapter at this address.",
-    unknown_experiment: "There is no experiment called “{name}”.",
     panel_loading: "Loading the experiment…",
     panel_failed: "This experiment could not be loaded (the connection may have dropped). The rest of the page works; try again.",
     views_loading: "Loading the charts and the timeline…",

@@ -177,7 +177,6 @@ ui_table! {
     pub footer: &'static str,
     pub not_found_title: &'static str,
     pub not_found_body: &'static str,
-    pub unknown_experiment: &'static str,
     /// An experiment's code is fetched when a page first shows it: while it loads, and if it cannot be.
     pub panel_loading: &'static str,
     pub panel_failed: &'static str,

@@ -31,7 +31,6 @@ pub static ZH: Ui = Ui {
     footer: "所有实验都在你的浏览器中运行；你在这里做的任何事都不会离开你的机器。",
     not_found_title: "页面不存在",
     not_found_body: "这个地址上没有章节。",
-    unknown_experiment: "没有名为“{name}”的实验。",
     panel_loading: "正在加载实验…",
     panel_failed: "无法加载这个实验（连接可能已中断）。页面的其余部分仍可使用；请重试。",
     views_loading: "正在加载图表和时间线…",

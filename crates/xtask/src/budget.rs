@@ -41,8 +41,10 @@ pub const APP_WASM_GZIP_BUDGET: u64 = 201 * KB;
 /// the engine reports' own decoder, not a second one through `serde_json::Value`, which cost 35 KB),
 /// the long-run note and the notices' "reload" line. Then to 363,308 B (document search): the
 /// sweep's own long-run line and the rule that workers slower than the loop at its own work are in
-/// doubt (`trust::Doubt::SlowWorkers`, its words and its serde variant), 1.1 KB.
-pub const CHAPTER_CODE_GZIP_BUDGET: u64 = 364 * KB;
+/// doubt (`trust::Doubt::SlowWorkers`, its words and its serde variant), 1.1 KB. Then to 364,159 B:
+/// issue 35's `ExperimentId` (the catalog's key; the panels, frame, kept rows and links hold it and
+/// ask it for its slug), 0.45 KB, while the core got 0.36 KB lighter.
+pub const CHAPTER_CODE_GZIP_BUDGET: u64 = 365 * KB;
 /// The most one chapter's panels may load before a Run works: their own files, without their later
 /// views (`views_*`, fetched after the engine's files; `components::split_view::LaterCode`). The Sum
 /// chapter's was 326.0 KB before its views were split off and is 184.4 KB; the heaviest is the
@@ -193,11 +195,11 @@ pub fn check_dist(dist: &Path) -> Result<(), String> {
     // Every experiment's panel is a split of its own (a split point renamed in the app and not here
     // would leave its chapter's preloads and this budget blind to it).
     let code = crate::app_build::PanelCode::read(dist)?;
-    if let Some(missing) = experiments::catalog::CATALOG.iter().find(|e| code.files(&[e.name]).is_empty()) {
+    if let Some(missing) = experiments::catalog::CATALOG.iter().find(|e| code.files(&[e.name()]).is_empty()) {
         return Err(format!(
             "no split `{}` in the UI build's chunks.json: crates/app/src/panels/mod.rs and \
              crates/xtask/src/app_build.rs::split_of must name every experiment's split alike",
-            crate::app_build::split_of(missing.name)
+            crate::app_build::split_of(missing.name())
         ));
     }
     let module = std::fs::read(app_wasm(dist)?).map_err(|e| e.to_string())?;

@@ -8,12 +8,14 @@ mod app_build;
 mod bench;
 mod budget;
 mod cartridge;
+mod catalog_json;
 mod chunk_bundles;
 mod content;
 mod dist;
 mod shell;
 mod site;
 mod soak;
+mod tidy;
 mod toolchain;
 mod tools;
 
@@ -33,6 +35,7 @@ cargo xtask <command>
   dist          build, then make it deployable in target/site ([--out DIR] [--public-url /REPO/])
   cartridge     an IMS Common Cartridge (.imscc) of the chapters for Canvas, Moodle, … (--site URL
                 [--lang en] [--chapters sum,hashing] [--out FILE])
+  catalog       write e2e/catalog.json, the experiment catalog the JavaScript tests read (build does too)
   setup         only install what is missing
   build-engine  build the threaded engine module (Trunk runs this as a pre-build hook)
   build-app     build the UI module split per experiment into the site and start it from its page
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Some("budget") => budget::check_dist(&shell::root().join("dist")),
         Some("dist") => dist::command(&args[1..]),
         Some("cartridge") => cartridge::command(&args[1..]),
+        Some("catalog") => catalog_json::write(),
         Some("setup") => tools::setup(),
         Some("build-engine") => site::build_engine(args.get(1).map(String::as_str)),
         Some("build-app") => app_build::command(args.get(1).map(String::as_str)),

@@ -140,6 +140,8 @@ fn trunk() -> Command {
 /// Build the site into `dist/` (release: the numbers must come from optimised code).
 pub fn build() -> Result<(), String> {
     run(cargo().arg("fetch"))?;
+    // The catalog as the end-to-end tests and the bench read it.
+    crate::catalog_json::write()?;
     run(trunk().args(["build", "--release", "--offline"]))?;
     // The same strict page as the deployed site: no inline script, a Content-Security-Policy (the
     // app's build hook has done both already; this also covers a page that another hook changed).
@@ -162,52 +164,93 @@ pub fn serve() -> Result<(), String> {
 /// name it); `e2e/tests/deploy.test.mjs` serves that site locally and maps this address to it.
 const PROJECT_SITE_ADDRESS: &str = "https://lab.example/lab/";
 
-/// `cargo xtask test`: everything CI checks.
+/// How long each phase of `cargo xtask test` took, printed as a table at its end (pass or fail), so a
+/// slow run says where its time went.
+#[derive(Default)]
+struct Phases(Vec<(&'static str, std::time::Duration, bool)>);
+
+impl Phases {
+    /// Run `phase`, noting its time and whether it passed.
+    fn run(&mut self, name: &'static str, phase: impl FnOnce() -> Result<(), String>) -> Result<(), String> {
+        let started = std::time::Instant::now();
+        let result = phase();
+        self.0.push((name, started.elapsed(), result.is_ok()));
+        result
+    }
+
+    fn table(&self) -> String {
+        let total: std::time::Duration = self.0.iter().map(|(_, took, _)| *took).sum();
+        let mut out = String::from("xtask: time per phase\n");
+        for (name, took, passed) in &self.0 {
+            let mark = if *passed { "" } else { "  (failed)" };
+            out += &format!("  {name:<28} {:>8.1} s{mark}\n", took.as_secs_f64());
+        }
+        out += &format!("  {:<28} {:>8.1} s ({:.1} min)\n", "total", total.as_secs_f64(), total.as_secs_f64() / 60.0);
+        out
+    }
+}
+
+/// `cargo xtask test`: everything CI checks, with the time each phase took printed at the end.
 pub fn test() -> Result<(), String> {
-    setup()?;
-    run(cargo().args(["fmt", "--all", "--", "--check"]))?;
-    run(cargo().args(["clippy", "--all-targets", "--", "-D", "warnings"]))?;
-    run(cargo().args([
-        "clippy",
-        "--package",
-        "app",
-        "--package",
-        "engine",
-        "--target",
-        "wasm32-unknown-unknown",
-        "--",
-        "-D",
-        "warnings",
-    ]))?;
-    run(cargo().arg("test"))?;
-    // The app is not a default member (it targets the browser), but its content checks run natively.
-    run(cargo().args(["test", "--package", "app"]))?;
-    // The native crates' API documentation builds without a warning (broken intra-doc links, …).
-    run(cargo()
-        .args([
-            "doc",
-            "--no-deps",
+    let mut phases = Phases::default();
+    let result = test_phases(&mut phases);
+    eprint!("{}", phases.table());
+    result
+}
+
+fn test_phases(phases: &mut Phases) -> Result<(), String> {
+    phases.run("install tools", setup)?;
+    phases.run("fmt", || run(cargo().args(["fmt", "--all", "--", "--check"])))?;
+    phases.run("clippy (native)", || run(cargo().args(["clippy", "--all-targets", "--", "-D", "warnings"])))?;
+    phases.run("clippy (wasm)", || {
+        run(cargo().args([
+            "clippy",
             "--package",
-            "experiments",
-            "--package",
-            "workloads",
+            "app",
             "--package",
             "engine",
-            "--package",
-            "lab",
-            "--package",
-            "prose",
-        ])
-        .env("RUSTDOCFLAGS", "-D warnings"))?;
-    build()?;
+            "--target",
+            "wasm32-unknown-unknown",
+            "--",
+            "-D",
+            "warnings",
+        ]))
+    })?;
+    phases.run("native tests", || {
+        run(cargo().arg("test"))?;
+        // The app is not a default member (it targets the browser), but its content checks run natively.
+        run(cargo().args(["test", "--package", "app"]))
+    })?;
+    // The native crates' API documentation builds without a warning (broken intra-doc links, …).
+    phases.run("docs", || {
+        run(cargo()
+            .args([
+                "doc",
+                "--no-deps",
+                "--package",
+                "experiments",
+                "--package",
+                "workloads",
+                "--package",
+                "engine",
+                "--package",
+                "lab",
+                "--package",
+                "prose",
+            ])
+            .env("RUSTDOCFLAGS", "-D warnings"))
+    })?;
+    phases.run("site build", build)?;
     // What a reader downloads first stays within its budget (a byte count: noise cannot flip it).
-    crate::budget::check_dist(&root().join("dist"))?;
-    // The deployable copy (per-route pages, service worker) that the deploy tests serve.
-    crate::dist::package(&root().join("dist"), &root().join("target/site"))?;
-    // And one for a project page under a path (GitHub Pages' https://you.github.io/lab/), with the
-    // oEmbed answers of a site at PROJECT_SITE_ADDRESS (the deploy test maps it to its own server).
-    crate::dist::build_site(&root().join(PROJECT_SITE).join("lab"), "/lab/", Some(PROJECT_SITE_ADDRESS))?;
-    end_to_end()
+    phases.run("size budgets", || crate::budget::check_dist(&root().join("dist")))?;
+    phases.run("deployable copies", || {
+        // The deployable copy (per-route pages, service worker) that the deploy tests serve.
+        crate::dist::package(&root().join("dist"), &root().join("target/site"))?;
+        // And one for a project page under a path (GitHub Pages' https://you.github.io/lab/), with the
+        // oEmbed answers of a site at PROJECT_SITE_ADDRESS (the deploy test maps it to its own server).
+        crate::dist::build_site(&root().join(PROJECT_SITE).join("lab"), "/lab/", Some(PROJECT_SITE_ADDRESS))
+    })?;
+    phases.run("end-to-end tests", end_to_end)
 }
 
 /// The Playwright tests in `e2e/tests`, one file at a time (the machine has two cores).

@@ -4,6 +4,7 @@
 
 use crate::code_listings::{listing, Part, Role};
 use crate::i18n::{message, ui, Arg};
+use experiments::catalog::ExperimentId;
 use leptos::prelude::*;
 
 /// A marked region of source, as the build script extracted it.
@@ -96,7 +97,7 @@ fn language_listing(
 
 /// The folded code of `experiment`, or nothing for an experiment without a listing.
 #[component]
-pub fn CodeView(experiment: &'static str) -> impl IntoView {
+pub fn CodeView(experiment: ExperimentId) -> impl IntoView {
     let t = ui();
     listing(experiment).map(|listing| {
         let (rust_heading, weigh) = if listing.is_model() {
@@ -126,7 +127,7 @@ mod tests {
     #[test]
     fn only_the_model_the_page_runs_is_shown_as_a_model() {
         for listing in LISTINGS {
-            let on_page = CATALOG.iter().any(|e| e.name == listing.experiment && e.runs == Runs::Page);
+            let on_page = CATALOG.iter().any(|e| e.id == listing.experiment && e.runs == Runs::Page);
             assert_eq!(listing.is_model(), on_page, "`{}`", listing.experiment);
         }
     }
@@ -135,12 +136,12 @@ mod tests {
     fn every_experiment_has_a_listing() {
         for experiment in CATALOG {
             let listing =
-                listing(experiment.name).unwrap_or_else(|| panic!("`{}` has no code listing", experiment.name));
-            assert!(!listing.rust.is_empty() && !listing.go.is_empty(), "`{}` shows Rust and Go", experiment.name);
+                listing(experiment.id).unwrap_or_else(|| panic!("`{}` has no code listing", experiment.name()));
+            assert!(!listing.rust.is_empty() && !listing.go.is_empty(), "`{}` shows Rust and Go", experiment.name());
         }
         for listing in LISTINGS {
             assert!(
-                CATALOG.iter().any(|e| e.name == listing.experiment),
+                CATALOG.iter().any(|e| e.id == listing.experiment),
                 "`{}` is not in the catalog",
                 listing.experiment
             );

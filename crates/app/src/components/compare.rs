@@ -7,6 +7,7 @@ use super::results::ResultRow;
 use super::speedup_chart::{Series, SweepPoint};
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
+use experiments::catalog::ExperimentId;
 use experiments::compare::{self, Download, DownloadMachine, DownloadRow, Refusal};
 use experiments::Summary;
 use leptos::prelude::*;
@@ -98,7 +99,7 @@ impl Compared {
 
     /// Read `files` (from the picker or a drop) for `experiment`, against `settings` (the reader's
     /// latest run's, or the page's), at most [`compare::MAX_FILES`] in all.
-    fn load(self, experiment: &'static str, files: web_sys::FileList, settings: Vec<(String, String)>) {
+    fn load(self, experiment: ExperimentId, files: web_sys::FileList, settings: Vec<(String, String)>) {
         self.refusals.set(Vec::new());
         let files: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
         leptos::task::spawn_local(async move {
@@ -112,8 +113,10 @@ impl Compared {
                     Err(Some(Refusal::TooLarge))
                 } else {
                     match JsFuture::from(file.text()).await {
-                        Ok(text) => compare::check(&text.as_string().unwrap_or_default(), size, experiment, &settings)
-                            .map_err(Some),
+                        Ok(text) => {
+                            compare::check(&text.as_string().unwrap_or_default(), size, experiment.slug(), &settings)
+                                .map_err(Some)
+                        }
                         Err(_) => Err(Some(Refusal::NotResults(String::new()))),
                     }
                 };
@@ -210,7 +213,7 @@ fn refusal_text(refusal: &Refusal) -> String {
 /// The comparison's section of a panel: load files, list them (each removable), say why any was
 /// refused, and show all rows side by side with the reader's `own`.
 #[component]
-pub fn CompareResults(experiment: &'static str, own: Signal<Vec<ResultRow>>, compared: Compared) -> impl IntoView {
+pub fn CompareResults(experiment: ExperimentId, own: Signal<Vec<ResultRow>>, compared: Compared) -> impl IntoView {
     let t = ui();
     let input_id = crate::components::controls::unique_id("compare-files");
     let on_drop = move |ev: web_sys::DragEvent| {

@@ -10,6 +10,7 @@
 //! page, so only loaded files make it ask.
 
 use super::results::RunContext;
+use experiments::catalog::ExperimentId;
 use experiments::Measurement;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -23,14 +24,14 @@ struct Stake {
 }
 
 thread_local! {
-    /// Each experiment's stake, by its catalog name (a few: a list is lighter than a map).
-    static STAKES: RefCell<Vec<(&'static str, Stake)>> = const { RefCell::new(Vec::new()) };
+    /// Each experiment's stake (a few: a list is lighter than a map).
+    static STAKES: RefCell<Vec<(ExperimentId, Stake)>> = const { RefCell::new(Vec::new()) };
     /// The runners with a run going, by their own ids.
     static RUNNING: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Change `experiment`'s stake and write the page's marks anew.
-fn update(experiment: &'static str, change: impl FnOnce(&mut Stake)) {
+fn update(experiment: ExperimentId, change: impl FnOnce(&mut Stake)) {
     STAKES.with(|stakes| {
         let mut stakes = stakes.borrow_mut();
         let at = match stakes.iter().position(|(name, _)| *name == experiment) {
@@ -71,7 +72,7 @@ pub fn running(runner: u64, going: bool) {
 }
 
 /// `experiment`'s results now hold `rows` rows.
-pub fn rows(experiment: &'static str, rows: usize) {
+pub fn rows(experiment: ExperimentId, rows: usize) {
     update(experiment, |s| {
         s.rows = rows;
         s.downloaded = s.downloaded.min(rows);
@@ -79,17 +80,17 @@ pub fn rows(experiment: &'static str, rows: usize) {
 }
 
 /// `experiment`'s rows, all of them, were just downloaded.
-pub fn downloaded(experiment: &'static str) {
+pub fn downloaded(experiment: ExperimentId) {
     update(experiment, |s| s.downloaded = s.rows);
 }
 
 /// Whether `experiment`'s comparison holds other machines' files.
-pub fn compared(experiment: &'static str, loaded: bool) {
+pub fn compared(experiment: ExperimentId, loaded: bool) {
     update(experiment, |s| s.compared = loaded);
 }
 
 /// `experiment`'s panel left the page: it has nothing at stake on it any more (its rows are kept).
-pub fn left(experiment: &'static str) {
+pub fn left(experiment: ExperimentId) {
     update(experiment, |s| *s = Stake::default());
 }
 
@@ -127,7 +128,7 @@ impl KeptContext {
     }
 
     /// The context again, for `experiment`; `None` if its mode is not one the page knows.
-    pub fn context(self, experiment: &'static str) -> Option<RunContext> {
+    pub fn context(self, experiment: ExperimentId) -> Option<RunContext> {
         Some(RunContext {
             experiment,
             settings: self.settings,
@@ -147,7 +148,7 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok()?
 }
 
-fn key(experiment: &str) -> String {
+fn key(experiment: ExperimentId) -> String {
     format!("concurrency-lab.results.{experiment}")
 }
 
@@ -164,7 +165,7 @@ fn lighter(m: &Measurement) -> Measurement {
 }
 
 /// Add `row` to `experiment`'s kept rows: one JSON line each, oldest first.
-pub fn keep(experiment: &str, run: u32, sweep: bool, baseline: bool, m: &Measurement, context: &RunContext) {
+pub fn keep(experiment: ExperimentId, run: u32, sweep: bool, baseline: bool, m: &Measurement, context: &RunContext) {
     let Some(storage) = storage() else { return };
     let row = KeptRow { run, sweep, baseline, measurement: lighter(m), context: KeptContext::of(context) };
     let Ok(line) = serde_json::to_string(&row) else { return };
@@ -183,13 +184,13 @@ pub fn keep(experiment: &str, run: u32, sweep: bool, baseline: bool, m: &Measure
 
 /// `experiment`'s kept rows, oldest first (none if there are none; a line that cannot be read is
 /// skipped).
-pub fn kept(experiment: &str) -> Vec<KeptRow> {
+pub fn kept(experiment: ExperimentId) -> Vec<KeptRow> {
     let Some(text) = storage().and_then(|s| s.get_item(&key(experiment)).ok().flatten()) else { return Vec::new() };
     text.lines().filter_map(|line| serde_json::from_str(line).ok()).collect()
 }
 
 /// Forget `experiment`'s kept rows (the reader cleared them).
-pub fn forget(experiment: &str) {
+pub fn forget(experiment: ExperimentId) {
     if let Some(storage) = storage() {
         let _ = storage.remove_item(&key(experiment));
     }

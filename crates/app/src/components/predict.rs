@@ -9,6 +9,7 @@ use crate::components::controls::unique_id;
 use crate::components::results::ResultRow;
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
+use experiments::catalog::ExperimentId;
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
@@ -146,7 +147,7 @@ fn speedup_with(rows: &[ResultRow], kind: &str, workers: u32) -> Option<(f64, u3
 // The component.
 // ---------------------------------------------------------------------------------------------
 
-fn storage_key(experiment: &str) -> String {
+fn storage_key(experiment: ExperimentId) -> String {
     format!("concurrency-lab.predict.{experiment}")
 }
 
@@ -159,7 +160,7 @@ fn storage() -> Option<web_sys::Storage> {
 /// recomputed as the reader moves the controls) never locks the answer.
 #[component]
 pub fn Prediction(
-    experiment: &'static str,
+    experiment: ExperimentId,
     #[prop(into)] question: Signal<String>,
     #[prop(into)] options: Signal<Vec<String>>,
     #[prop(into)] measured: Signal<Option<Measured>>,
@@ -259,7 +260,7 @@ fn speedup_value(speedup: f64) -> String {
 /// processors ([`speedup_against_workers`]), so no answer offered suggests more parallelism than
 /// the machine has.
 fn speedup_question(
-    experiment: &'static str,
+    experiment: ExperimentId,
     question: Signal<String>,
     rows: Signal<Vec<ResultRow>>,
     kind: &'static str,
@@ -285,7 +286,7 @@ fn speedup_question(
 /// ([`speedup_against_workers`]): waiting tasks can beat the workers, so the bands name at least
 /// 2× (on one worker, "faster, up to about 1×" would be an empty band beside "about the same").
 fn workers_question(
-    experiment: &'static str,
+    experiment: ExperimentId,
     question: Signal<String>,
     rows: Signal<Vec<ResultRow>>,
     workers: RwSignal<u64>,
@@ -314,21 +315,21 @@ pub fn demo(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
         rows.with(|rows| speedup_of(latest_plain_run(rows), "many-workers"))
             .and_then(|(s, _)| first_to_finish(s).map(|option| Measured { option, value: speedup_value(s) }))
     });
-    view! { <Prediction experiment="demo" question options measured /> }.into_any()
+    view! { <Prediction experiment=ExperimentId::Demo question options measured /> }.into_any()
 }
 
 /// The sum: the speedup of the tasks over the loop.
 pub fn sum(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
     let question =
         Signal::derive(move || message(ui().predict_sum_question, &[("workers", Arg::Count(workers.get()))]));
-    speedup_question("sum", question, rows, "tasks", workers)
+    speedup_question(ExperimentId::Sum, question, rows, "tasks", workers)
 }
 
 /// Bubble sort: the chunked sort's speedup over one bubble sort.
 pub fn bubble_sort(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
     let question =
         Signal::derive(move || message(ui().predict_sort_question, &[("workers", Arg::Count(workers.get()))]));
-    speedup_question("bubble-sort", question, rows, "chunked", workers)
+    speedup_question(ExperimentId::BubbleSort, question, rows, "chunked", workers)
 }
 
 /// Hashing: the hashes on k workers against one after another.
@@ -339,7 +340,7 @@ pub fn hashing(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>, hashes: RwS
             &[("workers", Arg::Count(workers.get())), ("hashes", Arg::Count(hashes.get()))],
         )
     });
-    speedup_question("hashing", question, rows, "tasks", workers)
+    speedup_question(ExperimentId::Hashing, question, rows, "tasks", workers)
 }
 
 /// Document search: goroutines waiting on reads, against the loop.
@@ -350,7 +351,7 @@ pub fn document_search(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>, tas
             &[("workers", Arg::Count(workers.get())), ("tasks", Arg::Count(tasks.get()))],
         )
     });
-    workers_question("document-search", question, rows, workers)
+    workers_question(ExperimentId::DocumentSearch, question, rows, workers)
 }
 
 /// CPU- vs IO-bound: the chosen kind as goroutines, against the loop.
@@ -365,7 +366,7 @@ pub fn cpu_vs_io(
         let template = if kind.get() == "io" { t.predict_cpu_io_question_io } else { t.predict_cpu_io_question_cpu };
         message(template, &[("workers", Arg::Count(workers.get())), ("tasks", Arg::Count(tasks.get()))])
     });
-    workers_question("cpu-vs-io", question, rows, workers)
+    workers_question(ExperimentId::CpuVsIo, question, rows, workers)
 }
 
 /// What a task costs: the smallest tasks as goroutines on one worker, against the loop.
@@ -383,7 +384,7 @@ pub fn task_granularity(rows: Signal<Vec<ResultRow>>) -> AnyView {
     });
     let question = Signal::stored(t.predict_granularity_question.to_string());
     let options = Signal::stored(strings(&t.predict_granularity_options));
-    view! { <Prediction experiment="task-granularity" question options measured /> }.into_any()
+    view! { <Prediction experiment=ExperimentId::TaskGranularity question options measured /> }.into_any()
 }
 
 /// What a task costs in memory: bytes per parked task; `per_task` gives them with their display.
@@ -397,7 +398,7 @@ pub fn task_memory(per_task: Signal<Option<(f64, String)>>) -> AnyView {
     });
     let question = Signal::stored(t.predict_memory_question.to_string());
     let options = Signal::stored(strings(&t.predict_memory_options));
-    view! { <Prediction experiment="task-memory" question options measured /> }.into_any()
+    view! { <Prediction experiment=ExperimentId::TaskMemory question options measured /> }.into_any()
 }
 
 /// What a switch costs: a thread switch over a task switch.
@@ -414,7 +415,7 @@ pub fn task_switch(thread_over_task: Signal<Option<f64>>) -> AnyView {
     });
     let question = Signal::stored(t.predict_switch_question.to_string());
     let options = Signal::stored(strings(&t.predict_switch_options));
-    view! { <Prediction experiment="task-switch" question options measured /> }.into_any()
+    view! { <Prediction experiment=ExperimentId::TaskSwitch question options measured /> }.into_any()
 }
 
 /// High concurrency: which server answers more requests per second.
@@ -427,7 +428,7 @@ pub fn qps(tasks_over_pool: Signal<Option<f64>>) -> AnyView {
     });
     let question = Signal::stored(t.predict_qps_question.to_string());
     let options = Signal::stored(strings(&t.predict_qps_options));
-    view! { <Prediction experiment="qps" question options measured /> }.into_any()
+    view! { <Prediction experiment=ExperimentId::Qps question options measured /> }.into_any()
 }
 
 /// The Go scheduler's replay: how many tasks other workers steal. `stolen` gives (stolen, total).
@@ -445,7 +446,7 @@ pub fn go_scheduler(stolen: Signal<Option<(u32, u32)>>) -> AnyView {
     });
     let question = Signal::stored(t.predict_go_question.to_string());
     let options = Signal::stored(strings(&t.predict_go_options));
-    view! { <Prediction experiment="go-scheduler" question options measured /> }.into_any()
+    view! { <Prediction experiment=ExperimentId::GoScheduler question options measured /> }.into_any()
 }
 
 /// The tasks a recorded scheduler trace shows stolen (each counted once), and all its tasks.
@@ -562,7 +563,14 @@ mod tests {
             doubtful_baseline: false,
             startup: None,
             timing: Default::default(),
-            context: Default::default(),
+            context: std::sync::Arc::new(crate::components::results::RunContext {
+                experiment: ExperimentId::Sum,
+                settings: Vec::new(),
+                mode: "shared_memory",
+                logical_processors: 2,
+                build: None,
+                started_at: String::new(),
+            }),
         };
         let rows = vec![row(1, false, "sequential"), row(1, false, "tasks"), row(2, true, "tasks")];
         assert_eq!(latest_plain_run(&rows).len(), 2);

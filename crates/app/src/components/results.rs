@@ -4,7 +4,8 @@ use crate::engine_client;
 use crate::environment::machine;
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
-use experiments::catalog::{self, Mode, Query};
+use experiments::catalog::ExperimentId;
+use experiments::catalog::{Mode, Query};
 use experiments::trust::Doubt;
 use experiments::{Check, FirstAttempt, Startup, Summary, SAMPLE_FLOOR_MS};
 use leptos::prelude::*;
@@ -43,9 +44,9 @@ pub struct ResultRow {
 
 /// What a run was measured with and where: every row carries its run's, so a download, a link or
 /// a comparison reads each row's own settings, never the page's current ones.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RunContext {
-    pub experiment: &'static str,
+    pub experiment: ExperimentId,
     /// The panel's settings for the run, as the query pairs its address takes.
     pub settings: Vec<(String, String)>,
     /// How the engine ran it: `shared_memory` (real threads), `message_workers` (each its own
@@ -63,11 +64,10 @@ pub struct RunContext {
 const MODES: [&str; 3] = ["shared_memory", "message_workers", "one_worker"];
 
 impl RunContext {
-    pub fn now(experiment: &'static str, settings: Query) -> RunContext {
-        let entry = catalog::find(experiment);
+    pub fn now(experiment: ExperimentId, settings: Query) -> RunContext {
         let mode = match engine_client::availability() {
             Ok(Mode::Threads) => MODES[0],
-            _ if entry.is_some_and(|e| e.message_workers) => MODES[1],
+            _ if experiment.experiment().message_workers => MODES[1],
             _ => MODES[2],
         };
         RunContext {

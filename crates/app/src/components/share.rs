@@ -7,6 +7,7 @@ use super::results::{doubt_text, ResultRow, RunContext};
 use crate::content;
 use crate::environment::machine;
 use crate::i18n::{fill, ui};
+use experiments::catalog::ExperimentId;
 use leptos::html::Dialog;
 use leptos::prelude::*;
 use serde_json::json;
@@ -18,13 +19,13 @@ fn current_query() -> String {
 }
 
 /// The chapter a named experiment belongs to.
-pub fn chapter_of(experiment: &str) -> Option<&'static content::ChapterText> {
+pub fn chapter_of(experiment: ExperimentId) -> Option<&'static content::ChapterText> {
     content::chapters().find(|c| c.experiments.contains(&experiment))
 }
 
 /// Links for an experiment with the settings of `query` (`?…` or ""): the chapter, the embeddable
 /// experiment, the embeddable chapter.
-fn links_with(experiment: &str, query: &str) -> (String, String, String) {
+fn links_with(experiment: ExperimentId, query: &str) -> (String, String, String) {
     let root = crate::links::language_root_url();
     let slug = chapter_of(experiment).map_or("", |c| c.slug);
     (
@@ -36,7 +37,7 @@ fn links_with(experiment: &str, query: &str) -> (String, String, String) {
 
 /// Links for an experiment with the settings of its latest run (`rows`' last row), or the page's
 /// while it has none: a link never names settings its rows were not measured with.
-fn links(experiment: &str, rows: Option<Signal<Vec<ResultRow>>>) -> (String, String, String) {
+fn links(experiment: ExperimentId, rows: Option<Signal<Vec<ResultRow>>>) -> (String, String, String) {
     let latest = rows.and_then(|rows| rows.with_untracked(|r| r.last().map(|row| row.context.query_string())));
     links_with(experiment, &latest.unwrap_or_else(current_query))
 }
@@ -98,13 +99,13 @@ fn settings_json(context: &RunContext) -> serde_json::Value {
 }
 
 /// The page link of a row: its chapter with its own run's settings.
-fn row_link(experiment: &str, context: &RunContext) -> String {
+fn row_link(experiment: ExperimentId, context: &RunContext) -> String {
     links_with(experiment, &context.query_string()).0
 }
 
 /// The results as CSV: one row per measured variant, each with the machine and its own run's
 /// settings, mode, build and time, and every repetition.
-pub fn results_csv(experiment: &str, rows: &[ResultRow]) -> String {
+pub fn results_csv(experiment: ExperimentId, rows: &[ResultRow]) -> String {
     let m = machine();
     let mut csv = String::from(
         "experiment,run,sweep,variant,workers,tasks,median_ms,min_ms,max_ms,speedup,result,correct,samples_ms,\
@@ -146,7 +147,7 @@ pub fn results_csv(experiment: &str, rows: &[ResultRow]) -> String {
 /// The results as JSON, with the machine and when they were exported; every row with its own run's
 /// settings, mode, build and time and its raw repetitions. The file-wide `settings` (what files
 /// before rows carried their own had) is written only when every row shares them.
-pub fn results_json(experiment: &str, rows: &[ResultRow]) -> String {
+pub fn results_json(experiment: ExperimentId, rows: &[ResultRow]) -> String {
     let m = machine();
     let results: Vec<_> = rows
         .iter()
@@ -185,7 +186,7 @@ pub fn results_json(experiment: &str, rows: &[ResultRow]) -> String {
 /// One "Share and export" button that shows and hides Copy link, Embed (a dialog with iframe
 /// snippets) and downloads of `rows` if given. Escape closes the list and returns to the button.
 #[component]
-pub fn ShareBar(experiment: &'static str, #[prop(optional)] rows: Option<Signal<Vec<ResultRow>>>) -> impl IntoView {
+pub fn ShareBar(experiment: ExperimentId, #[prop(optional)] rows: Option<Signal<Vec<ResultRow>>>) -> impl IntoView {
     let t = ui();
     let status = RwSignal::new(None::<&'static str>);
     let open = RwSignal::new(false);

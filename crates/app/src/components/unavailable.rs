@@ -2,6 +2,7 @@
 
 use crate::engine_client::Unavailable;
 use crate::i18n::ui;
+use experiments::catalog::ExperimentId;
 use leptos::prelude::*;
 
 #[component]
@@ -49,7 +50,8 @@ pub fn full_lesson_url() -> String {
     let path = match path.split_once("/embed/") {
         Some((base, rest)) => match rest.strip_prefix("experiments/") {
             Some(name) => {
-                let slug = crate::components::share::chapter_of(name).map_or("", |c| c.slug);
+                let chapter = ExperimentId::from_slug(name).and_then(crate::components::share::chapter_of);
+                let slug = chapter.map_or("", |c| c.slug);
                 format!("{base}/chapters/{slug}")
             }
             None => format!("{base}/{rest}"),

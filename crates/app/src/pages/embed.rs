@@ -4,6 +4,7 @@ use crate::components::share::chapter_of;
 use crate::components::unavailable::full_lesson_url;
 use crate::i18n::{fill, ui};
 use crate::panels;
+use experiments::catalog::ExperimentId;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
@@ -12,14 +13,13 @@ pub fn ExperimentEmbed() -> impl IntoView {
     let params = use_params_map();
     move || {
         let name = params.read().get("name").unwrap_or_default();
-        match chapter_of(&name) {
-            Some(chapter) => {
+        match ExperimentId::from_slug(&name).and_then(|experiment| Some((experiment, chapter_of(experiment)?))) {
+            Some((experiment, chapter)) => {
                 super::set_title_and_description(chapter.title, chapter.summary);
-                let name: &'static str = chapter.experiments.iter().find(|n| **n == name).copied().unwrap_or_default();
-                crate::engine_client::prefetch_for_page(&[name]);
+                crate::engine_client::prefetch_for_page(&[experiment]);
                 view! {
-                    <article class="embed-experiment" data-embed=name>
-                        <panels::Panel name />
+                    <article class="embed-experiment" data-embed=experiment.slug()>
+                        <panels::Panel experiment />
                         <FromLesson title=chapter.title />
                     </article>
                 }

@@ -59,12 +59,11 @@ pub fn TextBody(text: &'static ChapterText, state: ProseState, #[prop(optional)]
     let placed = experiments
         .iter()
         .enumerate()
-        .map(|(index, name)| {
-            let name: &'static str = name;
+        .map(|(index, &experiment)| {
             view! {
                 // Each panel in a task of its own, after the prose and heading are in the page:
                 // building every panel in the prose's task made one task of 80 ms or more.
-                {move || state.settled.get().then(|| view! { <Later><panels::Panel name /></Later> })}
+                {move || state.settled.get().then(|| view! { <Later><panels::Panel experiment /></Later> })}
                 {piece(index + 1)}
             }
         })

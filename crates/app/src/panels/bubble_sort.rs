@@ -20,6 +20,7 @@ use crate::i18n::{self, fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::bubble_sort::{self as catalog_sort, Settings, PARALLEL};
+use experiments::catalog::ExperimentId;
 use experiments::catalog::Machine;
 use experiments::params::sort::{NUMBERS, REPETITIONS, SLOW_ABOVE, TASKS};
 use experiments::stats::speedup;
@@ -79,7 +80,7 @@ fn time_caption(sequential_ms: f64) -> String {
 pub fn BubbleSortExperiment() -> impl IntoView {
     let t = ui();
     view! {
-        <ExperimentFrame experiment="bubble-sort" title=t.sort_title controls=|machine| view! { <BubbleSortControls machine /> }.into_any()></ExperimentFrame>
+        <ExperimentFrame experiment=ExperimentId::BubbleSort title=t.sort_title controls=|machine| view! { <BubbleSortControls machine /> }.into_any()></ExperimentFrame>
     }
 }
 
@@ -94,11 +95,11 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
     let tasks = RwSignal::new(read.tasks as u64);
     let numbers = RwSignal::new(read.numbers as u64);
     let repetitions = RwSignal::new(read.repetitions as u64);
-    let autorun = preset.autorun("bubble-sort");
+    let autorun = preset.autorun(ExperimentId::BubbleSort);
     let notes = preset.notes;
 
     let runner = Runner::new();
-    let log = ResultLog::new("bubble-sort");
+    let log = ResultLog::new(ExperimentId::BubbleSort);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| (algorithm_id(algorithm_of(&m.job)), describe(&m.job)));
     let compared = Compared::new();
@@ -256,8 +257,8 @@ fn bubble_sort_views(
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
-            <ShareBar experiment="bubble-sort" rows />
-                <CompareResults experiment="bubble-sort" own=rows compared />
+            <ShareBar experiment=ExperimentId::BubbleSort rows />
+                <CompareResults experiment=ExperimentId::BubbleSort own=rows compared />
             </Later>
         <Later>
             <TracePicker log=traces />

@@ -18,6 +18,7 @@ use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::cpu_vs_io::{self as catalog_cpu_io, kind_of, Settings};
+use experiments::catalog::ExperimentId;
 use experiments::catalog::Machine;
 use experiments::params::cpu_vs_io::{KINDS, REPETITIONS, TASKS};
 use experiments::stats::speedup;
@@ -41,7 +42,7 @@ fn describe(job: &Job) -> String {
 pub fn CpuVsIoExperiment() -> impl IntoView {
     let t = ui();
     view! {
-        <ExperimentFrame experiment="cpu-vs-io" title=t.cpu_io_title controls=|machine| view! { <CpuVsIoControls machine /> }.into_any()></ExperimentFrame>
+        <ExperimentFrame experiment=ExperimentId::CpuVsIo title=t.cpu_io_title controls=|machine| view! { <CpuVsIoControls machine /> }.into_any()></ExperimentFrame>
     }
 }
 
@@ -55,11 +56,11 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
     let workers = RwSignal::new(read.workers as u64);
     let tasks = RwSignal::new(read.tasks as u64);
     let repetitions = RwSignal::new(read.repetitions as u64);
-    let autorun = preset.autorun("cpu-vs-io");
+    let autorun = preset.autorun(ExperimentId::CpuVsIo);
     let notes = preset.notes;
 
     let runner = Runner::new();
-    let log = ResultLog::new("cpu-vs-io");
+    let log = ResultLog::new(ExperimentId::CpuVsIo);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| (variant_id(m.job.variant), describe(&m.job)));
     let compared = Compared::new();
@@ -200,8 +201,8 @@ fn cpu_vs_io_views(
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
-            <ShareBar experiment="cpu-vs-io" rows />
-            <CompareResults experiment="cpu-vs-io" own=rows compared />
+            <ShareBar experiment=ExperimentId::CpuVsIo rows />
+            <CompareResults experiment=ExperimentId::CpuVsIo own=rows compared />
         </Later>
         <Later>
             <TracePicker log=traces />

@@ -15,6 +15,7 @@ use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::demo::{self as catalog_demo, Settings};
+use experiments::catalog::ExperimentId;
 use experiments::catalog::Machine;
 use experiments::params::demo::{workers as workers_range, TASKS};
 use experiments::{Job, Measurement};
@@ -32,7 +33,7 @@ fn describe(job: &Job) -> String {
 pub fn DemoExperiment() -> impl IntoView {
     let t = ui();
     view! {
-        <ExperimentFrame experiment="demo" title=t.demo_title controls=|machine| view! { <DemoControls machine /> }.into_any()></ExperimentFrame>
+        <ExperimentFrame experiment=ExperimentId::Demo title=t.demo_title controls=|machine| view! { <DemoControls machine /> }.into_any()></ExperimentFrame>
     }
 }
 
@@ -47,11 +48,11 @@ fn DemoControls(machine: Machine) -> impl IntoView {
     let workers = RwSignal::new(read.workers as u64);
     let tasks = RwSignal::new(read.tasks as u64);
     let units = read.units;
-    let autorun = preset.autorun("demo");
+    let autorun = preset.autorun(ExperimentId::Demo);
     let notes = preset.notes;
 
     let runner = Runner::new();
-    let log = ResultLog::new("demo");
+    let log = ResultLog::new(ExperimentId::Demo);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, baseline| (if baseline { "one-worker" } else { "many-workers" }, describe(&m.job)));
     let compared = Compared::new();
@@ -125,8 +126,8 @@ fn demo_views(
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
-            <ShareBar experiment="demo" rows />
-            <CompareResults experiment="demo" own=rows compared />
+            <ShareBar experiment=ExperimentId::Demo rows />
+            <CompareResults experiment=ExperimentId::Demo own=rows compared />
             <div class="timeline-pair">
                 <Timeline measurement=one_worker what=label_of(one_worker) lanes=lanes_of(one_worker) test_id="demo-timeline-one" axis_max_ms />
                 <Timeline measurement=many_workers what=label_of(many_workers) lanes=lanes_of(many_workers) test_id="demo-timeline-many" axis_max_ms />

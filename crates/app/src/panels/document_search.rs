@@ -19,6 +19,7 @@ use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::document_search::{self as catalog_docs, Settings};
+use experiments::catalog::ExperimentId;
 use experiments::catalog::Machine;
 use experiments::params::docsearch::{DOCUMENTS, LATENCY_MS, REPETITIONS, TASKS};
 use experiments::published::{FIND_1000, FIND_DOCUMENTS};
@@ -45,7 +46,7 @@ pub fn describe(job: &Job) -> String {
 pub fn DocumentSearchExperiment() -> impl IntoView {
     let t = ui();
     view! {
-        <ExperimentFrame experiment="document-search" title=t.docs_title controls=|machine| view! { <DocumentSearchControls machine /> }.into_any()>
+        <ExperimentFrame experiment=ExperimentId::DocumentSearch title=t.docs_title controls=|machine| view! { <DocumentSearchControls machine /> }.into_any()>
             <PublishedTable title=t.published_title caption=t.published_find_caption rows=&FIND_1000 />
         </ExperimentFrame>
     }
@@ -94,11 +95,11 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
     let documents = RwSignal::new(read.documents as u64);
     let latency = RwSignal::new(read.latency_ms as u64);
     let repetitions = RwSignal::new(read.repetitions as u64);
-    let autorun = preset.autorun("document-search");
+    let autorun = preset.autorun(ExperimentId::DocumentSearch);
     let notes = preset.notes;
 
     let runner = Runner::new();
-    let log = ResultLog::new("document-search");
+    let log = ResultLog::new(ExperimentId::DocumentSearch);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| (variant_id(m.job.variant), describe(&m.job)));
     let compared = Compared::new();
@@ -264,8 +265,8 @@ fn document_search_views(
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
-            <ShareBar experiment="document-search" rows />
-            <CompareResults experiment="document-search" own=rows compared />
+            <ShareBar experiment=ExperimentId::DocumentSearch rows />
+            <CompareResults experiment=ExperimentId::DocumentSearch own=rows compared />
             <OvershootLine report=overshoot />
         </Later>
         <Later>

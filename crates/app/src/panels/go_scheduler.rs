@@ -17,6 +17,7 @@ use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::go_scheduler as catalog_go;
+use experiments::catalog::ExperimentId;
 use experiments::catalog::Machine;
 use experiments::params::go_scheduler as limits;
 use experiments::replay::replay;
@@ -48,7 +49,7 @@ fn help(kind: ScenarioKind) -> &'static str {
 pub fn GoSchedulerExperiment() -> impl IntoView {
     let t = ui();
     view! {
-        <ExperimentFrame experiment="go-scheduler" title=t.go_title controls=|machine| view! { <GoSchedulerControls machine /> }.into_any()></ExperimentFrame>
+        <ExperimentFrame experiment=ExperimentId::GoScheduler title=t.go_title controls=|machine| view! { <GoSchedulerControls machine /> }.into_any()></ExperimentFrame>
     }
 }
 
@@ -62,11 +63,11 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
     let workers = RwSignal::new(read.workers as u64);
     let tasks = RwSignal::new(read.tasks as u64);
     let start_step = read.step as usize;
-    let autorun = preset.autorun("go-scheduler");
+    let autorun = preset.autorun(ExperimentId::GoScheduler);
     let notes = preset.notes;
 
     let runner = Runner::new();
-    let log = ResultLog::new("go-scheduler");
+    let log = ResultLog::new(ExperimentId::GoScheduler);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| match m.job.workload {
         experiments::Workload::Scenario { scenario } => ("goroutines", name(scenario).to_string()),
@@ -178,8 +179,8 @@ fn go_scheduler_views(
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
-            <ShareBar experiment="go-scheduler" rows />
-            <CompareResults experiment="go-scheduler" own=rows compared />
+            <ShareBar experiment=ExperimentId::GoScheduler rows />
+            <CompareResults experiment=ExperimentId::GoScheduler own=rows compared />
             {move || replay_error.get().map(|message| view! {
                 <p class="notice notice-warning" role="alert">{fill(t.replay_invalid, &[("message", &message)])}</p>
             })}

@@ -18,6 +18,7 @@ use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::hashing::{self as catalog_hashing, Settings};
+use experiments::catalog::ExperimentId;
 use experiments::catalog::Machine;
 use experiments::params::hashing::{HASHES, PRESET_WORKERS, REPETITIONS, SIZE_MB};
 use experiments::published::PARALLELISM_BY_GOROUTINES_JA;
@@ -75,7 +76,7 @@ fn human_size(bytes: u64) -> String {
 pub fn HashingExperiment() -> impl IntoView {
     let t = ui();
     view! {
-        <ExperimentFrame experiment="hashing" title=t.hash_title controls=|machine| view! { <HashingControls machine /> }.into_any()>
+        <ExperimentFrame experiment=ExperimentId::Hashing title=t.hash_title controls=|machine| view! { <HashingControls machine /> }.into_any()>
             <section class="published" data-testid="published">
                 <h3>{t.cost_claims_title}</h3>
                 <ul><li>{t.hash_claim}" "<SourceCitation source=PARALLELISM_BY_GOROUTINES_JA /></li></ul>
@@ -97,14 +98,14 @@ fn HashingControls(machine: Machine) -> impl IntoView {
     let hashes = RwSignal::new(read.hashes as u64);
     let workers = RwSignal::new(read.workers as u64);
     let repetitions = RwSignal::new(read.repetitions as u64);
-    let autorun = preset.autorun("hashing");
+    let autorun = preset.autorun(ExperimentId::Hashing);
     let notes = preset.notes;
     let file = RwSignal::new(None::<SendWrapper<web_sys::File>>);
     let file_label = RwSignal::new(String::new());
     let problem = RwSignal::new(None::<&'static str>);
 
     let runner = Runner::new();
-    let log = ResultLog::new("hashing");
+    let log = ResultLog::new(ExperimentId::Hashing);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| (variant_id(m.job.variant), describe(&m.job)));
     let compared = Compared::new();
@@ -246,7 +247,7 @@ fn hashing_views(
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
-            <ShareBar experiment="hashing" rows />
+            <ShareBar experiment=ExperimentId::Hashing rows />
             {move || digests.with(|d| d.first().cloned()).map(|(digest, _, _)| {
                 let all_agree = digests.with(|d| d.iter().all(|(value, ok, _)| *ok && *value == digest));
                 let count = digests.with(|d| d.iter().map(|(_, _, n)| n).max().copied().unwrap_or(0));
@@ -258,7 +259,7 @@ fn hashing_views(
                 }
             })}
             <ResultsTable rows />
-            <CompareResults experiment="hashing" own=rows compared />
+            <CompareResults experiment=ExperimentId::Hashing own=rows compared />
             <Show when=move || throughputs.with(|r| !r.is_empty())>
                 <div class="table-scroll" tabindex="0">
                     <table class="throughput" data-testid="throughput">

@@ -15,6 +15,7 @@ use crate::components::share::ShareBar;
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
+use experiments::catalog::ExperimentId;
 use experiments::catalog::{self, Machine};
 use experiments::params::os_scheduler::{CORES, MIXES, QUANTUM_MS, SEED, SWITCH_US, THREADS};
 use leptos::prelude::*;
@@ -98,7 +99,7 @@ fn state_lanes(schedule: &Schedule) -> Vec<Lane> {
 pub fn OsSchedulerExperiment() -> impl IntoView {
     let t = ui();
     view! {
-        <ExperimentFrame experiment="os-scheduler" title=t.os_title controls=|machine| view! { <OsSchedulerControls machine /> }.into_any() />
+        <ExperimentFrame experiment=ExperimentId::OsScheduler title=t.os_title controls=|machine| view! { <OsSchedulerControls machine /> }.into_any() />
     }
 }
 
@@ -165,7 +166,7 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
     view! {
             <p class="help">{t.os_simulation_note}</p>
             // Not needed to read the model: after the controls (issue 15: no task over 50 ms).
-            <Later><ShareBar experiment="os-scheduler" /></Later>
+            <Later><ShareBar experiment=ExperimentId::OsScheduler /></Later>
             <ClampNotes notes />
             <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.os_title)]) on:submit=|ev| ev.prevent_default()>
                 <fieldset class="control choice">

@@ -12,7 +12,8 @@ use crate::environment::machine;
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
 use crate::runner::{Outcome, Runner};
-use experiments::catalog::{self, Machine, Mode, Query, Runs};
+use experiments::catalog::ExperimentId;
+use experiments::catalog::{Machine, Mode, Query, Runs};
 use experiments::duration::LONG_RUN_MS;
 use experiments::protocol::Stage;
 use experiments::stats::speedup;
@@ -27,8 +28,7 @@ use std::sync::Arc;
 /// (`children`) and the machine line. A model the page runs itself shows only its controls.
 #[component]
 pub fn ExperimentFrame(
-    /// The catalog's name of the experiment.
-    experiment: &'static str,
+    experiment: ExperimentId,
     title: &'static str,
     controls: fn(Machine) -> AnyView,
     /// Said instead of the controls where the catalog says the experiment cannot run.
@@ -36,20 +36,20 @@ pub fn ExperimentFrame(
     cannot_run_text: &'static str,
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
-    let entry = catalog::find(experiment);
+    let entry = experiment.experiment();
     let environment = machine();
-    let on_page = entry.is_some_and(|e| e.runs == Runs::Page);
+    let on_page = entry.runs == Runs::Page;
     let body = match engine_client::availability() {
         // A model the page runs itself needs no engine, and the reader's machine plays no part.
         _ if on_page => controls(Machine { cores: environment.logical_processors, mode: Mode::SingleWorker }),
         Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
-        Ok(mode) if entry.is_some_and(|e| !e.runs_in(mode)) => view! {
+        Ok(mode) if !entry.runs_in(mode) => view! {
             <ModeBanner mode />
             <p class="notice" data-testid=format!("{experiment}-needs-threads")>{cannot_run_text}</p>
         }
         .into_any(),
         Ok(mode) => {
-            let by_messages = entry.is_some_and(|e| e.message_workers);
+            let by_messages = entry.message_workers;
             let machine = Machine { cores: environment.logical_processors, mode };
             view! { <ModeBanner mode by_messages />{controls(machine)} }.into_any()
         }
@@ -57,7 +57,7 @@ pub fn ExperimentFrame(
     let title_id = format!("{experiment}-title");
     let labelled_by = title_id.clone();
     view! {
-        <section class="experiment" aria-labelledby=labelled_by data-experiment=experiment>
+        <section class="experiment" aria-labelledby=labelled_by data-experiment=experiment.slug()>
             <h2 id=title_id>{title}</h2>
             {body}
             // What follows the controls is built in a task of its own (issue 15: no task over 50 ms).
@@ -296,7 +296,7 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
 pub struct ResultLog {
     pub rows: RwSignal<Vec<ResultRow>>,
     /// The catalog's name of the experiment.
-    pub experiment: &'static str,
+    pub experiment: ExperimentId,
     runs: StoredValue<u32>,
     next_key: StoredValue<u64>,
 }
@@ -304,7 +304,7 @@ pub struct ResultLog {
 impl ResultLog {
     /// An empty log of `experiment`'s results. Its rows say what the page would lose by leaving
     /// (`components::kept`); call [`ResultLog::restore`] to bring back the rows this tab kept.
-    pub fn new(experiment: &'static str) -> Self {
+    pub fn new(experiment: ExperimentId) -> Self {
         let rows = RwSignal::new(Vec::<ResultRow>::new());
         Effect::new(move |_| kept::rows(experiment, rows.with(Vec::len)));
         on_cleanup(move || kept::left(experiment));

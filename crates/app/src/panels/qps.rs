@@ -17,6 +17,7 @@ use crate::i18n::{self, fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::qps::{self as catalog_qps, Settings};
+use experiments::catalog::ExperimentId;
 use experiments::catalog::Machine;
 use experiments::params::qps::{CONCURRENCY, REPETITIONS, REQUESTS, WAIT_MS, WORK_US};
 use experiments::published::QPS;
@@ -71,7 +72,7 @@ pub fn QpsExperiment() -> impl IntoView {
         .collect_view();
     view! {
         <ExperimentFrame
-            experiment="qps"
+            experiment=ExperimentId::Qps
             title=t.qps_title
             controls=|machine| view! { <QpsControls machine /> }.into_any()
             cannot_run_text=t.qps_single_worker
@@ -113,7 +114,7 @@ fn QpsControls(machine: Machine) -> impl IntoView {
     let threads = RwSignal::new(read.threads as u64);
     let workers = RwSignal::new(read.workers as u64);
     let repetitions = RwSignal::new(read.repetitions as u64);
-    let autorun = preset.autorun("qps");
+    let autorun = preset.autorun(ExperimentId::Qps);
     let notes = preset.notes;
     let runner = Runner::new();
     let results = RwSignal::new(Vec::<Measurement>::new());
@@ -198,7 +199,7 @@ fn qps_views(
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
-            <ShareBar experiment="qps" />
+            <ShareBar experiment=ExperimentId::Qps />
             <Show when=move || results.with(|r| !r.is_empty())>
                 <div class="table-scroll" tabindex="0">
                     <table class="qps-results" data-testid="qps-results">

@@ -19,6 +19,7 @@ use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::params::sum::{workers as workers_range, NUMBERS, REPETITIONS, TASKS};
 
+use experiments::catalog::ExperimentId;
 use experiments::catalog::{self, sum::Settings, Machine};
 use experiments::published::SUM_10M;
 use experiments::stats::speedup;
@@ -41,7 +42,7 @@ fn describe(job: &Job) -> String {
 pub fn SumExperiment() -> impl IntoView {
     let t = ui();
     view! {
-        <ExperimentFrame experiment="sum" title=t.sum_title controls=|machine| view! { <SumControls machine /> }.into_any()>
+        <ExperimentFrame experiment=ExperimentId::Sum title=t.sum_title controls=|machine| view! { <SumControls machine /> }.into_any()>
             <PublishedTable title=t.published_title caption=t.published_sum_caption rows=&SUM_10M />
         </ExperimentFrame>
     }
@@ -59,11 +60,11 @@ fn SumControls(machine: Machine) -> impl IntoView {
     let tasks = RwSignal::new(read.tasks as u64);
     let numbers = RwSignal::new(read.numbers);
     let repetitions = RwSignal::new(read.repetitions as u64);
-    let autorun = preset.autorun("sum");
+    let autorun = preset.autorun(ExperimentId::Sum);
     let notes = preset.notes;
 
     let runner = Runner::new();
-    let log = ResultLog::new("sum");
+    let log = ResultLog::new(ExperimentId::Sum);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| (variant_id(m.job.variant), describe(&m.job)));
     let compared = Compared::new();
@@ -177,8 +178,8 @@ fn sum_views(
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
-            <ShareBar experiment="sum" rows />
-            <CompareResults experiment="sum" own=rows compared />
+            <ShareBar experiment=ExperimentId::Sum rows />
+            <CompareResults experiment=ExperimentId::Sum own=rows compared />
         </Later>
         <Later>
             <TracePicker log=traces />

@@ -20,6 +20,7 @@ use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
+use experiments::catalog::ExperimentId;
 use experiments::catalog::{self, Machine};
 use experiments::params::task_cost::{workers as workers_range, COUNT_SWEEP_UP_TO, REPETITIONS, SQRT_COUNTS, TASKS};
 use experiments::published::{BATCHING_LOSS_HI, GOROUTINE_PERFORMANCE_HI};
@@ -119,7 +120,7 @@ fn loss_text(size: &str, time_over_loop: f64) -> String {
 pub fn GranularityExperiment() -> impl IntoView {
     let t = ui();
     view! {
-        <ExperimentFrame experiment="task-granularity" title=t.granularity_title controls=|machine| view! { <GranularityControls machine /> }.into_any()>
+        <ExperimentFrame experiment=ExperimentId::TaskGranularity title=t.granularity_title controls=|machine| view! { <GranularityControls machine /> }.into_any()>
             <CostClaims claims=vec![(t.cost_claim_overhead, GOROUTINE_PERFORMANCE_HI)] />
         </ExperimentFrame>
     }
@@ -137,10 +138,10 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
     let tasks = RwSignal::new(read.tasks as u64);
     let repetitions = RwSignal::new(read.repetitions as u64);
     let up_to = RwSignal::new(preset.value(&COUNT_SWEEP_UP_TO));
-    let autorun = preset.autorun("task-granularity");
+    let autorun = preset.autorun(ExperimentId::TaskGranularity);
     let notes = preset.notes;
     let runner = Runner::new();
-    let log = ResultLog::new("task-granularity");
+    let log = ResultLog::new(ExperimentId::TaskGranularity);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| (variant_id(m.job.variant), describe_measured(m)));
     let compared = Compared::new();
@@ -337,7 +338,7 @@ fn task_granularity_views(
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
-            <ShareBar experiment="task-granularity" rows />
+            <ShareBar experiment=ExperimentId::TaskGranularity rows />
             {move || {
                 let markers = thresholds.get();
                 view! {
@@ -358,7 +359,7 @@ fn task_granularity_views(
                 test_id="count-chart"
             />
             <ResultsTable rows ratio=RowRatio::TimeOverBaseline />
-            <CompareResults experiment="task-granularity" own=rows compared />
+            <CompareResults experiment=ExperimentId::TaskGranularity own=rows compared />
         </Later>
     }
     .into_any())

@@ -13,6 +13,7 @@ use crate::i18n::{fill, message, ui, Arg};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
 use experiments::catalog::task_memory::WEIGHED_WORKERS;
+use experiments::catalog::ExperimentId;
 use experiments::catalog::{self, Machine};
 use experiments::params::task_cost::PARKED;
 use experiments::published::{GOROUTINE_PERFORMANCE_HI, PARALLELISM_BY_GOROUTINES_JA};
@@ -170,7 +171,7 @@ async fn weigh_idle_workers(count: u32) -> Result<Result<f64, MemoryBlock>, Stri
 pub fn TaskMemoryExperiment() -> impl IntoView {
     let t = ui();
     view! {
-        <ExperimentFrame experiment="task-memory" title=t.memory_title controls=|machine| view! { <TaskMemoryControls machine /> }.into_any()>
+        <ExperimentFrame experiment=ExperimentId::TaskMemory title=t.memory_title controls=|machine| view! { <TaskMemoryControls machine /> }.into_any()>
             <CostClaims claims=vec![(t.cost_claim_memory, GOROUTINE_PERFORMANCE_HI), (t.cost_claim_lighter, PARALLELISM_BY_GOROUTINES_JA)] />
         </ExperimentFrame>
     }
@@ -182,7 +183,7 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
     let mode = machine.mode;
     let mut preset = Preset::from_url();
     let parked = RwSignal::new(catalog::task_memory::read(&mut preset, machine) as u64);
-    let autorun = preset.autorun("task-memory");
+    let autorun = preset.autorun(ExperimentId::TaskMemory);
     let notes = preset.notes;
     let runner = Runner::new();
     let task_report = RwSignal::new(None::<Measurement>);
@@ -271,7 +272,7 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
             {predict::task_memory(Signal::derive(move || {
                 task_report.with(|m| m.as_ref().and_then(|m| m.memory).and_then(|r| r.bytes_per_task)).map(|b| (b, bytes(b)))
             }))}
-            <ShareBar experiment="task-memory" />
+            <ShareBar experiment=ExperimentId::TaskMemory />
             // While the browser is asked (before the engine starts), its wait is the progress shown.
             <div hidden=move || weighing.get()>
                 <RunStatus runner describe=move |index| if index == 0 { t.memory_job_parked } else { t.memory_job_workers }.to_string() />

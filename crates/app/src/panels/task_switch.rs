@@ -14,6 +14,7 @@ use crate::format;
 use crate::i18n::{fill, ui};
 use crate::presets::{write_to_url, Preset};
 use crate::runner::Runner;
+use experiments::catalog::ExperimentId;
 use experiments::catalog::{self, Machine};
 use experiments::params::task_cost::{ROUND_TRIPS, SWITCH_REPETITIONS};
 use experiments::{Measurement, Variant, Workload};
@@ -23,7 +24,7 @@ use leptos::prelude::*;
 pub fn SwitchCostExperiment() -> impl IntoView {
     let t = ui();
     view! {
-        <ExperimentFrame experiment="task-switch" title=t.switch_title controls=|machine| view! { <SwitchControls machine /> }.into_any()></ExperimentFrame>
+        <ExperimentFrame experiment=ExperimentId::TaskSwitch title=t.switch_title controls=|machine| view! { <SwitchControls machine /> }.into_any()></ExperimentFrame>
     }
 }
 
@@ -35,11 +36,11 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
     let read = catalog::task_switch::read(&mut preset, machine);
     let trips = RwSignal::new(read.round_trips as u64);
     let repetitions = RwSignal::new(read.repetitions as u64);
-    let autorun = preset.autorun("task-switch");
+    let autorun = preset.autorun(ExperimentId::TaskSwitch);
     let notes = preset.notes;
     let runner = Runner::new();
     let results = RwSignal::new(Vec::<Measurement>::new());
-    let log = ResultLog::new("task-switch");
+    let log = ResultLog::new(ExperimentId::TaskSwitch);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| {
         let name = if m.job.variant == Variant::ThreadPool { ui().switch_threads } else { ui().switch_goroutines };
@@ -91,8 +92,8 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
         <Later>
             {(mode == Mode::Threads).then(|| predict::task_switch(Signal::derive(ratio)))}
             {(mode == Mode::SingleWorker).then(|| view! { <p class="help">{t.switch_single_worker}</p> })}
-            <ShareBar experiment="task-switch" rows=log.rows.into() />
-            <CompareResults experiment="task-switch" own=log.rows.into() compared />
+            <ShareBar experiment=ExperimentId::TaskSwitch rows=log.rows.into() />
+            <CompareResults experiment=ExperimentId::TaskSwitch own=log.rows.into() compared />
             <RunStatus runner describe=move |index| {
                 let threads_first = mode == Mode::Threads;
                 if threads_first && index == 0 { t.switch_threads } else { t.switch_goroutines }.to_string()

@@ -1,13 +1,14 @@
 //! The bubble sort chapter: bubble sort as one loop against three parallel sorts on k workers, and
 //! a sweep of the three over k.
 
-use super::{sweep_counts, workers_for, Experiment, KnobReader, Machine, Query, Runs, EVERY_MODE};
+use super::{sweep_counts, workers_for, Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{Job, SortAlgorithm, Variant, Workload, DEFAULT_SEED};
 use crate::params::sort::{workers, NUMBERS, REPETITIONS, TASKS};
 
 pub const EXPERIMENT: Experiment = Experiment {
-    name: "bubble-sort",
+    id: ExperimentId::BubbleSort,
     chapter: "bubble-sort",
+    quick: "workers=2&tasks=4&n=3000&reps=1",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: false,
     measures_page_memory: false,

@@ -1,14 +1,17 @@
 //! CPU-bound versus IO-bound: the same document search with its reads waiting (IO) or the
 //! documents already in memory (CPU), as goroutines on k workers, and a sweep over the task count.
 
-use super::{sweep_counts, workers_for, Experiment, KnobReader, Machine, Query, Runs, EVERY_MODE, SWEEP_MAX_TASKS};
+use super::{
+    sweep_counts, workers_for, Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE, SWEEP_MAX_TASKS,
+};
 use crate::job::{Job, Variant, Workload, DEFAULT_SEED};
 use crate::params::cpu_vs_io::{workers, DOCUMENTS, IO_LATENCY_US, KINDS, REPETITIONS, TASKS};
 use crate::params::ParamRange;
 
 pub const EXPERIMENT: Experiment = Experiment {
-    name: "cpu-vs-io",
+    id: ExperimentId::CpuVsIo,
     chapter: "cpu-vs-io",
+    quick: "workers=2&reps=1",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: false,
     measures_page_memory: false,

@@ -1,12 +1,13 @@
 //! "Concurrency is not parallelism": t tasks of pure CPU work on one worker, then on k.
 
-use super::{Experiment, KnobReader, Machine, Query, Runs, EVERY_MODE};
+use super::{Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{Job, Variant, Workload};
 use crate::params::demo::{workers, TASKS, UNITS};
 
 pub const EXPERIMENT: Experiment = Experiment {
-    name: "demo",
+    id: ExperimentId::Demo,
     chapter: "concurrency-vs-parallelism",
+    quick: "workers=4&tasks=8",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: true,
     measures_page_memory: false,

@@ -1,14 +1,17 @@
 //! IO-bound document search: threads whose reads block against goroutines whose reads park, on k
 //! workers, and a sweep over the task count.
 
-use super::{sweep_counts, workers_for, Experiment, KnobReader, Machine, Query, Runs, EVERY_MODE, SWEEP_MAX_TASKS};
+use super::{
+    sweep_counts, workers_for, Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE, SWEEP_MAX_TASKS,
+};
 use crate::job::{Job, Variant, Workload, DEFAULT_SEED};
 use crate::params::docsearch::{workers, DOCUMENTS, LATENCY_MS, REPETITIONS, TASKS};
 use crate::params::ParamRange;
 
 pub const EXPERIMENT: Experiment = Experiment {
-    name: "document-search",
+    id: ExperimentId::DocumentSearch,
     chapter: "document-search",
+    quick: "workers=1&tasks=8&docs=100&latency=1&reps=1",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: false,
     measures_page_memory: false,

@@ -1,14 +1,15 @@
 //! Go's G/M/P scheduler shown on the engine's own M:N runtime: a scenario recorded step by step
 //! and replayed.
 
-use super::{workers_for, Experiment, KnobReader, Machine, Query, Runs, EVERY_MODE};
+use super::{workers_for, Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{Job, ScenarioKind, Variant, Workload};
 use crate::params::go_scheduler::{workers, STEP, TASKS};
 use crate::params::ParamRange;
 
 pub const EXPERIMENT: Experiment = Experiment {
-    name: "go-scheduler",
+    id: ExperimentId::GoScheduler,
     chapter: "go-scheduler",
+    quick: "scenario=io-mix&workers=2&tasks=6",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: false,
     measures_page_memory: false,

@@ -1,14 +1,15 @@
 //! The hashing chapter: t independent SHA-256 hashes of generated data or a picked file, as a loop
 //! and on k workers (or the article's 1, 4 and 16).
 
-use super::{Experiment, KnobReader, Machine, Query, Runs, EVERY_MODE};
+use super::{Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{HashSource, Job, Variant, Workload, DEFAULT_SEED};
 use crate::params::hashing::{workers, HASHES, PRESET_WORKERS, REPETITIONS, SIZE_MB, SLICE_BYTES};
 use crate::params::ParamRange;
 
 pub const EXPERIMENT: Experiment = Experiment {
-    name: "hashing",
+    id: ExperimentId::Hashing,
     chapter: "hashing",
+    quick: "mb=2&hashes=4&workers=2",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: true,
     measures_page_memory: false,

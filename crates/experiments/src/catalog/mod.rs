@@ -64,13 +64,89 @@ pub trait KnobReader {
     fn choice(&mut self, key: &str, options: &'static [&'static str], default: &'static str) -> &'static str;
 }
 
+/// Which experiment: the one key every panel, prediction, code listing, preset, limit, lab command
+/// and bench figure is filed under. Written (URLs, markers, files, `catalog.json`) as its slug.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExperimentId {
+    Demo,
+    OsScheduler,
+    Sum,
+    BubbleSort,
+    Hashing,
+    CpuVsIo,
+    DocumentSearch,
+    GoScheduler,
+    TaskGranularity,
+    TaskMemory,
+    TaskSwitch,
+    Qps,
+}
+
+impl ExperimentId {
+    /// Every experiment, in the order of [`CATALOG`].
+    pub const ALL: [ExperimentId; 12] = [
+        ExperimentId::Demo,
+        ExperimentId::OsScheduler,
+        ExperimentId::Sum,
+        ExperimentId::BubbleSort,
+        ExperimentId::Hashing,
+        ExperimentId::CpuVsIo,
+        ExperimentId::DocumentSearch,
+        ExperimentId::GoScheduler,
+        ExperimentId::TaskGranularity,
+        ExperimentId::TaskMemory,
+        ExperimentId::TaskSwitch,
+        ExperimentId::Qps,
+    ];
+
+    /// The name in `<!-- experiment: NAME -->` markers, `data-experiment`, `/embed/experiments/NAME`,
+    /// kept rows and downloads. The only place an experiment's slug is written out.
+    pub const fn slug(self) -> &'static str {
+        match self {
+            ExperimentId::Demo => "demo",
+            ExperimentId::OsScheduler => "os-scheduler",
+            ExperimentId::Sum => "sum",
+            ExperimentId::BubbleSort => "bubble-sort",
+            ExperimentId::Hashing => "hashing",
+            ExperimentId::CpuVsIo => "cpu-vs-io",
+            ExperimentId::DocumentSearch => "document-search",
+            ExperimentId::GoScheduler => "go-scheduler",
+            ExperimentId::TaskGranularity => "task-granularity",
+            ExperimentId::TaskMemory => "task-memory",
+            ExperimentId::TaskSwitch => "task-switch",
+            ExperimentId::Qps => "qps",
+        }
+    }
+
+    /// The experiment whose slug is `slug` (a marker, an embed address).
+    pub fn from_slug(slug: &str) -> Option<ExperimentId> {
+        ExperimentId::ALL.into_iter().find(|id| id.slug() == slug)
+    }
+
+    /// Its entry in the catalog.
+    pub const fn experiment(self) -> &'static Experiment {
+        &CATALOG[self as usize]
+    }
+}
+
+impl std::fmt::Display for ExperimentId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.slug())
+    }
+}
+
 /// One experiment of the site.
 #[derive(Clone, Copy, Debug)]
 pub struct Experiment {
-    /// The name in `<!-- experiment: NAME -->` markers, `data-experiment` and `/embed/experiments/NAME`.
-    pub name: &'static str,
+    /// Which one; [`Experiment::name`] is its slug.
+    pub id: ExperimentId,
     /// The slug of the chapter (`content/<lang>/<slug>.md`) that shows it.
     pub chapter: &'static str,
+    /// Small settings (a query string without `?`) that finish every part of a run in a second or
+    /// two on a slow machine: what the site-wide end-to-end tests load (`catalog.json`), so a new
+    /// experiment is covered by them without being named there.
+    pub quick: &'static str,
     /// Where it computes.
     pub runs: Runs,
     /// Without shared memory its tasks run on message-passing workers, so its worker count stays
@@ -89,6 +165,11 @@ pub struct Experiment {
 }
 
 impl Experiment {
+    /// The name in `<!-- experiment: NAME -->` markers, `data-experiment` and `/embed/experiments/NAME`.
+    pub const fn name(&self) -> &'static str {
+        self.id.slug()
+    }
+
     /// Whether it can run on `mode`'s engine (a page-side model runs anywhere).
     pub fn runs_in(&self, mode: Mode) -> bool {
         match self.runs {
@@ -116,7 +197,7 @@ pub const CATALOG: [Experiment; 12] = [
 
 /// The experiment called `name`.
 pub fn find(name: &str) -> Option<&'static Experiment> {
-    CATALOG.iter().find(|e| e.name == name)
+    ExperimentId::from_slug(name).map(ExperimentId::experiment)
 }
 
 /// Whether a page showing `name` fetches the engine's files as soon as the experiment is there,
@@ -131,7 +212,7 @@ pub const fn fetches_engine_with_page(name: &str) -> bool {
     let mut index = 0;
     while index < CATALOG.len() {
         let experiment = &CATALOG[index];
-        if same_text(experiment.name, name) {
+        if same_text(experiment.name(), name) {
             if !matches!(experiment.runs, Runs::Engine(_)) {
                 return false;
             }
@@ -149,13 +230,13 @@ pub const fn fetches_engine_with_page(name: &str) -> bool {
     false
 }
 
-/// [`fetches_engine_with_page`] of every experiment, `(name, fetches)`, worked out at compile time:
-/// names and answers only, so a module that reads it holds none of the catalog's code.
-pub const ENGINE_WITH_PAGE: [(&str, bool); CATALOG.len()] = {
-    let mut answers = [("", false); CATALOG.len()];
+/// [`fetches_engine_with_page`] of every experiment, indexed by [`ExperimentId`], worked out at
+/// compile time: answers only, so a module that reads it holds none of the catalog's code.
+pub const ENGINE_WITH_PAGE: [bool; CATALOG.len()] = {
+    let mut answers = [false; CATALOG.len()];
     let mut index = 0;
     while index < CATALOG.len() {
-        answers[index] = (CATALOG[index].name, fetches_engine_with_page(CATALOG[index].name));
+        answers[index] = fetches_engine_with_page(CATALOG[index].name());
         index += 1;
     }
     answers
@@ -212,9 +293,8 @@ mod tests {
         assert!(!fetches_engine_with_page("task-granularity"));
         assert!(!fetches_engine_with_page("task-switch"));
         assert!(!fetches_engine_with_page("no-such-experiment"));
-        for (name, answer) in super::ENGINE_WITH_PAGE {
-            assert_eq!(answer, fetches_engine_with_page(name), "{name}");
-            assert!(super::find(name).is_some(), "{name}");
+        for id in super::ExperimentId::ALL {
+            assert_eq!(super::ENGINE_WITH_PAGE[id as usize], fetches_engine_with_page(id.slug()), "{id}");
         }
     }
 
@@ -230,11 +310,15 @@ mod tests {
 
     #[test]
     fn names_are_unique_url_segments() {
-        let names: HashSet<_> = CATALOG.iter().map(|e| e.name).collect();
+        let names: HashSet<_> = CATALOG.iter().map(|e| e.name()).collect();
         assert_eq!(names.len(), CATALOG.len());
-        for e in &CATALOG {
-            assert!(e.name.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "{}", e.name);
-            assert_eq!(find(e.name).map(|f| f.name), Some(e.name));
+        for (index, e) in CATALOG.iter().enumerate() {
+            assert!(e.name().chars().all(|c| c.is_ascii_lowercase() || c == '-'), "{}", e.name());
+            assert_eq!(find(e.name()).map(|f| f.name()), Some(e.name()));
+            // `ExperimentId::experiment` indexes the catalog by the enum's order.
+            assert_eq!(e.id as usize, index, "{}", e.name());
+            assert_eq!(ExperimentId::ALL[index], e.id);
+            assert_eq!(serde_json::to_string(&e.id).unwrap(), format!("\"{}\"", e.name()));
         }
         assert!(find("no-such-experiment").is_none());
     }
@@ -286,6 +370,38 @@ mod tests {
         assert_eq!(os_scheduler::read(&mut FromQuery(os.query()), machine), os);
         let go = go_scheduler::Settings { scenario: crate::job::ScenarioKind::ALL[1], workers: 3, tasks: 5, step: 0 };
         assert_eq!(go_scheduler::read(&mut FromQuery(go.query()), machine), go);
+    }
+
+    #[test]
+    fn every_quick_setting_is_in_range_and_read_without_a_note() {
+        struct Noted(Query, Vec<crate::params::ClampNote>, Vec<String>);
+        impl KnobReader for Noted {
+            fn value(&mut self, range: &ParamRange) -> u64 {
+                self.2.push(range.key.to_string());
+                let raw = self.0.iter().find(|(k, _)| *k == range.key).map(|(_, v)| v.as_str());
+                crate::params::read_param(range, raw, &mut self.1)
+            }
+            fn choice(&mut self, key: &str, options: &'static [&'static str], default: &'static str) -> &'static str {
+                self.2.push(key.to_string());
+                let raw = self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
+                crate::params::read_choice(key, raw, options, default, &mut self.1)
+            }
+        }
+        for e in &CATALOG {
+            let pairs: Query = e
+                .quick
+                .split('&')
+                .map(|pair| pair.split_once('=').expect("key=value"))
+                .map(|(key, value)| (key, value.to_string()))
+                .collect();
+            let mut reader = Noted(pairs.clone(), Vec::new(), Vec::new());
+            let runs = (e.every_run)(&mut reader, Machine { cores: 2, mode: Mode::Threads }, 0);
+            assert_eq!(reader.1, vec![], "{}: `{}` reads without a note", e.name(), e.quick);
+            for (key, _) in &pairs {
+                assert!(reader.2.iter().any(|k| k == key), "{}: `{key}` is not one of its knobs", e.name());
+            }
+            assert_eq!(runs.is_empty(), e.runs == Runs::Page, "{}", e.name());
+        }
     }
 
     #[test]

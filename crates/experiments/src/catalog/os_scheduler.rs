@@ -1,12 +1,13 @@
 //! How an OS schedules threads: a simulation the page runs itself; it sends the engine nothing.
 
-use super::{Experiment, KnobReader, Machine, Query, Runs};
+use super::{Experiment, ExperimentId, KnobReader, Machine, Query, Runs};
 use crate::job::Job;
 use crate::params::os_scheduler::{CORES, MIXES, QUANTUM_MS, SEED, SWITCH_US, THREADS};
 
 pub const EXPERIMENT: Experiment = Experiment {
-    name: "os-scheduler",
+    id: ExperimentId::OsScheduler,
     chapter: "os-scheduler",
+    quick: "threads=4&cores=1&quantum=1&mix=cpu&seed=3",
     runs: Runs::Page,
     message_workers: false,
     measures_page_memory: false,

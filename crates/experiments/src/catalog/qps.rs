@@ -1,14 +1,15 @@
 //! High concurrency: a load test of a thread-pool server against a goroutine server whose
 //! requests compute, then block.
 
-use super::{workers_for, Experiment, KnobReader, Machine, Mode, Query, Runs};
+use super::{workers_for, Experiment, ExperimentId, KnobReader, Machine, Mode, Query, Runs};
 use crate::job::{Job, Variant, Workload};
 use crate::params::qps::{pool_threads, workers, CONCURRENCY, REPETITIONS, REQUESTS, WAIT_MS, WORK_US};
 use crate::params::ParamRange;
 
 pub const EXPERIMENT: Experiment = Experiment {
-    name: "qps",
+    id: ExperimentId::Qps,
     chapter: "high-concurrency",
+    quick: "requests=200&c=20&wait=10&work=50&threads=2&workers=2",
     // Both servers need blocking waits on shared memory: without it the panel explains why not.
     runs: Runs::Engine(&[Mode::Threads]),
     message_workers: false,

@@ -1,12 +1,13 @@
 //! The Sum chapter: one loop over n numbers against t tasks on k workers, and a sweep over k.
 
-use super::{sweep_counts, Experiment, KnobReader, Machine, Query, Runs, EVERY_MODE};
+use super::{sweep_counts, Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{Job, Variant, Workload, DEFAULT_SEED};
 use crate::params::sum::{workers, NUMBERS, REPETITIONS, TASKS};
 
 pub const EXPERIMENT: Experiment = Experiment {
-    name: "sum",
+    id: ExperimentId::Sum,
     chapter: "sum",
+    quick: "workers=2&tasks=4&n=100000&reps=1",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: true,
     measures_page_memory: false,

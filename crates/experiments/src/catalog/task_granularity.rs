@@ -1,13 +1,14 @@
 //! What a task costs, part one: x tiny tasks of each size as a loop, on a thread pool and as
 //! goroutines, on one worker and on k; and a sweep of the task count, as the Hindi article's chart.
 
-use super::{Experiment, KnobReader, Machine, Mode, Query, Runs, EVERY_MODE};
+use super::{Experiment, ExperimentId, KnobReader, Machine, Mode, Query, Runs, EVERY_MODE};
 use crate::job::{Job, Variant, Workload};
 use crate::params::task_cost::{workers, COUNT_SWEEP_UP_TO, REPETITIONS, SQRT_COUNTS, TASKS};
 
 pub const EXPERIMENT: Experiment = Experiment {
-    name: "task-granularity",
+    id: ExperimentId::TaskGranularity,
     chapter: "task-costs",
+    quick: "tasks=1000&workers=2&reps=1",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: false,
     measures_page_memory: false,

@@ -1,12 +1,13 @@
 //! What a task costs, part two: the memory of parked tasks and of idle Web Workers.
 
-use super::{Experiment, KnobReader, Machine, Runs, EVERY_MODE};
+use super::{Experiment, ExperimentId, KnobReader, Machine, Runs, EVERY_MODE};
 use crate::job::{Job, Variant, Workload};
 use crate::params::task_cost::PARKED;
 
 pub const EXPERIMENT: Experiment = Experiment {
-    name: "task-memory",
+    id: ExperimentId::TaskMemory,
     chapter: "task-costs",
+    quick: "parked=1000",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: false,
     measures_page_memory: true,

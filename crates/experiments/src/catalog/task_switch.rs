@@ -1,13 +1,14 @@
 //! What a task costs, part three: a turn handed back and forth between two threads and between
 //! two goroutines.
 
-use super::{Experiment, KnobReader, Machine, Mode, Query, Runs, EVERY_MODE};
+use super::{Experiment, ExperimentId, KnobReader, Machine, Mode, Query, Runs, EVERY_MODE};
 use crate::job::{Job, Variant, Workload};
 use crate::params::task_cost::{ROUND_TRIPS, SWITCH_REPETITIONS};
 
 pub const EXPERIMENT: Experiment = Experiment {
-    name: "task-switch",
+    id: ExperimentId::TaskSwitch,
     chapter: "task-costs",
+    quick: "trips=5000&reps=3",
     runs: Runs::Engine(EVERY_MODE),
     message_workers: false,
     measures_page_memory: false,

@@ -16,7 +16,7 @@ pub const PANELS: [&str; 12] = {
     let mut names = [""; 12];
     let mut i = 0;
     while i < catalog::CATALOG.len() {
-        names[i] = catalog::CATALOG[i].name;
+        names[i] = catalog::CATALOG[i].name();
         i += 1;
     }
     names
