@@ -8,10 +8,17 @@
 //! joins a name given twice in one rule so). No rule here needs to take a header away, which
 //! `_headers` can only do on Cloudflare: a Content-Security-Policy given twice is two policies, each
 //! enforced, so embeds add a policy of their own (`frame-ancestors *`) instead of replacing the site's.
+//!
+//! Here too is the caching: browsers may keep the files named after their content for good
+//! ([`CONTENT_ADDRESSED`], [`FOREVER`]), and `cargo xtask dist` fails if a file those patterns match
+//! carries no content hash ([`check_content_addressed`]).
 
-use super::{language_route, CONTENT_ADDRESSED, FOREVER};
+use super::files::{self, walk};
+use super::routes::{language_route, languages};
+use crate::shell::root;
 #[cfg(test)]
-use {super::matches_pattern, std::collections::BTreeMap};
+use std::collections::BTreeMap;
+use std::path::Path;
 
 /// The policy every deployed page carries in a `<meta>`, and every response as a header.
 /// `frame-ancestors` is not here: browsers ignore it in a `<meta>` (Chromium logs a console error),
@@ -42,6 +49,16 @@ pub const EMBED_FRAMING: &str = "frame-ancestors *";
 /// Embeds run inside course pages that are not isolated: Chromium (137+) isolates such a document
 /// on its own when it says so.
 pub const EMBED_ISOLATION: (&str, &str) = ("Document-Isolation-Policy", "isolate-and-require-corp");
+
+/// The site's files that are named after a hash of their content, as patterns under the base
+/// (`*` matches anything, as in `_headers`): the split UI's folder, the prose and interface tables,
+/// and what Trunk hashes. A new build names new files, so a browser may keep these for good.
+/// The engines' folders are named after their build (`engine-<build>/`, `engine-single-<build>/`).
+pub const CONTENT_ADDRESSED: [&str; 7] =
+    ["app-*", "engine-*", "content/*", "ui/*", "init-*.js", "style-*.css", "favicon-*.svg"];
+
+/// What a browser may do with a [`CONTENT_ADDRESSED`] file: keep it a year without asking again.
+pub const FOREVER: &str = "public, max-age=31536000, immutable";
 
 /// One rule of `_headers`: a path pattern (`*` matches anything, `/` included) and its headers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,6 +130,12 @@ pub fn write(base: &str, rules: &[Rule]) -> String {
     text
 }
 
+/// Write the site's `_headers` (Netlify, Cloudflare Pages) into the built site `dir`, for the base `/`.
+pub fn write_headers_file(dir: &Path) -> Result<(), String> {
+    let languages = languages(&root().join("content"))?;
+    files::write(&dir.join("_headers"), &write("/", &rules(&languages)))
+}
+
 /// The rules of a `_headers` file (its patterns as written, with the base), comments and blank
 /// lines skipped: what the tests read back.
 #[cfg(test)]
@@ -145,4 +168,49 @@ pub fn service_worker_rules(rules: &[Rule]) -> String {
         })
         .collect();
     serde_json::to_string_pretty(&rules).expect("JSON of strings")
+}
+
+/// Whether `path` (relative to the site, `/`-separated) matches `pattern`, `*` matching any run of
+/// characters.
+pub fn matches_pattern(pattern: &str, path: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or_default();
+    let Some(mut rest) = path.strip_prefix(first) else { return false };
+    let parts: Vec<&str> = parts.collect();
+    for (index, part) in parts.iter().enumerate() {
+        if index == parts.len() - 1 {
+            return rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+/// Whether some part of `path` carries a content hash: `-` and 16 hex digits, then its end or `.`.
+pub(super) fn carries_hash(path: &str) -> bool {
+    path.split('/').any(|part| {
+        part.match_indices('-').any(|(at, _)| {
+            let hash = &part[at + 1..];
+            hash.len() >= 16
+                && hash.as_bytes()[..16].iter().all(u8::is_ascii_hexdigit)
+                && (hash.len() == 16 || hash.as_bytes()[16] == b'.')
+        })
+    })
+}
+
+/// Fail if a file the headers will let browsers keep for good is not named after its content:
+/// a later build could change it under the same name, and readers would keep the old one.
+pub(super) fn check_content_addressed(out: &Path) -> Result<(), String> {
+    let mut files = Vec::new();
+    walk(out, &mut files)?;
+    for file in &files {
+        let path = file.strip_prefix(out).unwrap_or(file).to_string_lossy().replace('\\', "/");
+        if CONTENT_ADDRESSED.iter().any(|p| matches_pattern(p, &path)) && !carries_hash(&path) {
+            return Err(format!("{path} would be cached for good, but its name carries no content hash"));
+        }
+    }
+    Ok(())
 }

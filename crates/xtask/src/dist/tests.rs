@@ -1,8 +1,11 @@
 //! The deployable site's tests: the start-up script moved into a file, the policy and strict pages,
 //! the service-worker switch, routes, headers wherever they are written, and public URLs.
 
-use super::headers::EVERY_RESPONSE;
+use super::engine_build::{engine_build, ENGINE_FOLDERS};
+use super::headers::{carries_hash, matches_pattern, CONTENT_ADDRESSED, CSP, EVERY_RESPONSE, FOREVER};
+use super::strict_page::{tags, Tag};
 use super::*;
+use std::path::PathBuf;
 
 const TRUNK_PAGE: &str = r#"<!doctype html>
 <html lang="en">
