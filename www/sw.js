@@ -20,10 +20,12 @@
 
 // Written by `cargo xtask dist`: the files of the build, the route pages (relative to the scope, ""
 // for the landing page), the patterns of content-addressed files (`*` matches anything), the
+// pattern of a path that carries a content hash (`dist::headers::HASHED`, a RegExp source), the
 // headers of `_headers` as { pattern, headers } (but caching, which is the HTTP cache's), the version.
 self.__PRECACHE = [];
 self.__ROUTES = [];
 self.__CONTENT_ADDRESSED = [];
+self.__HASHED = '';
 self.__HEADERS = [];
 self.__VERSION = 'dev';
 
@@ -141,7 +143,7 @@ async function scriptsStored(response, url) {
 /** Names that carry their content's hash: Trunk's (`style-0123456789abcdef.css`), ours (`init-…`,
  * the prose and interface tables' `…-<hash>.json`), every file of the split UI's `app-<hash>/` and
  * of the engines' `engine-<build>/` and `engine-single-<build>/`. */
-const HASHED = /-[0-9a-f]{16}(\/|(_bg)?\.[a-z0-9]+$)/;
+const HASHED = new RegExp(self.__HASHED);
 
 /** Scripts, wasm, styles, icons: the stored copy, else the network's (then stored for next time). */
 async function cacheFirst(request) {

@@ -189,16 +189,17 @@ pub fn matches_pattern(pattern: &str, path: &str) -> bool {
     rest.is_empty()
 }
 
-/// Whether some part of `path` carries a content hash: `-` and 16 hex digits, then its end or `.`.
+/// A path that carries a content hash, as a regular expression over `/` and the path: `-` and 16 hex
+/// digits ending a folder's name, or a file's name before its extension (`app_bg.wasm`'s `_bg`
+/// allowed). The service worker is given this very text (`self.__HASHED`), so both agree.
+pub const HASHED: &str = r"-[0-9a-f]{16}(/|(_bg)?\.[a-z0-9]+$)";
+
+/// Whether `path` (relative to the site) carries a content hash ([`HASHED`]).
 pub(super) fn carries_hash(path: &str) -> bool {
-    path.split('/').any(|part| {
-        part.match_indices('-').any(|(at, _)| {
-            let hash = &part[at + 1..];
-            hash.len() >= 16
-                && hash.as_bytes()[..16].iter().all(u8::is_ascii_hexdigit)
-                && (hash.len() == 16 || hash.as_bytes()[16] == b'.')
-        })
-    })
+    thread_local! {
+        static PATTERN: regex::Regex = regex::Regex::new(HASHED).expect("HASHED is a regular expression");
+    }
+    PATTERN.with(|pattern| pattern.is_match(&format!("/{path}")))
 }
 
 /// Fail if a file the headers will let browsers keep for good is not named after its content:

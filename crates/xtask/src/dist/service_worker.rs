@@ -45,6 +45,7 @@ pub(super) fn write_service_worker(out: &Path, route_pages: &[String], rules: &[
         ("self.__PRECACHE = [];", format!("self.__PRECACHE = [\n{},\n];", strings(&files).join(",\n"))),
         ("self.__ROUTES = [];", format!("self.__ROUTES = [\n{},\n];", strings(route_pages).join(",\n"))),
         ("self.__CONTENT_ADDRESSED = [];", format!("self.__CONTENT_ADDRESSED = [{}];", content_addressed.join(", "))),
+        ("self.__HASHED = '';", format!("self.__HASHED = {};", js_string(headers::HASHED))),
         ("self.__HEADERS = [];", format!("self.__HEADERS = {};", headers::service_worker_rules(rules))),
     ];
     for (placeholder, filled) in fills {
