@@ -283,24 +283,21 @@ function sumRun(tasks, repetitions) {
 }
 
 /** The kernels after Sum, in the order they run, each under the name of its `lab` subcommand. */
-const kernels = () => ['hash', 'cost', 'docsearch', 'qps'].map((name) => ({ name, jobs: planned(name) }));
-
 /**
- * The name a measured job's figures are reported under (`<name>_ms`, and `<name>_req_s` for a
- * server); crates/xtask/src/bench.rs names lab's measurements the same way.
+ * The kernels after Sum, each with its jobs and the name each job's figures are reported under
+ * (`<name>_ms`, and `<name>_req_s` for a server): `cargo xtask bench` writes both into BENCH_PLAN
+ * (crates/xtask/src/bench/kernels.rs, `figure_name`), so the names are given, never restated here.
  */
-function figureName(job) {
-  const names = {
-    hash: { sequential: 'hash_loop', tasks: 'hash_tasks' },
-    granularity: { sequential: 'spawn_loop', tasks: 'spawn_tasks', goroutines: 'spawn_goroutines' },
-    ping_pong: { tasks: 'switch_threads', goroutines: 'switch_goroutines' },
-    doc_search: { sequential: 'docsearch_sequential', tasks: 'docsearch_threads', goroutines: 'docsearch_goroutines' },
-    qps: { tasks: 'qps_thread_pool', goroutines: 'qps_goroutines' },
-  };
-  const [kind] = workloadOf(job);
-  const name = names[kind]?.[job.variant];
-  if (!name) throw new Error(`no figure for a ${job.variant} ${kind} job`);
-  return name;
+const kernels = () => planned('kernels').map((name) => ({ name, jobs: planned(name), figures: planned('figure_names')[name] }));
+
+/** The figure name of `job`, the `index`-th measurement of `kernel`: its planned job's. */
+function figureName(kernel, index, job) {
+  const expected = kernel.jobs[index];
+  const same = expected && workloadOf(expected)[0] === workloadOf(job)[0] && expected.variant === job.variant && expected.workers === job.workers;
+  if (!same) {
+    throw new Error(`${kernel.name}: measurement ${index} is not of planned job ${index}: ${JSON.stringify(job)}`);
+  }
+  return kernel.figures[index];
 }
 
 /**
@@ -309,8 +306,8 @@ function figureName(job) {
  */
 function emitKernel(kernel, measurements, untimed) {
   const seen = new Set();
-  for (const m of measurements) {
-    const name = figureName(m.job);
+  for (const [index, m] of measurements.entries()) {
+    const name = figureName(kernel, index, m.job);
     if (seen.has(name)) throw new Error(`two ${kernel.name} jobs are both reported as ${name}`);
     seen.add(name);
     emit(`${name}_ms`, m.summary.median_ms);

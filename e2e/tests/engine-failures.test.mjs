@@ -35,7 +35,7 @@ test('a worker that crashes mid-run fails that run with a message, not a frozen 
   // A pool worker that dies at once instead of running its thread. (Requests of workers started by
   // workers are not routed by Playwright, so the test server swaps the file.)
   server.overrides[`/${ENGINE}/pool-worker.js`] =
-    "self.onmessage = () => { postMessage({ type: 'crashed', message: 'simulated crash' }); close(); };";
+    `self.onmessage = () => { postMessage('{"crashed":{"message":"simulated crash"}}'); close(); };`;
   await page.goto(`${server.url}/chapters/sum?workers=2&n=100000&reps=1`);
   const panel = page.locator('section[data-experiment="sum"]');
   assert.equal(await run(panel, 30_000), 'failed');

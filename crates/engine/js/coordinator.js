@@ -10,8 +10,8 @@ const wasm = fetch(new URL('engine_bg.wasm', import.meta.url));
 wasm.catch(() => {});
 const { default: init, coordinator_start } = await import('./engine.js');
 
-// The build of the engine's files, written in by `cargo xtask build` (see dist.rs,
-// stamp_engine_build); the page compares it with its own to never use an engine of another build.
+// The build of the engine's files, written in by `cargo xtask build` (crates/xtask/src/dist/,
+// `stamp_engine_build`); the page compares it with its own to never use an engine of another build.
 const ENGINE_BUILD = 'dev';
 
 try {

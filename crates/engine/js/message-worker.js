@@ -1,6 +1,11 @@
 // A message-passing worker for pages without shared memory: loads its own copy of the engine (the
 // compiled module comes from the coordinator) and answers the coordinator's orders from then on.
+// Its one message of its own (it could not start) is engine::wire::WorkerMessage, from a template a
+// test parses there.
 import { initSync, message_worker_start } from './engine.js';
+
+/** `template` with the JSON string of `words` in place of "MESSAGE". */
+const report = (template, words) => template.replace('"MESSAGE"', JSON.stringify(words));
 
 self.onmessage = ({ data: module }) => {
   self.onmessage = null;
@@ -8,6 +13,6 @@ self.onmessage = ({ data: module }) => {
     initSync({ module });
     message_worker_start();
   } catch (error) {
-    postMessage(JSON.stringify({ Failed: { message: String((error && error.message) || error) } }));
+    postMessage(report('{"failed":{"message":"MESSAGE"}}', String((error && error.message) || error)));
   }
 };

@@ -20,6 +20,7 @@ pub mod recorder;
 pub mod runtime;
 pub mod threads;
 pub mod trace;
+pub mod wire;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;

@@ -9,6 +9,7 @@ pub mod duration;
 pub mod job;
 pub mod latency;
 pub mod params;
+pub mod per_unit;
 pub mod protocol;
 pub mod published;
 pub mod replay;

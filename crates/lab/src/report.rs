@@ -6,7 +6,7 @@
 
 use experiments::published::{Article, PublishedComparison, PublishedMachine, QPS};
 use experiments::stats::speedup;
-use experiments::{HashSource, Measurement, Summary, Workload};
+use experiments::{per_unit, HashSource, Measurement, Summary, Workload};
 use serde::Serialize;
 
 /// Width of the ns/op column: 12 digits is about 16 minutes.
@@ -103,17 +103,16 @@ pub fn metrics(measurement: &Measurement) -> String {
     match &job.workload {
         Workload::Hash { source: HashSource::Generated { bytes, .. } | HashSource::File { bytes, .. }, .. } => {
             let hashed = *bytes as f64 * job.tasks.max(1) as f64;
-            format!("{:.1} MB/s", hashed / 1e6 / (median_ms / 1e3))
+            format!("{:.1} MB/s", per_unit::mb_per_s(hashed, median_ms))
         }
         Workload::Qps { .. } => measurement
             .qps
             .as_ref()
             .map(|q| format!("{:.0} req/s  p50 {:.2} ms  p99 {:.2} ms", q.qps, q.p50_ms, q.p99_ms))
             .unwrap_or_default(),
-        Workload::Granularity { .. } => format!("{:.0} ns/task", median_ms * 1e6 / job.tasks.max(1) as f64),
-        // Two switches per round trip.
+        Workload::Granularity { .. } => format!("{:.0} ns/task", per_unit::ns_per_task(median_ms, job.tasks)),
         Workload::PingPong { round_trips } => {
-            format!("{:.0} ns/switch", median_ms * 1e6 / (2.0 * (*round_trips).max(1) as f64))
+            format!("{:.0} ns/switch", per_unit::ns_per_switch(median_ms, *round_trips))
         }
         _ => String::new(),
     }

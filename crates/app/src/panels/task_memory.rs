@@ -279,7 +279,7 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
             </div>
             <div class="memory-report" data-testid="memory-report">
                 {move || task_report.get().and_then(|m| m.memory.and_then(|report| report.bytes_per_task.map(|per_task| {
-                    let spawn_ns = m.summary.median_ms * 1e6 / report.tasks as f64;
+                    let spawn_ns = experiments::per_unit::ns_per_task(m.summary.median_ms, report.tasks);
                     view! {
                         <p data-testid="bytes-per-task" data-bytes=per_task>
                             {message(t.memory_task_line, &[("bytes", Arg::Text(&bytes(per_task))), ("tasks", Arg::Count(report.tasks as u64))])}

@@ -70,7 +70,7 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
     // Two switches per round trip.
     let ns = |m: &Measurement, ms: f64| {
         let Workload::PingPong { round_trips } = m.job.workload else { return f64::NAN };
-        ms * 1e6 / (2.0 * round_trips as f64)
+        experiments::per_unit::ns_per_switch(ms, round_trips)
     };
     let ratio = move || {
         results.with(|r| {

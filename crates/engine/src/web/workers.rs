@@ -17,6 +17,7 @@
 
 use super::describe;
 use crate::threads::{worker_finished, worker_started, WorkerMain};
+use crate::wire::WorkerMessage;
 use experiments::protocol::{Failure, FailureKind, Response};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -143,19 +144,12 @@ fn start(name: &str, main: WorkerMain) -> Result<(), String> {
     Ok(())
 }
 
-/// Messages a pool worker sends its coordinator: `{type: "exited"}` or `{type: "crashed", message}`.
+/// Messages a pool worker sends its coordinator (`crate::wire`): it exited, or it crashed.
 fn on_worker_message(id: u32, event: MessageEvent) {
-    let data = event.data();
-    let kind = js_sys::Reflect::get(&data, &"type".into()).ok().and_then(|v| v.as_string());
-    match kind.as_deref() {
-        Some("exited") => {
-            count_out(id);
-        }
-        Some("crashed") => {
-            let message = js_sys::Reflect::get(&data, &"message".into())
-                .ok()
-                .and_then(|v| v.as_string())
-                .unwrap_or_else(|| "unknown error".into());
+    let Some(text) = event.data().as_string() else { return };
+    match WorkerMessage::from_json(&text) {
+        WorkerMessage::Exited => count_out(id),
+        WorkerMessage::Crashed { message } => {
             let failure = Failure::new(FailureKind::WorkerCrashed, format!("a worker crashed: {message}"));
             super::post(&Response::Crashed { failure });
         }

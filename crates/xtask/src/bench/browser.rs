@@ -1,10 +1,10 @@
 //! The browser side: `node e2e/bench.mjs` run against the built site, its `browser.<key>=<value>` lines
 //! read into figures.
 
-use super::kernels::Kernel;
+use super::kernels::{figure_name, Kernel};
 use super::{Figures, NUMBERS, REPETITIONS, SUM_WORKERS, TASK_COUNTS};
 use crate::shell::{root, tool_path};
-use experiments::{catalog, Variant};
+use experiments::{catalog, Job, Variant};
 use serde_json::{Number, Value};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -22,12 +22,21 @@ pub(super) fn browser_plan(native: &Figures) -> Result<Value, String> {
         sum.insert(tasks.to_string(), serde_json::to_value(jobs).map_err(|e| e.to_string())?);
     }
     plan.insert("sum".into(), Value::Object(sum));
+    // The kernels after Sum, and the figure each of their jobs is reported under: the page names
+    // its measurements with these, never with a table of its own.
+    let mut figures = serde_json::Map::new();
     for kernel in Kernel::ALL {
         let jobs = native
             .get(&format!("{}_jobs", kernel.name()))
             .ok_or_else(|| format!("`lab {}` reported no jobs to measure in the browser", kernel.name()))?;
+        let parsed: Vec<Job> =
+            serde_json::from_value(jobs.clone()).map_err(|e| format!("`lab {}` jobs: {e}", kernel.name()))?;
+        let names = parsed.iter().map(|job| figure_name(job).map(Value::from)).collect::<Result<Vec<_>, _>>()?;
+        figures.insert(kernel.name().into(), Value::Array(names));
         plan.insert(kernel.name().into(), jobs.clone());
     }
+    plan.insert("kernels".into(), Kernel::ALL.iter().map(|k| Value::from(k.name())).collect());
+    plan.insert("figure_names".into(), Value::Object(figures));
     Ok(Value::Object(plan))
 }
 

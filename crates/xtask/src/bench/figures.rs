@@ -3,6 +3,7 @@
 
 use super::kernels::{COST_TASKS, HASH_HASHES, HASH_MB, SWITCH_TRIPS};
 use super::Figures;
+use experiments::per_unit;
 use serde_json::Value;
 
 /// The median of `values` (the lower middle one for an even count), NaN for none.
@@ -22,11 +23,10 @@ pub(super) fn number(figures: &Figures, key: &str) -> Option<f64> {
 pub(super) fn derived(figures: &Figures) -> Vec<(&'static str, f64)> {
     let ms = |key: &str| number(figures, key).unwrap_or(f64::NAN);
     // lab's --mb counts MiB; its MB/s, like ours, counts 10^6 bytes.
-    let hashed_mb = (HASH_MB << 20) as f64 * f64::from(HASH_HASHES) / 1e6;
-    let mb_s = |key: &str| hashed_mb / (ms(key) / 1e3);
-    let per_task = |key: &str| ms(key) * 1e6 / f64::from(COST_TASKS);
-    // Two switches per round trip.
-    let per_switch = |key: &str| ms(key) * 1e6 / (2.0 * f64::from(SWITCH_TRIPS));
+    let hashed_bytes = (HASH_MB << 20) as f64 * f64::from(HASH_HASHES);
+    let mb_s = |key: &str| per_unit::mb_per_s(hashed_bytes, ms(key));
+    let per_task = |key: &str| per_unit::ns_per_task(ms(key), COST_TASKS);
+    let per_switch = |key: &str| per_unit::ns_per_switch(ms(key), SWITCH_TRIPS);
     let over_sequential = |key: &str| ms("docsearch_sequential_ms") / ms(key);
     vec![
         ("hash_loop_mb_s", mb_s("hash_loop_ms")),

@@ -91,7 +91,8 @@ impl Kernel {
 }
 
 /// The name a measured job's figures are reported under (`<name>_ms`, and `<name>_req_s` for a
-/// server), from its workload and variant; e2e/bench.mjs names its measurements the same way.
+/// server), from its workload and variant; `browser_plan` hands each planned job's name to
+/// e2e/bench.mjs, which reports its measurements under it.
 pub(super) fn figure_name(job: &Job) -> Result<&'static str, String> {
     use Variant::{Goroutines, Sequential, ThreadPool};
     Ok(match (&job.workload, job.variant) {

@@ -6,7 +6,7 @@
 //! own memory; the worker ([`worker`]) posts back a small result and when it started and ended. The
 //! coordinator hands out tasks one at a time to whichever worker is free, adds up the results and
 //! turns the spans into the usual trace, so the page shows the same table and timeline as with
-//! threads, copying cost included. This module holds what they say to each other.
+//! threads, copying cost included. What they say to each other is `crate::wire`.
 //!
 //! Only the CPU-bound kernels run this way: the sum and the first chapter's spin tasks (tasks go to
 //! whichever worker is free) and hashing (hash j lives on worker j mod k; every slice is copied to
@@ -18,61 +18,14 @@ mod worker;
 
 pub use pool::{live, release, run_hash, run_job};
 
+use crate::wire::{Order, WorkerMessage};
 use experiments::{Job, Workload};
-use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use web_sys::MessageEvent;
 
-/// What the coordinator asks of a worker. For a sum, the numbers travel beside it as an `Int32Array`.
-#[derive(Serialize, Deserialize)]
-enum Order {
-    Sum {
-        task: u32,
-    },
-    Spin {
-        task: u32,
-        units: u32,
-        seed: u64,
-    },
-    /// Start fresh hash states with these indices; the hash of slice s is task `s * hashes + index`.
-    HashStart {
-        indices: Vec<u32>,
-        hashes: u32,
-    },
-    /// Advance every hash state with the bytes that travel beside it, as slice `slice`.
-    HashSlice {
-        slice: u32,
-    },
-    /// Send back the digests.
-    HashFinish,
-}
-
 /// The answer a message worker sends when it panics (see [`super::install_panic_hook`]).
 pub(super) fn panic_answer(message: &str) -> String {
-    serde_json::to_string(&Answer::Failed { message: format!("it panicked: {message}") }).unwrap_or_default()
-}
-
-/// What a worker answers: ready to work, a task's result and span (engine clock, ms), or a failure.
-#[derive(Serialize, Deserialize)]
-enum Answer {
-    Ready,
-    Done {
-        task: u32,
-        value: u64,
-        start_ms: f64,
-        end_ms: f64,
-    },
-    /// A slice went into every hash state this worker holds: one (task, start, end) per state.
-    Advanced {
-        spans: Vec<(u32, f64, f64)>,
-    },
-    /// The digests of this worker's hashes, by hash index.
-    Digests {
-        digests: Vec<(u32, [u8; 32])>,
-    },
-    Failed {
-        message: String,
-    },
+    WorkerMessage::Failed { message: format!("it panicked: {message}") }.to_json()
 }
 
 type MessageHandler = Closure<dyn FnMut(MessageEvent)>;
