@@ -148,7 +148,9 @@ fn start(name: &str, main: WorkerMain) -> Result<(), String> {
 fn on_worker_message(id: u32, event: MessageEvent) {
     let Some(text) = event.data().as_string() else { return };
     match WorkerMessage::from_json(&text) {
-        WorkerMessage::Exited => count_out(id),
+        WorkerMessage::Exited => {
+            count_out(id);
+        }
         WorkerMessage::Crashed { message } => {
             let failure = Failure::new(FailureKind::WorkerCrashed, format!("a worker crashed: {message}"));
             super::post(&Response::Crashed { failure });
