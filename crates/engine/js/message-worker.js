@@ -1,6 +1,6 @@
 // A message-passing worker for pages without shared memory: loads its own copy of the engine (the
 // compiled module comes from the coordinator) and answers the coordinator's orders from then on.
-// Its one message of its own (it could not start) is engine::wire::WorkerMessage, from a template a
+// Its one message of its own (it could not start) is engine::wire::MessageWorkerAnswer, from a template a
 // test parses there.
 import { initSync, message_worker_start } from './engine.js';
 

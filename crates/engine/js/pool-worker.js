@@ -1,6 +1,6 @@
 // One worker of a pool: instantiates the engine module on the coordinator's shared memory, runs the
 // thread body it was given, frees its stack and thread-local storage, reports back and closes.
-// What it reports is engine::wire::WorkerMessage, written from templates a test parses there.
+// What it reports is engine::wire::PoolWorkerReport, written from templates a test parses there.
 import { initSync, pool_worker_entry } from './engine.js';
 
 /** `template` with the JSON string of `words` in place of "MESSAGE". */

@@ -1,6 +1,7 @@
-//! The one wire between the engine's coordinator and its worker scripts: what a worker says back
-//! ([`WorkerMessage`]) and what the coordinator asks of a message worker ([`Order`]), as JSON strings
-//! in serde's externally tagged, snake_case form (`"exited"`, `{"crashed":{"message":"…"}}`).
+//! The one wire between the engine's coordinator and its workers: what a pool worker reports
+//! ([`PoolWorkerReport`]), what a message worker answers ([`MessageWorkerAnswer`]) and what the
+//! coordinator asks of it ([`Order`]), all JSON strings in serde's externally tagged, snake_case form
+//! (`"exited"`, `{"crashed":{"message":"…"}}`).
 //!
 //! The Rust side writes and reads them with serde; the JavaScript side (`crates/engine/js/*.js`)
 //! writes its few messages from templates, `'{"crashed":{"message":"MESSAGE"}}'` with `"MESSAGE"`
@@ -10,37 +11,56 @@
 
 use serde::{Deserialize, Serialize};
 
-/// What a worker tells its coordinator.
+/// What a pool worker (threads sharing memory) tells its coordinator: apart from these, a pool
+/// worker talks through the shared memory. Two variants only, so the threaded engine carries the
+/// decoder of no more.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum WorkerMessage {
-    /// A pool worker's thread body returned; it has freed its stack and closes (`pool-worker.js`).
+pub enum PoolWorkerReport {
+    /// Its thread body returned; it has freed its stack and closes (`pool-worker.js`).
     Exited,
-    /// A pool worker's thread body threw or trapped, or panicked (`pool-worker.js`, the panic hook).
+    /// Its thread body threw or trapped (`pool-worker.js`), or panicked (the panic hook).
     Crashed { message: String },
-    /// A message worker has loaded its engine and waits for orders.
-    Ready,
-    /// A message worker finished task `task` with `value`, between `start_ms` and `end_ms` (its
-    /// engine clock).
-    Done { task: u32, value: u64, start_ms: f64, end_ms: f64 },
-    /// A slice went into every hash state this message worker holds: one (task, start, end) per state.
-    Advanced { spans: Vec<(u32, f64, f64)> },
-    /// The digests of this message worker's hashes, by hash index.
-    Digests { digests: Vec<(u32, [u8; 32])> },
-    /// A message worker could not start, could not read an order, or panicked.
-    Failed { message: String },
 }
 
-impl WorkerMessage {
+impl PoolWorkerReport {
     /// As it goes over the wire.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    /// A message read off the wire; an unreadable one is a failure that says so.
-    pub fn from_json(text: &str) -> WorkerMessage {
+    /// A report read off the wire, if it is one.
+    pub fn from_json(text: &str) -> Option<PoolWorkerReport> {
+        serde_json::from_str(text).ok()
+    }
+}
+
+/// What a message worker (its own memory, on a page without shared memory) answers its coordinator.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MessageWorkerAnswer {
+    /// It has loaded its engine and waits for orders.
+    Ready,
+    /// It finished task `task` with `value`, between `start_ms` and `end_ms` (its engine clock).
+    Done { task: u32, value: u64, start_ms: f64, end_ms: f64 },
+    /// A slice went into every hash state it holds: one (task, start, end) per state.
+    Advanced { spans: Vec<(u32, f64, f64)> },
+    /// The digests of its hashes, by hash index.
+    Digests { digests: Vec<(u32, [u8; 32])> },
+    /// It could not start (`message-worker.js`), could not read an order, or panicked.
+    Failed { message: String },
+}
+
+impl MessageWorkerAnswer {
+    /// As it goes over the wire.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// An answer read off the wire; an unreadable one is a failure that says so.
+    pub fn from_json(text: &str) -> MessageWorkerAnswer {
         serde_json::from_str(text)
-            .unwrap_or_else(|e| WorkerMessage::Failed { message: format!("an unreadable answer ({e})") })
+            .unwrap_or_else(|e| MessageWorkerAnswer::Failed { message: format!("an unreadable answer ({e})") })
     }
 }
 
@@ -102,51 +122,48 @@ mod tests {
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
     }
 
+    /// `script`'s templates, each filled with `words` as the script's `report` fills it.
+    fn filled(name: &str, words: &str) -> Vec<(String, String)> {
+        let script = script(name);
+        assert!(script.contains(".replace('\"MESSAGE\"', JSON.stringify("), "{name} fills templates as this test does");
+        let found = templates(&script);
+        assert!(!found.is_empty(), "{name} writes no message template");
+        found.into_iter().map(|t| (t.replace("\"MESSAGE\"", &serde_json::to_string(words).unwrap()), t)).collect()
+    }
+
     #[test]
     fn the_scripts_write_what_the_engine_reads() {
         let words = "it broke: \"quoted\"\nand a second line";
-        let mut variants = Vec::new();
-        for name in ["pool-worker.js", "message-worker.js"] {
-            let script = script(name);
-            let found = templates(&script);
-            assert!(!found.is_empty(), "{name} writes no message template");
-            for template in found {
-                // What the script's `report` does: the words as a JSON string in place of "MESSAGE".
-                let text = template.replace("\"MESSAGE\"", &serde_json::to_string(words).unwrap());
-                let message: WorkerMessage = serde_json::from_str(&text)
-                    .unwrap_or_else(|e| panic!("{name}: `{template}` is not a WorkerMessage: {e}"));
-                match &message {
-                    WorkerMessage::Crashed { message } | WorkerMessage::Failed { message } => {
-                        assert_eq!(message, words, "{name}: `{template}` carries the words")
-                    }
-                    WorkerMessage::Exited => {}
-                    other => panic!("{name} writes {other:?}, which only the engine sends"),
-                }
-                variants.push((name, std::mem::discriminant(&message)));
-            }
-            assert!(
-                script.contains(".replace('\"MESSAGE\"', JSON.stringify("),
-                "{name} fills templates as this test does"
-            );
+        let mut reports = Vec::new();
+        for (text, template) in filled("pool-worker.js", words) {
+            let report: PoolWorkerReport = serde_json::from_str(&text)
+                .unwrap_or_else(|e| panic!("pool-worker.js: `{template}` is not a PoolWorkerReport: {e}"));
+            reports.push(report);
         }
-        let has = |name: &str, m: WorkerMessage| variants.contains(&(name, std::mem::discriminant(&m)));
-        let text = String::new();
-        assert!(has("pool-worker.js", WorkerMessage::Exited), "a pool worker says it exited");
+        assert!(reports.contains(&PoolWorkerReport::Exited), "a pool worker says it exited: {reports:?}");
         assert!(
-            has("pool-worker.js", WorkerMessage::Crashed { message: text.clone() }),
-            "a pool worker says it crashed"
+            reports.contains(&PoolWorkerReport::Crashed { message: words.into() }),
+            "and that it crashed, in its words"
         );
-        assert!(has("message-worker.js", WorkerMessage::Failed { message: text }), "a message worker says it failed");
+        let answers: Vec<MessageWorkerAnswer> = filled("message-worker.js", words)
+            .into_iter()
+            .map(|(text, template)| {
+                serde_json::from_str(&text)
+                    .unwrap_or_else(|e| panic!("message-worker.js: `{template}` is not a MessageWorkerAnswer: {e}"))
+            })
+            .collect();
+        assert_eq!(answers, [MessageWorkerAnswer::Failed { message: words.into() }], "a message worker says it failed");
     }
 
     #[test]
     fn the_wire_is_snake_case_and_externally_tagged() {
-        assert_eq!(WorkerMessage::Exited.to_json(), r#""exited""#);
-        assert_eq!(WorkerMessage::Crashed { message: "x".into() }.to_json(), r#"{"crashed":{"message":"x"}}"#);
-        let done = WorkerMessage::Done { task: 1, value: 2, start_ms: 0.5, end_ms: 1.5 };
+        assert_eq!(PoolWorkerReport::Exited.to_json(), r#""exited""#);
+        assert_eq!(PoolWorkerReport::Crashed { message: "x".into() }.to_json(), r#"{"crashed":{"message":"x"}}"#);
+        assert_eq!(PoolWorkerReport::from_json(r#"{"Crashed":{"message":"x"}}"#), None);
+        let done = MessageWorkerAnswer::Done { task: 1, value: 2, start_ms: 0.5, end_ms: 1.5 };
         assert_eq!(done.to_json(), r#"{"done":{"task":1,"value":2,"start_ms":0.5,"end_ms":1.5}}"#);
-        assert_eq!(WorkerMessage::from_json(&done.to_json()), done);
-        assert!(matches!(WorkerMessage::from_json("{\"Crashed\":{}}"), WorkerMessage::Failed { .. }));
+        assert_eq!(MessageWorkerAnswer::from_json(&done.to_json()), done);
+        assert!(matches!(MessageWorkerAnswer::from_json("{\"Failed\":{}}"), MessageWorkerAnswer::Failed { .. }));
         assert_eq!(serde_json::to_string(&Order::HashFinish).unwrap(), r#""hash_finish""#);
         assert_eq!(serde_json::to_string(&Order::HashSlice { slice: 3 }).unwrap(), r#"{"hash_slice":{"slice":3}}"#);
     }

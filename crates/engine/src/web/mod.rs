@@ -57,7 +57,7 @@ pub(crate) fn post(response: &Response) {
 pub(crate) enum PanicListener {
     /// The UI, which reads JSON [`Response`]s: a panic on the coordinator is a `crashed` response.
     Ui,
-    /// The coordinator, which reads `crate::wire::WorkerMessage`s from pool workers.
+    /// The coordinator, which reads `crate::wire::PoolWorkerReport`s from pool workers.
     #[cfg(target_feature = "atomics")]
     Coordinator,
     /// The coordinator, which reads JSON answers from message workers (see `messages`).
@@ -76,7 +76,7 @@ pub(crate) fn install_panic_hook(listener: PanicListener) {
                 Response::Crashed { failure }.to_json().into()
             }
             #[cfg(target_feature = "atomics")]
-            PanicListener::Coordinator => crate::wire::WorkerMessage::Crashed { message }.to_json().into(),
+            PanicListener::Coordinator => crate::wire::PoolWorkerReport::Crashed { message }.to_json().into(),
             #[cfg(not(target_feature = "atomics"))]
             PanicListener::MessagePool => messages::panic_answer(&message).into(),
         };

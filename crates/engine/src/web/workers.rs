@@ -17,7 +17,7 @@
 
 use super::describe;
 use crate::threads::{worker_finished, worker_started, WorkerMain};
-use crate::wire::WorkerMessage;
+use crate::wire::PoolWorkerReport;
 use experiments::protocol::{Failure, FailureKind, Response};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -147,15 +147,15 @@ fn start(name: &str, main: WorkerMain) -> Result<(), String> {
 /// Messages a pool worker sends its coordinator (`crate::wire`): it exited, or it crashed.
 fn on_worker_message(id: u32, event: MessageEvent) {
     let Some(text) = event.data().as_string() else { return };
-    match WorkerMessage::from_json(&text) {
-        WorkerMessage::Exited => {
+    match PoolWorkerReport::from_json(&text) {
+        Some(PoolWorkerReport::Exited) => {
             count_out(id);
         }
-        WorkerMessage::Crashed { message } => {
+        Some(PoolWorkerReport::Crashed { message }) => {
             let failure = Failure::new(FailureKind::WorkerCrashed, format!("a worker crashed: {message}"));
             super::post(&Response::Crashed { failure });
         }
-        _ => {}
+        None => {}
     }
 }
 

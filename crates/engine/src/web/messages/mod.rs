@@ -18,14 +18,14 @@ mod worker;
 
 pub use pool::{live, release, run_hash, run_job};
 
-use crate::wire::{Order, WorkerMessage};
+use crate::wire::{MessageWorkerAnswer, Order};
 use experiments::{Job, Workload};
 use wasm_bindgen::prelude::*;
 use web_sys::MessageEvent;
 
 /// The answer a message worker sends when it panics (see [`super::install_panic_hook`]).
 pub(super) fn panic_answer(message: &str) -> String {
-    WorkerMessage::Failed { message: format!("it panicked: {message}") }.to_json()
+    MessageWorkerAnswer::Failed { message: format!("it panicked: {message}") }.to_json()
 }
 
 type MessageHandler = Closure<dyn FnMut(MessageEvent)>;

@@ -1,7 +1,7 @@
 //! The coordinator's side of message passing: a pool of k message workers, the tasks handed to
 //! whichever is free, hashing slice by slice on them, and the measurements that come of it.
 
-use super::{MessageHandler, Order, WorkerMessage};
+use super::{MessageHandler, MessageWorkerAnswer, Order};
 use crate::cancel::{Cancel, Stopped};
 use crate::clock::now_ms;
 use crate::hashing::{check_digests, slices};
@@ -34,7 +34,7 @@ type ErrorHandler = Closure<dyn FnMut(Event)>;
 /// k message workers and the channel their answers arrive on, tagged with the worker's index.
 struct MessagePool {
     workers: Vec<(Worker, MessageHandler, ErrorHandler)>,
-    answers: mpsc::UnboundedReceiver<(u32, WorkerMessage)>,
+    answers: mpsc::UnboundedReceiver<(u32, MessageWorkerAnswer)>,
 }
 
 impl Drop for MessagePool {
@@ -81,7 +81,7 @@ fn start_pool(workers: u32) -> Result<MessagePool, String> {
         let to_coordinator = sender.clone();
         let on_message = MessageHandler::new(move |event: MessageEvent| {
             let text = event.data().as_string().unwrap_or_default();
-            let answer = WorkerMessage::from_json(&text);
+            let answer = MessageWorkerAnswer::from_json(&text);
             let _ = to_coordinator.unbounded_send((index, answer));
         });
         let to_coordinator = sender.clone();
@@ -93,7 +93,7 @@ fn start_pool(workers: u32) -> Result<MessagePool, String> {
                 .map(ErrorEvent::message)
                 .filter(|m| !m.is_empty())
                 .unwrap_or_else(|| "message-worker.js could not be loaded".into());
-            let _ = to_coordinator.unbounded_send((index, WorkerMessage::Failed { message }));
+            let _ = to_coordinator.unbounded_send((index, MessageWorkerAnswer::Failed { message }));
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -112,7 +112,7 @@ async fn next_answer_by(
     pool: &mut MessagePool,
     cancel: &Cancel,
     deadline_ms: f64,
-) -> Result<Option<(u32, WorkerMessage)>, Stopped> {
+) -> Result<Option<(u32, MessageWorkerAnswer)>, Stopped> {
     loop {
         cancel.check()?;
         match select(pool.answers.next(), Box::pin(crate::web::sleep_ms(STOP_POLL_MS))).await {
@@ -126,7 +126,7 @@ async fn next_answer_by(
 }
 
 /// The next answer from any worker (however long the work takes), or `Stopped`.
-async fn next_answer(pool: &mut MessagePool, cancel: &Cancel) -> Result<(u32, WorkerMessage), Stopped> {
+async fn next_answer(pool: &mut MessagePool, cancel: &Cancel) -> Result<(u32, MessageWorkerAnswer), Stopped> {
     loop {
         if let Some(answer) = next_answer_by(pool, cancel, f64::INFINITY).await? {
             return Ok(answer);
@@ -147,8 +147,8 @@ async fn pool_of(workers: u32, cancel: &Cancel) -> Outcome<(MessagePool, Option<
     let mut ready = 0;
     while ready < workers {
         match next_answer_by(&mut pool, cancel, started + START_TIMEOUT_MS).await {
-            Ok(Some((_, WorkerMessage::Ready))) => ready += 1,
-            Ok(Some((index, WorkerMessage::Failed { message }))) => {
+            Ok(Some((_, MessageWorkerAnswer::Ready))) => ready += 1,
+            Ok(Some((index, MessageWorkerAnswer::Failed { message }))) => {
                 let detail = format!("message worker {index} could not start: {message}");
                 return Err(Failure::new(FailureKind::WorkersNotStarted, detail));
             }
@@ -259,7 +259,7 @@ async fn run_once(job: &Job, input: &dyn Prepared, pool: &mut MessagePool, cance
             Err(Stopped) => return Ok(Err(Stopped)),
         };
         match answer {
-            WorkerMessage::Done { task, value, start_ms, end_ms } => {
+            MessageWorkerAnswer::Done { task, value, start_ms, end_ms } => {
                 pending -= 1;
                 total = total.wrapping_add(value);
                 spans.push(Span { worker, task, start_ms: start_ms - t0, end_ms: end_ms - t0 });
@@ -269,7 +269,7 @@ async fn run_once(job: &Job, input: &dyn Prepared, pool: &mut MessagePool, cance
                     pending += 1;
                 }
             }
-            WorkerMessage::Failed { message } => return Err(worker_failed(worker, &message)),
+            MessageWorkerAnswer::Failed { message } => return Err(worker_failed(worker, &message)),
             _ => {}
         }
     }
@@ -304,12 +304,12 @@ pub async fn run_job(job: &Job, cancel: &Cancel) -> Outcome<Measurement> {
 }
 
 /// Wait for one answer of the wanted kind from each of `workers` workers; returns them by worker.
-async fn gather(pool: &mut MessagePool, workers: u32, cancel: &Cancel) -> Outcome<Vec<(u32, WorkerMessage)>> {
+async fn gather(pool: &mut MessagePool, workers: u32, cancel: &Cancel) -> Outcome<Vec<(u32, MessageWorkerAnswer)>> {
     let mut answers = Vec::with_capacity(workers as usize);
     while answers.len() < workers as usize {
         match next_answer(pool, cancel).await {
-            Ok((worker, WorkerMessage::Failed { message })) => return Err(worker_failed(worker, &message)),
-            Ok((_, WorkerMessage::Ready)) => {}
+            Ok((worker, MessageWorkerAnswer::Failed { message })) => return Err(worker_failed(worker, &message)),
+            Ok((_, MessageWorkerAnswer::Ready)) => {}
             Ok(answer) => answers.push(answer),
             Err(Stopped) => return Ok(Err(Stopped)),
         }
@@ -348,7 +348,7 @@ async fn hash_once(
         match gather(pool, in_use, cancel).await? {
             Ok(answers) => {
                 for (worker, answer) in answers {
-                    if let WorkerMessage::Advanced { spans: advanced } = answer {
+                    if let MessageWorkerAnswer::Advanced { spans: advanced } = answer {
                         spans.extend(advanced.into_iter().map(|(task, start_ms, end_ms)| Span {
                             worker,
                             task,
@@ -369,7 +369,7 @@ async fn hash_once(
     match gather(pool, in_use, cancel).await? {
         Ok(answers) => {
             for (_, answer) in answers {
-                if let WorkerMessage::Digests { digests: theirs } = answer {
+                if let MessageWorkerAnswer::Digests { digests: theirs } = answer {
                     for (index, digest) in theirs {
                         digests[index as usize] = digest;
                     }

@@ -1,7 +1,7 @@
 //! The message worker's side: a copy of the engine in a Web Worker of its own that answers the
 //! coordinator's orders (add these numbers, spin, advance these hash states) with results and spans.
 
-use super::{MessageHandler, Order, WorkerMessage};
+use super::{MessageHandler, MessageWorkerAnswer, Order};
 use crate::clock::now_ms;
 use crate::hashing::UPDATE_BYTES;
 use crate::web::scope;
@@ -62,18 +62,18 @@ fn sum_copied_in(array: &js_sys::Int32Array) -> i64 {
 #[wasm_bindgen]
 pub fn message_worker_start() {
     crate::web::install_panic_hook(crate::web::PanicListener::MessagePool);
-    let answer = |answer: &WorkerMessage| {
+    let answer = |answer: &MessageWorkerAnswer| {
         let _ = scope().post_message(&JsValue::from_str(&answer.to_json()));
     };
     let on_message = MessageHandler::new(move |event: MessageEvent| {
         let start_ms = now_ms();
         let parts = js_sys::Array::from(&event.data());
         let order: Result<Order, _> = serde_json::from_str(&parts.get(0).as_string().unwrap_or_default());
-        let done = |task, value| WorkerMessage::Done { task, value, start_ms, end_ms: now_ms() };
+        let done = |task, value| MessageWorkerAnswer::Done { task, value, start_ms, end_ms: now_ms() };
         let reply = match order {
             Ok(Order::Sum { task }) => match parts.get(1).dyn_into::<js_sys::Int32Array>() {
                 Ok(array) => done(task, sum_copied_in(&array) as u64),
-                Err(_) => WorkerMessage::Failed { message: format!("task {task} came without its numbers") },
+                Err(_) => MessageWorkerAnswer::Failed { message: format!("task {task} came without its numbers") },
             },
             Ok(Order::Spin { task, units, seed }) => done(task, spin(units, seed)),
             Ok(Order::HashStart { indices, hashes }) => {
@@ -83,22 +83,22 @@ pub fn message_worker_start() {
                 return;
             }
             Ok(Order::HashSlice { slice }) => match parts.get(1).dyn_into::<js_sys::Uint8Array>() {
-                Ok(array) => WorkerMessage::Advanced { spans: advance_hashes(slice, &array.to_vec()) },
-                Err(_) => WorkerMessage::Failed { message: format!("slice {slice} came without its bytes") },
+                Ok(array) => MessageWorkerAnswer::Advanced { spans: advance_hashes(slice, &array.to_vec()) },
+                Err(_) => MessageWorkerAnswer::Failed { message: format!("slice {slice} came without its bytes") },
             },
-            Ok(Order::HashFinish) => WorkerMessage::Digests {
+            Ok(Order::HashFinish) => MessageWorkerAnswer::Digests {
                 digests: HASHES
                     .with(|h| std::mem::take(&mut h.borrow_mut().1))
                     .into_iter()
                     .map(|(index, state)| (index, state.finish()))
                     .collect(),
             },
-            Err(error) => WorkerMessage::Failed { message: format!("an unreadable order ({error})") },
+            Err(error) => MessageWorkerAnswer::Failed { message: format!("an unreadable order ({error})") },
         };
         answer(&reply);
     });
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
-    answer(&WorkerMessage::Ready);
+    answer(&MessageWorkerAnswer::Ready);
 }
