@@ -32,7 +32,8 @@
 // server itself, which version it serves now; if another, it marks <html data-lab-new-version>
 // before the app sees the 404, and the app's notices of a part that could not load say to reload
 // (their `.if-new-version` line, which style.css shows) instead of "try again". The engine's own
-// check of the same (crates/app/src/engine_client.rs, `site_has_another_build`) words its failure.
+// check of the same (crates/app/src/engine_client/site_build.rs, `site_has_another_build`) words
+// its failure.
 (() => {
   const fetchFromNetwork = window.fetch;
   if (typeof fetchFromNetwork !== 'function') return;
