@@ -56,8 +56,10 @@ pub const CHAPTER_RUN_CODE_GZIP_BUDGET: u64 = 284 * KB;
 /// 225,344 B here with the crates that never run in timed code built for size (Cargo.toml), then
 /// 216,190 B with the protocol's enums externally tagged (no `Content` buffering), 222,774 B with
 /// issue 34's samples of at least 100 ms, jobs taking turns and a second attempt (the harness's
-/// rounds and the trust rules), with room for a build machine's longer paths.
-pub const ENGINE_WASM_GZIP_BUDGET: u64 = 224 * KB;
+/// rounds and the trust rules), with room for a build machine's longer paths; 224,003 B with
+/// issue 35's wire (`engine::wire`: the pool workers' reports as JSON, 0.6 KB; serde's decoder
+/// for them had cost 5.7 KB, so their codec is written out and held to the derived one by a test).
+pub const ENGINE_WASM_GZIP_BUDGET: u64 = 225 * KB;
 
 /// Issue 15's targets: the initially loaded app wasm (gzip -9), its stretch goal, the heaviest
 /// chapter chunk, the threaded engine, the longest main-thread task while loading (ms), and the
