@@ -161,3 +161,51 @@ fn every_formula_in_content_is_mathml_and_nothing_else() {
     }
     assert!(formulas > 10, "{formulas} formulas");
 }
+
+/// Each language's opening of a chapter's question, and its headings of what to remember and of the
+/// questions at the end, as the chapters write them (`> **The question:** …?` first; `## What to
+/// remember` before `## Check yourself`). A full-width colon stays outside the bold: CommonMark does
+/// not close `**` between punctuation and a letter.
+const OPENING_AND_CLOSING: &[(&str, &str, &str, &str)] = &[
+    ("en", "> **The question:** ", "What to remember", "Check yourself"),
+    ("ru", "> **Вопрос главы:** ", "Что запомнить", "Проверьте себя"),
+    ("zh", "> **本章的问题**：", "要点回顾", "自我检测"),
+    ("ja", "> **この章の問い**：", "覚えておきたいこと", "確認問題"),
+    ("hi", "> **इस अध्याय का प्रश्न:** ", "याद रखने की बातें", "ख़ुद को जाँचें"),
+];
+
+#[test]
+fn every_chapter_opens_with_its_question_and_closes_with_what_to_remember() {
+    let content = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content");
+    let mut chapters = 0;
+    for (lang, question, remember, check_yourself) in OPENING_AND_CLOSING {
+        for entry in std::fs::read_dir(content.join(lang)).unwrap() {
+            let path = entry.unwrap().path();
+            let markdown = std::fs::read_to_string(&path).unwrap();
+            // Chapters are the texts with experiments; the landing page and the glossary are not.
+            if !markdown.contains("<!-- experiment:") {
+                continue;
+            }
+            chapters += 1;
+            let name = path.display();
+            let body = markdown.splitn(3, "---\n").nth(2).unwrap_or_default();
+            let opening: Vec<&str> = body.lines().take_while(|l| l.starts_with('>')).collect();
+            let first = opening.first().copied().unwrap_or_default();
+            assert!(first.starts_with(question), "{name}: opens with `{question}…?`, not {first:?}");
+            // Japanese asks with か。 as often as with a question mark.
+            let asks = first.trim_end().ends_with(['?', '？']) || first.trim_end().ends_with("か。");
+            assert!(asks, "{name}: the opening is a question: {first:?}");
+            let headings: Vec<&str> = body.lines().filter(|l| l.starts_with("## ")).collect();
+            let at = |heading: &str| headings.iter().position(|h| h.trim_end() == format!("## {heading}"));
+            let (Some(remember_at), Some(check_at)) = (at(remember), at(check_yourself)) else {
+                panic!("{name}: has `## {remember}` and `## {check_yourself}`: {headings:?}")
+            };
+            assert!(remember_at < check_at, "{name}: what to remember comes before the questions");
+            let section = body.split(&format!("## {remember}\n")).nth(1).unwrap_or_default();
+            let section = section.split("\n## ").next().unwrap_or_default();
+            let points = section.lines().filter(|l| l.starts_with("- ")).count();
+            assert!((1..=3).contains(&points), "{name}: {points} points to remember, not 1 to 3");
+        }
+    }
+    assert!(chapters >= 50, "{chapters} chapters in five languages");
+}
