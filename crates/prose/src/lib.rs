@@ -10,6 +10,8 @@
 //! here. What the prose may not contain is in [`check`].
 
 pub mod check;
+#[cfg(test)]
+mod style;
 
 use check::Part;
 use pulldown_cmark::{html, CowStr, Event, Parser, Tag, TagEnd};

@@ -1,0 +1,154 @@
+//! The mechanical rules of each language's style sheet (`content/<lang>/STYLE.md`), checked over
+//! every text of `content/`: units, ratios, spacing around bold, spelling of the key term, and one
+//! percent style per language. What a rule cannot see (tone, terms in context) is the sheet's.
+
+use regex::Regex;
+use std::path::Path;
+
+/// The prose of a Markdown text as the rules see it: without fenced code blocks, inline code, and
+/// `{{num …}}` markers (whose figures stay, without the marker).
+fn prose_of(markdown: &str) -> String {
+    let mut out = String::new();
+    let mut fenced = false;
+    for line in markdown.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if !fenced {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    let inline_code = Regex::new(r"`[^`\n]*`").unwrap();
+    let num = Regex::new(r"\{\{num ([^}]*)\}\}").unwrap();
+    num.replace_all(&inline_code.replace_all(&out, ""), "$1").into_owned()
+}
+
+/// One rule broken: where, and what the sheet says instead.
+#[derive(Debug)]
+pub struct Breach {
+    pub file: String,
+    pub line: usize,
+    pub found: String,
+    pub rule: &'static str,
+}
+
+/// Every match of `pattern` in `text` as a breach of `rule`.
+fn find(file: &str, text: &str, pattern: &Regex, rule: &'static str, out: &mut Vec<Breach>) {
+    for m in pattern.find_iter(text) {
+        let line = text[..m.start()].matches('\n').count() + 1;
+        out.push(Breach { file: file.to_string(), line, found: m.as_str().to_string(), rule });
+    }
+}
+
+/// The breaches of `lang`'s mechanical rules in one text.
+pub fn breaches(lang: &str, file: &str, markdown: &str) -> Vec<Breach> {
+    let text = prose_of(markdown);
+    let mut out = Vec::new();
+    match lang {
+        "ru" => {
+            let latin_unit = Regex::new(r"\d(?:\s| )?(?:ms|µs|ns|s|MB|KB|GB|MiB|GiB|GHz|MHz)(?:/s)?\b").unwrap();
+            find(file, &text, &latin_unit, "units in Cyrillic (мс, мкс, нс, с, МБ, КБ, ГБ, МиБ, ГГц)", &mut out);
+        }
+        "zh" | "ja" => {
+            // A ratio after a number reads with 倍; × between two quantities (a formula) is not a ratio.
+            let ratio = Regex::new(r"\d(?:\s| )?[x×](?:[^\d\s ]|$|\s[^\d])").unwrap();
+            find(file, &text, &ratio, "a ratio with 倍, not x or ×", &mut out);
+        }
+        "hi" => {
+            let misspelt = Regex::new("समवर्तीता").unwrap();
+            find(file, &text, &misspelt, "समवर्तिता, spelt so", &mut out);
+        }
+        _ => {}
+    }
+    if lang == "ja" {
+        // No space after bold before Japanese text, except where the bold ends in punctuation:
+        // there CommonMark needs the space to close the bold.
+        let spaced = Regex::new(r"\*\*[^*\n]*[^*\n\p{P}\s]\*\* [\p{Hiragana}\p{Katakana}\p{Han}]").unwrap();
+        find(file, &text, &spaced, "no space after bold before Japanese text", &mut out);
+    }
+    out
+}
+
+/// A language's percent style: `12%` (no space) or `12 %` (a space, or a no-break space).
+fn percent_styles(text: &str) -> (usize, usize) {
+    let tight = Regex::new(r"\d%").unwrap().find_iter(text).count();
+    let spaced = Regex::new(r"\d[  ]%").unwrap().find_iter(text).count();
+    (tight, spaced)
+}
+
+/// Every breach in `content/`, every language, with the percent style checked across each language.
+pub fn check_content(content: &Path) -> Vec<Breach> {
+    let mut out = Vec::new();
+    let mut languages: Vec<_> = std::fs::read_dir(content).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    languages.sort();
+    for dir in languages {
+        let lang = dir.file_name().unwrap().to_string_lossy().into_owned();
+        if lang.len() != 2 {
+            continue;
+        }
+        let (mut tight, mut spaced) = (Vec::new(), Vec::new());
+        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+        files.sort();
+        for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "md") && !p.ends_with("STYLE.md")) {
+            let name = path.strip_prefix(content).unwrap_or(path).display().to_string();
+            let markdown = std::fs::read_to_string(path).unwrap();
+            out.extend(breaches(&lang, &name, &markdown));
+            let (t, s) = percent_styles(&prose_of(&markdown));
+            if t > 0 {
+                tight.push(name.clone());
+            }
+            if s > 0 {
+                spaced.push(name);
+            }
+        }
+        if !tight.is_empty() && !spaced.is_empty() {
+            out.push(Breach {
+                file: format!("{lang}/"),
+                line: 0,
+                found: format!("12% in {tight:?}, 12 % in {spaced:?}"),
+                rule: "one percent style per language",
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(lang: &str, markdown: &str) -> Vec<&'static str> {
+        breaches(lang, "x.md", markdown).into_iter().map(|b| b.rule).collect()
+    }
+
+    #[test]
+    fn each_rule_finds_what_it_names_and_nothing_else() {
+        assert_eq!(rules("ru", "Заняло 40 MB и 2 s.").len(), 2);
+        assert_eq!(rules("ru", "Заняло {{num 3.91}} ms.").len(), 1);
+        assert!(rules("ru", "Код: `sleep(5 ms)`.\n```\nsleep(5 ms)\n```\n").is_empty(), "code is not prose");
+        assert!(rules("ru", "Заняло 40 МБ за 2 с, 14 ГБ/с.").is_empty());
+        assert_eq!(rules("zh", "约快 1.8x。").len(), 1);
+        assert_eq!(rules("ja", "約1.8×速い").len(), 1);
+        assert!(rules("zh", "快 1.8 倍；请求数 × 时间；2 × 3 = 6").is_empty());
+        assert_eq!(rules("ja", "**スレッド** のタスク").len(), 1);
+        assert!(rules("ja", "**分割にはコストがかかります。** タスクを作り").is_empty(), "bold ending in punctuation needs it");
+        assert!(rules("ja", "**スレッド**のタスク").is_empty());
+        assert_eq!(rules("hi", "समवर्तीता और").len(), 1);
+        assert!(rules("hi", "समवर्तिता").is_empty());
+        assert_eq!(percent_styles("12% and 12 % and 3 %"), (1, 2));
+    }
+
+    #[test]
+    fn every_text_keeps_its_languages_style_sheet() {
+        let content = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content");
+        let breaches = check_content(&content);
+        let lines: Vec<String> =
+            breaches.iter().map(|b| format!("{}:{}: `{}` ({})", b.file, b.line, b.found.trim(), b.rule)).collect();
+        assert!(lines.is_empty(), "{} breaches of content/<lang>/STYLE.md:\n{}", lines.len(), lines.join("\n"));
+        for lang in ["en", "ru", "zh", "ja", "hi"] {
+            assert!(content.join(lang).join("STYLE.md").is_file(), "content/{lang}/STYLE.md");
+        }
+    }
+}
