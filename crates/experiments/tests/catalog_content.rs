@@ -30,7 +30,8 @@ fn chapters() -> Vec<(String, String, Vec<String>)> {
         }
         for file in std::fs::read_dir(&lang).unwrap() {
             let file = file.unwrap().path();
-            if file.extension().is_none_or(|e| e != "md") {
+            // A language's style sheet (`STYLE.md`) is for authors, not a text of the site.
+            if file.extension().is_none_or(|e| e != "md") || file.ends_with("STYLE.md") {
                 continue;
             }
             let slug = file.file_stem().unwrap().to_string_lossy().into_owned();
@@ -88,7 +89,7 @@ fn the_catalog_lists_experiments_in_reading_order() {
     let mut marked = Vec::new();
     for file in std::fs::read_dir(content().join("en")).unwrap() {
         let file = file.unwrap().path();
-        if file.extension().is_none_or(|e| e != "md") {
+        if file.extension().is_none_or(|e| e != "md") || file.ends_with("STYLE.md") {
             continue;
         }
         let text = std::fs::read_to_string(&file).unwrap();

@@ -627,7 +627,7 @@ pub(crate) mod tests {
         for lang in std::fs::read_dir(&content).unwrap().flatten().filter(|e| e.path().is_dir()) {
             for file in std::fs::read_dir(lang.path()).unwrap().flatten() {
                 let path = file.path();
-                if path.extension().is_some_and(|e| e == "md") {
+                if crate::is_text(&path) {
                     let problems = check_file(&std::fs::read_to_string(&path).unwrap());
                     assert_eq!(problems, [], "{}", path.display());
                     checked += 1;

@@ -102,7 +102,7 @@ pub fn read(content: &Path) -> Result<(Vec<Text>, Vec<PathBuf>), Vec<String>> {
         }
         read.push(lang_dir.clone());
         for path in entries(&lang_dir)? {
-            if path.extension().and_then(|e| e.to_str()) != Some("md") {
+            if !is_text(&path) {
                 continue;
             }
             read.push(path.clone());
@@ -296,6 +296,15 @@ fn json_string(text: &str) -> String {
 /// 64-bit FNV-1a: a stable, dependency-free hash for file names (not for security).
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// The language's style sheet in `content/<lang>/`: for authors and translators, not a text of the site.
+pub const STYLE_SHEET: &str = "STYLE.md";
+
+/// Whether `path` is a text of the site: a Markdown file of `content/<lang>/` other than its style
+/// sheet ([`STYLE_SHEET`]).
+pub fn is_text(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "md") && path.file_name().is_none_or(|n| n != STYLE_SHEET)
 }
 
 #[cfg(test)]

@@ -11,14 +11,13 @@ fn prose_of(markdown: &str) -> String {
     let mut out = String::new();
     let mut fenced = false;
     for line in markdown.lines() {
+        // Code lines become empty lines, so a breach's line number is the file's.
         if line.trim_start().starts_with("```") {
             fenced = !fenced;
-            continue;
-        }
-        if !fenced {
+        } else if !fenced {
             out.push_str(line);
-            out.push('\n');
         }
+        out.push('\n');
     }
     let inline_code = Regex::new(r"`[^`\n]*`").unwrap();
     let num = Regex::new(r"\{\{num ([^}]*)\}\}").unwrap();
@@ -46,21 +45,18 @@ fn find(file: &str, text: &str, pattern: &Regex, rule: &'static str, out: &mut V
 pub fn breaches(lang: &str, file: &str, markdown: &str) -> Vec<Breach> {
     let text = prose_of(markdown);
     let mut out = Vec::new();
-    match lang {
-        "ru" => {
-            let latin_unit = Regex::new(r"\d(?:\s| )?(?:ms|µs|ns|s|MB|KB|GB|MiB|GiB|GHz|MHz)(?:/s)?\b").unwrap();
-            find(file, &text, &latin_unit, "units in Cyrillic (мс, мкс, нс, с, МБ, КБ, ГБ, МиБ, ГГц)", &mut out);
-        }
-        "zh" | "ja" => {
-            // A ratio after a number reads with 倍; × between two quantities (a formula) is not a ratio.
-            let ratio = Regex::new(r"\d(?:\s| )?[x×](?:[^\d\s ]|$|\s[^\d])").unwrap();
-            find(file, &text, &ratio, "a ratio with 倍, not x or ×", &mut out);
-        }
-        "hi" => {
-            let misspelt = Regex::new("समवर्तीता").unwrap();
-            find(file, &text, &misspelt, "समवर्तिता, spelt so", &mut out);
-        }
-        _ => {}
+    if lang == "ru" {
+        let latin_unit = Regex::new(r"\d\s?(?:ms|µs|ns|s|MB|KB|GB|MiB|GiB|GHz|MHz)(?:/s)?\b").unwrap();
+        find(file, &text, &latin_unit, "units in Cyrillic (мс, мкс, нс, с, МБ, КБ, ГБ, МиБ, ГГц)", &mut out);
+    }
+    if matches!(lang, "zh" | "ja") {
+        // A ratio after a number reads with 倍; × between two quantities (a formula) is not a ratio.
+        let ratio = Regex::new(r"\d\s?[x×](?:[^\d\s]|$|\s[^\d])").unwrap();
+        find(file, &text, &ratio, "a ratio with 倍, not x or ×", &mut out);
+    } else {
+        // A ratio after a number takes the multiplication sign, not a Latin x.
+        let latin_x = Regex::new(r"\d\s?x(?:[^\p{L}\d]|$)").unwrap();
+        find(file, &text, &latin_x, "a ratio with ×, not x", &mut out);
     }
     if lang == "ja" {
         // No space after bold before Japanese text, except where the bold ends in punctuation:
@@ -68,13 +64,17 @@ pub fn breaches(lang: &str, file: &str, markdown: &str) -> Vec<Breach> {
         let spaced = Regex::new(r"\*\*[^*\n]*[^*\n\p{P}\s]\*\* [\p{Hiragana}\p{Katakana}\p{Han}]").unwrap();
         find(file, &text, &spaced, "no space after bold before Japanese text", &mut out);
     }
+    if lang == "hi" {
+        let misspelt = Regex::new("समवर्तीता").unwrap();
+        find(file, &text, &misspelt, "समवर्तिता, spelt so", &mut out);
+    }
     out
 }
 
 /// A language's percent style: `12%` (no space) or `12 %` (a space, or a no-break space).
 fn percent_styles(text: &str) -> (usize, usize) {
     let tight = Regex::new(r"\d%").unwrap().find_iter(text).count();
-    let spaced = Regex::new(r"\d[  ]%").unwrap().find_iter(text).count();
+    let spaced = Regex::new(r"\d[ \u{a0}]%").unwrap().find_iter(text).count();
     (tight, spaced)
 }
 
@@ -137,7 +137,9 @@ mod tests {
         assert!(rules("ja", "**スレッド**のタスク").is_empty());
         assert_eq!(rules("hi", "समवर्तीता और").len(), 1);
         assert!(rules("hi", "समवर्तिता").is_empty());
-        assert_eq!(percent_styles("12% and 12 % and 3 %"), (1, 2));
+        assert_eq!(percent_styles("12% and 12 % and 3\u{a0}%"), (1, 2));
+        assert_eq!(rules("en", "about 1.8x faster, 2x").len(), 2);
+        assert!(rules("en", "about 1.8× faster; 0x1F; 4xx errors; the x axis").is_empty());
     }
 
     #[test]

@@ -289,7 +289,7 @@ pub static RU: Ui = Ui {
     workers_marker: "{workers, plural, one {# воркер} few {# воркера} many {# воркеров} other {# воркера}}",
 
     // --- Chapter cpu-vs-io ---
-    cpu_io_title: "Попробуйте: те же ручки, два вида работы",
+    cpu_io_title: "Попробуйте: те же регуляторы, два вида работы",
     workload: "Нагрузка",
     kind_io: "Нагрузка на ввод-вывод",
     kind_cpu: "Нагрузка на CPU",

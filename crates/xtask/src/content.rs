@@ -20,7 +20,7 @@ pub fn chapters(content_lang: &Path) -> Result<Vec<Chapter>, String> {
         let path = entry.map_err(|e| e.to_string())?.path();
         let slug = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         // The landing page and the glossary are pages of the site, not chapters.
-        if path.extension().is_none_or(|e| e != "md") || slug == "index" || slug == "glossary" {
+        if !prose::is_text(&path) || slug == "index" || slug == "glossary" {
             continue;
         }
         let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -96,7 +96,7 @@ pub fn routes(content: &Path) -> Result<Vec<String>, String> {
     let mut pages = Vec::new();
     for entry in std::fs::read_dir(content).map_err(|e| format!("{}: {e}", content.display()))? {
         let path = entry.map_err(|e| e.to_string())?.path();
-        if path.extension().is_none_or(|e| e != "md") {
+        if !prose::is_text(&path) {
             continue;
         }
         let text = read(&path)?;
