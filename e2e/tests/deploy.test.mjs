@@ -110,8 +110,10 @@ test('without isolation headers, the first visit registers the service worker, r
 });
 
 test("the service worker's first-visit reload waits while a run is going, and keeps the rows measured before it", async (t) => {
-  // A run of slow reads (about 10 s a job) is under way when the service worker takes over.
-  const server = await startServer({ root: DIST_SITE_DIR, mode: 'none' });
+  // A run of slow reads (about 10 s a job) is under way when the service worker takes over: sw.js
+  // is held back 4 s, so the worker cannot take over before the autorun has started (on a busy
+  // machine it once did, and the page rightly reloaded before anything was at stake).
+  const server = await startServer({ root: DIST_SITE_DIR, mode: 'none', overrides: { '/sw.js': { delayMs: 4000 } } });
   t.after(() => server.close());
   const page = await openPage();
   t.after(() => page.context().close());
