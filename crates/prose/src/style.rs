@@ -81,7 +81,8 @@ fn percent_styles(text: &str) -> (usize, usize) {
 /// Every breach in `content/`, every language, with the percent style checked across each language.
 pub fn check_content(content: &Path) -> Vec<Breach> {
     let mut out = Vec::new();
-    let mut languages: Vec<_> = std::fs::read_dir(content).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    let mut languages: Vec<_> =
+        std::fs::read_dir(content).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
     languages.sort();
     for dir in languages {
         let lang = dir.file_name().unwrap().to_string_lossy().into_owned();
@@ -133,7 +134,10 @@ mod tests {
         assert_eq!(rules("ja", "約1.8×速い").len(), 1);
         assert!(rules("zh", "快 1.8 倍；请求数 × 时间；2 × 3 = 6").is_empty());
         assert_eq!(rules("ja", "**スレッド** のタスク").len(), 1);
-        assert!(rules("ja", "**分割にはコストがかかります。** タスクを作り").is_empty(), "bold ending in punctuation needs it");
+        assert!(
+            rules("ja", "**分割にはコストがかかります。** タスクを作り").is_empty(),
+            "bold ending in punctuation needs it"
+        );
         assert!(rules("ja", "**スレッド**のタスク").is_empty());
         assert_eq!(rules("hi", "समवर्तीता और").len(), 1);
         assert!(rules("hi", "समवर्तिता").is_empty());
