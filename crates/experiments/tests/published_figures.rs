@@ -141,7 +141,7 @@ fn comparison_verdict(row: &PublishedComparison) -> String {
     if row.speedup() < 1.0 {
         format!("about {}% slower (the article: sequential about {}% faster)", percent_slower(row), percent_faster(row))
     } else {
-        format!("about {:.1}x faster", row.speedup())
+        format!("about {:.1}× faster", row.speedup())
     }
 }
 
