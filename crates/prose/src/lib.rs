@@ -285,7 +285,7 @@ fn math(latex: &str, display: bool) -> String {
 
 /// A fold's summary as inline HTML: the same Markdown rendering as the prose (smart punctuation,
 /// escaping), without the paragraph around it.
-fn render_inline(lang: &str, text: &str) -> String {
+pub fn render_inline(lang: &str, text: &str) -> String {
     let mut out = String::new();
     let events = Parser::new_ext(text, check::options())
         .map(|event| site_relative_in(lang, event))
