@@ -9,6 +9,8 @@ pub mod hi;
 pub mod ja;
 pub mod offer;
 pub mod ru;
+#[cfg(test)]
+mod style_tests;
 pub mod zh;
 
 /// The count forms of a noun as a plural message over `n`, e.g.
