@@ -8,6 +8,7 @@
 pub mod alloc;
 pub mod cancel;
 pub mod clock;
+pub mod driver;
 pub mod executors;
 pub mod harness;
 pub mod hashing;

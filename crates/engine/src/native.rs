@@ -1,8 +1,9 @@
 //! The engine on OS threads, blocking: used by the `lab` CLI, benchmarks and native tests.
 
 use crate::cancel::Cancel;
+use crate::driver::{Context, SliceSource};
 use crate::executors::Executors;
-use crate::harness::{self, Context, SliceSource};
+use crate::harness;
 use crate::hashing::hash_parameters;
 use crate::outcome::RunEnd;
 use experiments::protocol::{Failure, FailureKind};

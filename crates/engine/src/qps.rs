@@ -11,8 +11,8 @@
 
 use crate::cancel::{Cancel, Stopped};
 use crate::clock::now_ms;
+use crate::driver::{started, Context};
 use crate::executors::{Executor, Executors};
-use crate::harness::{started, Context};
 use crate::outcome::Outcome;
 use crate::runtime::{self, Handle, Runtime};
 use crate::threads::{block_for, SHARED_MEMORY};

@@ -11,16 +11,17 @@
 //! exception: there the driving thread is the only worker).
 //!
 //! Why all this: see ARCHITECTURE.md, "First runs". Waiting for quiet is `settle`'s part, handing
-//! work to executors and awaiting it `handoff`'s.
+//! work to executors and awaiting it
+//! [`crate::driver::handoff`]'s.
 
-mod handoff;
 mod settle;
 
-pub use handoff::{on_pool, on_runtime, started};
 pub use settle::{GROUP_SETTLE_LIMITS, SETTLE_LIMIT_MS};
 
-use crate::cancel::{Cancel, Stopped};
+use crate::cancel::Stopped;
 use crate::clock::now_ms;
+use crate::driver::handoff::{wait_started, within, KeepAwake, STARTING, START_LIMIT_MS};
+use crate::driver::{on_pool, on_runtime, Context, Report, SliceSource};
 use crate::executors::{Executor, Executors, Need};
 use crate::hashing::{check_digests, hash_parameters, slices, Hashing};
 use crate::kernels::{self, Prepared};
@@ -29,14 +30,12 @@ use crate::outcome::{Outcome, RunEnd};
 use crate::quiet::{probe, QuietCheck};
 use crate::runtime::Handle;
 use crate::threads::SHARED_MEMORY;
-use experiments::protocol::{Failure, Stage};
+use experiments::protocol::Stage;
 use experiments::stats;
 use experiments::trust::{self, Doubt};
 use experiments::{FirstAttempt, HashSource, Job, Measurement, MemoryReport, Startup, Variant, Workload};
-use handoff::{wait_started, within, KeepAwake, STARTING, START_LIMIT_MS};
 use settle::{settle, settle_limit_ms};
 use std::cell::RefCell;
-use std::future::Future;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
@@ -53,46 +52,8 @@ const MEASURING_PROGRESS_EVERY_MS: f64 = 500.0;
 /// A first attempt that took longer than this is not measured a second time: its doubts are shown.
 const SECOND_ATTEMPT_LIMIT_MS: f64 = 10_000.0;
 
-/// The bytes a hashing job hashes: a file or the generator, read one slice at a time.
-pub trait SliceSource {
-    fn slice(&mut self, offset: u64, length: usize) -> Result<Vec<u8>, Failure>;
-}
-
-/// One progress report, for the page.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Report {
-    /// Index (in the whole run) of the job concerned (while starting: the group's first job).
-    pub job_index: usize,
-    pub stage: Stage,
-    pub done: u32,
-    pub total: u32,
-    /// How many jobs from `job_index` on `done` and `total` count (more than one: taking turns).
-    pub jobs: u32,
-}
-
-/// Opens the data of a hashing job.
-pub type OpenSource<'a> = &'a dyn Fn(&Job) -> Result<Box<dyn SliceSource>, String>;
-
 /// Start-up of a new executor: how long its workers took, and the heap bytes each took.
 type Started = Option<(f64, f64)>;
-
-/// What the harness needs from whoever drives it.
-pub struct Context<'a> {
-    pub cancel: &'a Cancel,
-    /// Logical processors of the machine (the quiet probe checks at most this many at once).
-    pub cores: u32,
-    /// How long a job may wait for the machine to become quiet ([`SETTLE_LIMIT_MS`]; 0: not at all,
-    /// for tests that check results rather than speed).
-    pub quiet_limit_ms: f64,
-    /// How long one timed sample lasts at least ([`experiments::SAMPLE_FLOOR_MS`]; 0: one pass,
-    /// for tests that check results rather than speed).
-    pub sample_floor_ms: f64,
-    pub report: &'a dyn Fn(Report),
-    /// Opens the data of a hashing job.
-    pub hash_source: OpenSource<'a>,
-    /// Resolves after about `ms` milliseconds without blocking a worker.
-    pub sleep: &'a dyn Fn(u32) -> std::pin::Pin<Box<dyn Future<Output = ()>>>,
-}
 
 /// Whether the harness measures `job` (server load tests drive themselves).
 pub fn harnessed(job: &Job) -> bool {

@@ -2,11 +2,10 @@
 //! quiet probes until the cores it needs are found free, within a time limit (see ARCHITECTURE.md,
 //! "First runs").
 
-use super::handoff::on_pool;
-use super::handoff::on_runtime;
-use super::{warms_up, Context, Work};
+use super::{warms_up, Work};
 use crate::cancel::Stopped;
 use crate::clock::now_ms;
+use crate::driver::{on_pool, on_runtime, Context};
 use crate::hashing::Hashing;
 use crate::measure::{rep_on_pool, rep_on_runtime};
 use crate::outcome::Outcome;
