@@ -12,6 +12,7 @@ pub mod driver;
 pub mod executors;
 pub mod harness;
 pub mod hashing;
+pub mod kernel_api;
 pub mod kernels;
 pub mod measure;
 pub mod outcome;

@@ -24,8 +24,9 @@ use crate::driver::handoff::{wait_started, within, KeepAwake, STARTING, START_LI
 use crate::driver::{on_pool, on_runtime, Context, Report, SliceSource};
 use crate::executors::{Executor, Executors, Need};
 use crate::hashing::{check_digests, hash_parameters, slices, Hashing};
-use crate::kernels::{self, Prepared};
-use crate::measure::{sample_on_pool, sample_on_runtime, Rep, Sample, StepPasses};
+use crate::kernel_api::{Prepared, Rep};
+use crate::kernels;
+use crate::measure::{sample_on_pool, sample_on_runtime, Sample, StepPasses};
 use crate::outcome::{Outcome, RunEnd};
 use crate::quiet::{probe, QuietCheck};
 use crate::runtime::Handle;
