@@ -1,13 +1,20 @@
 //! What a kernel is to the engine, below both the kernels and the harness: the [`Kernel`] trait
-//! every workload implements, the same kernel whatever its type ([`AnyKernel`], what
-//! [`crate::kernels::of`] returns), a kernel with its input prepared ([`Prepared`]), and what one
-//! repetition produces ([`Rep`]). The kernels implement these, [`crate::measure`] times them, the
-//! harness drives them; none of those is imported here.
+//! every workload implements and how the harness measures it ([`Method`]), the same kernel whatever
+//! its type ([`AnyKernel`], what [`crate::kernels::of`] returns), a kernel with its input prepared
+//! ([`Prepared`]), a job taken step by step ([`Steps`]), and what one repetition produces
+//! ([`Rep`]). The kernels implement these, [`crate::measure`] times them, the harness drives them;
+//! none of those is imported here.
 
 use crate::cancel::{Cancel, Stopped};
+use crate::driver::Context;
+use crate::executors::Executors;
+use crate::outcome::Outcome;
 use crate::runtime::Handle;
-use experiments::{Check, Job, Trace, Variant, WaitReport};
+use experiments::protocol::Failure;
+use experiments::{Check, Job, Measurement, Trace, Variant, WaitReport};
+use rayon::ThreadPool;
 use std::any::Any;
+use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -42,11 +49,30 @@ impl Rep {
 /// Every variant: a plain loop, tasks on a rayon pool, tasks on the task runtime.
 pub const ALL_VARIANTS: &[Variant] = &[Variant::Sequential, Variant::ThreadPool, Variant::Goroutines];
 
+/// How the harness measures a kernel; a kernel implements the methods of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Repetitions, each one call on a worker of the job's pool or a root task of its runtime, on an
+    /// input prepared there once ([`Kernel::prepare`], [`Kernel::expected`], [`Kernel::on_pool`],
+    /// [`Kernel::on_runtime`]): warmed up, timed in turns and checked by the harness.
+    Repetitions,
+    /// Passes the driving thread takes step by step, handing each step to the job's pool
+    /// ([`Kernel::steps`]): hashing reads each slice where its bytes are (a file the page holds) and
+    /// hashes it on the pool. Warmed up, timed in turns and checked like repetitions.
+    Steps,
+    /// Its own run, alone in its group, on executors the harness keeps ([`Kernel::measure_alone`]):
+    /// a load test times requests, not repetitions.
+    Alone,
+}
+
 /// What the engine runs for one workload. The kernel's value holds the workload's parameters.
 pub trait Kernel: Send + Sync + Clone + 'static {
-    /// The prepared input: data generated once per size, and what every repetition must reproduce.
+    /// The prepared input: data generated once per size, and what every repetition must reproduce
+    /// (`()` for a kernel not measured by [`Method::Repetitions`]).
     type Input: Send + Sync + 'static;
 
+    /// How the harness measures it.
+    const METHOD: Method = Method::Repetitions;
     /// The variants it runs in; the engine refuses the others.
     const VARIANTS: &'static [Variant];
     /// Whether the input differs with the number of tasks (if not, one input serves a sweep over t).
@@ -67,10 +93,17 @@ pub trait Kernel: Send + Sync + Clone + 'static {
 
     /// Generate the input for `tasks` tasks (may take a while and hundreds of megabytes: on a
     /// worker, never on a browser's main thread), looking at `cancel` now and then.
-    fn prepare(&self, tasks: u32, cancel: &Cancel) -> Result<Self::Input, Stopped>;
+    /// ([`Method::Repetitions`].)
+    fn prepare(&self, tasks: u32, cancel: &Cancel) -> Result<Self::Input, Stopped> {
+        let _ = (tasks, cancel);
+        not_its_method(short_name::<Self>(), "prepare")
+    }
 
-    /// The value every repetition must reproduce.
-    fn expected(&self, input: &Self::Input) -> u64;
+    /// The value every repetition must reproduce. ([`Method::Repetitions`].)
+    fn expected(&self, input: &Self::Input) -> u64 {
+        let _ = input;
+        not_its_method(short_name::<Self>(), "expected")
+    }
 
     /// Whether the repetitions' `values` are right, in words for the reader.
     fn check(&self, input: &Self::Input, values: &[u64]) -> Check {
@@ -98,14 +131,58 @@ pub trait Kernel: Send + Sync + Clone + 'static {
         let _ = (input, job, handle, traced, cancel);
         async { unreachable!("{} does not run on the task runtime, and `prepare` refuses it", short_name::<Self>()) }
     }
+
+    /// `job`'s passes, ready to be taken step by step on `pool`, its bytes opened through `cx`.
+    /// ([`Method::Steps`].)
+    fn steps(&self, job: &Job, pool: Arc<ThreadPool>, cx: &Context<'_>) -> Result<Box<dyn Steps>, Failure> {
+        let _ = (job, pool, cx);
+        not_its_method(short_name::<Self>(), "steps")
+    }
+
+    /// Measure `job` on executors kept in `executors`, alone. ([`Method::Alone`].)
+    fn measure_alone(
+        &self,
+        job: &Job,
+        executors: &RefCell<Executors>,
+        cx: &Context<'_>,
+    ) -> impl Future<Output = Outcome<Measurement>> {
+        let _ = (job, executors, cx);
+        async { not_its_method(short_name::<Self>(), "measure_alone") }
+    }
 }
 
 fn short_name<T>() -> &'static str {
     std::any::type_name::<T>().rsplit("::").next().unwrap_or("this kernel")
 }
 
-/// A kernel of any type, as [`of`] returns it (every [`Kernel`] is one).
+/// A kernel asked for a method of another [`Method`] than its own: the harness asks each kernel for
+/// its own only.
+#[cold]
+fn not_its_method(kernel: &str, method: &str) -> ! {
+    unreachable!("{kernel} is not measured by `{method}`: the harness asks a kernel only for those of its Method")
+}
+
+/// A job whose passes the driving thread takes step by step ([`Method::Steps`]), ready on its pool.
+pub trait Steps {
+    /// How many steps (progress reports) one pass takes.
+    fn count(&self) -> u32;
+    /// One short untimed pass, to warm code and caches.
+    fn warm_up<'a>(&'a mut self, job: &'a Job, cx: &'a Context<'_>) -> Pin<Box<dyn Future<Output = Outcome<()>> + 'a>>;
+    /// One pass; `report(step)` is told each step done (the first is 1).
+    fn pass<'a>(
+        &'a mut self,
+        job: &'a Job,
+        report: &'a dyn Fn(u32),
+        cx: &'a Context<'_>,
+    ) -> Pin<Box<dyn Future<Output = Outcome<Rep>> + 'a>>;
+    /// Whether the passes' values and digests are right, in words for the reader.
+    fn check(&self, values: &[u64], digests: &[[u8; 32]]) -> Check;
+}
+
+/// A kernel of any type, as [`crate::kernels::of`] returns it (every [`Kernel`] is one).
 pub trait AnyKernel {
+    /// [`Kernel::METHOD`].
+    fn method(&self) -> Method;
     /// [`Kernel::VARIANTS`].
     fn variants(&self) -> &'static [Variant];
     /// [`Kernel::INPUT_PER_TASK_COUNT`].
@@ -118,9 +195,21 @@ pub trait AnyKernel {
     fn warms_up(&self) -> bool;
     /// [`Kernel::prepare`], the input kept with its kernel.
     fn prepare(&self, tasks: u32, cancel: &Cancel) -> Result<Arc<dyn Prepared>, Stopped>;
+    /// [`Kernel::steps`].
+    fn steps(&self, job: &Job, pool: Arc<ThreadPool>, cx: &Context<'_>) -> Result<Box<dyn Steps>, Failure>;
+    /// [`Kernel::measure_alone`].
+    fn measure_alone<'a>(
+        &'a self,
+        job: &'a Job,
+        executors: &'a RefCell<Executors>,
+        cx: &'a Context<'_>,
+    ) -> Pin<Box<dyn Future<Output = Outcome<Measurement>> + 'a>>;
 }
 
 impl<K: Kernel> AnyKernel for K {
+    fn method(&self) -> Method {
+        K::METHOD
+    }
     fn variants(&self) -> &'static [Variant] {
         K::VARIANTS
     }
@@ -139,6 +228,17 @@ impl<K: Kernel> AnyKernel for K {
     fn prepare(&self, tasks: u32, cancel: &Cancel) -> Result<Arc<dyn Prepared>, Stopped> {
         let input = Arc::new(Kernel::prepare(self, tasks, cancel)?);
         Ok(Arc::new(Ready { kernel: self.clone(), input }))
+    }
+    fn steps(&self, job: &Job, pool: Arc<ThreadPool>, cx: &Context<'_>) -> Result<Box<dyn Steps>, Failure> {
+        Kernel::steps(self, job, pool, cx)
+    }
+    fn measure_alone<'a>(
+        &'a self,
+        job: &'a Job,
+        executors: &'a RefCell<Executors>,
+        cx: &'a Context<'_>,
+    ) -> Pin<Box<dyn Future<Output = Outcome<Measurement>> + 'a>> {
+        Box::pin(Kernel::measure_alone(self, job, executors, cx))
     }
 }
 

@@ -80,7 +80,7 @@ pub(crate) async fn within<T>(
 pub(crate) const STARTING: &str = "starting the workers (their script may be slow to load, or blocked)";
 
 /// Wait, at most `START_LIMIT_MS` and only until the run is stopped, until every worker of
-/// `executor` runs (for jobs measured outside the harness, such as load tests).
+/// `executor` runs (for kernels measured alone, such as load tests).
 pub async fn started(executor: &Executor, cx: &Context<'_>) -> Outcome<()> {
     let built = PoolBuilt { at_ms: now_ms(), live_bytes: crate::alloc::live_bytes() };
     Ok(within(wait_started(executor, built, cx), START_LIMIT_MS, STARTING, cx).await?.map(drop))

@@ -21,10 +21,9 @@ pub use settle::{GROUP_SETTLE_LIMITS, SETTLE_LIMIT_MS};
 use crate::cancel::Stopped;
 use crate::clock::now_ms;
 use crate::driver::handoff::{wait_started, within, KeepAwake, STARTING, START_LIMIT_MS};
-use crate::driver::{on_pool, on_runtime, Context, Report, SliceSource};
+use crate::driver::{on_pool, on_runtime, Context, Report};
 use crate::executors::{Executor, Executors, Need};
-use crate::hashing::{check_digests, hash_parameters, slices, Hashing};
-use crate::kernel_api::{Prepared, Rep};
+use crate::kernel_api::{Method, Prepared, Steps};
 use crate::kernels;
 use crate::measure::{sample_on_pool, sample_on_runtime, Sample, StepPasses};
 use crate::outcome::{Outcome, RunEnd};
@@ -34,11 +33,11 @@ use crate::threads::SHARED_MEMORY;
 use experiments::protocol::Stage;
 use experiments::stats;
 use experiments::trust::{self, Doubt};
-use experiments::{FirstAttempt, HashSource, Job, Measurement, MemoryReport, Startup, Variant, Workload};
+use experiments::{FirstAttempt, Job, Measurement, MemoryReport, Startup, Variant};
 use settle::{settle, settle_limit_ms};
 use std::cell::RefCell;
 use std::ops::Range;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Executors of one group may hold at most this many workers together; a run that needs more (a
 /// sweep up to 128 workers) is measured in consecutive groups.
@@ -55,11 +54,6 @@ const SECOND_ATTEMPT_LIMIT_MS: f64 = 10_000.0;
 
 /// Start-up of a new executor: how long its workers took, and the heap bytes each took.
 type Started = Option<(f64, f64)>;
-
-/// Whether the harness measures `job` (server load tests drive themselves).
-pub fn harnessed(job: &Job) -> bool {
-    !matches!(job.workload, Workload::Qps { .. })
-}
 
 /// The executor `job` needs of its own; a sequential job runs on a worker of the group's pool.
 fn need(job: &Job) -> Option<Need> {
@@ -84,13 +78,13 @@ fn needs_of(jobs: &[Job]) -> Vec<Need> {
 }
 
 /// Split `jobs` into groups whose executors are kept alive together: runs of consecutive jobs the
-/// harness measures whose executors fit in [`MAX_GROUP_WORKERS`]. Jobs the harness does not
-/// measure form groups of their own.
+/// harness times whose executors fit in [`MAX_GROUP_WORKERS`]. Jobs measured alone (see
+/// [`kernels::measured_alone`]) form groups of their own.
 pub fn groups(jobs: &[Job]) -> Vec<Range<usize>> {
     let mut groups: Vec<Range<usize>> = Vec::new();
     let mut start = 0;
     for (index, job) in jobs.iter().enumerate() {
-        let alone = !harnessed(job) || (start < index && !harnessed(&jobs[start]));
+        let alone = kernels::measured_alone(job) || (start < index && kernels::measured_alone(&jobs[start]));
         let too_many = needs_of(&jobs[start..=index]).iter().map(|n| n.workers()).sum::<u32>() > MAX_GROUP_WORKERS;
         if start < index && (alone || too_many) {
             groups.push(start..index);
@@ -135,11 +129,11 @@ impl Progress<'_, '_> {
     }
 }
 
-/// Where one job's repetitions run, with its prepared input.
+/// Where one job's repetitions run, with its prepared input; or its passes, taken step by step.
 enum Work {
     Pool { pool: Arc<rayon::ThreadPool>, input: Arc<dyn Prepared> },
     Runtime { runtime: Handle, input: Arc<dyn Prepared> },
-    Hash { pool: Arc<rayon::ThreadPool>, source: Box<dyn SliceSource>, total: u64, slice_bytes: u32 },
+    Steps(Box<dyn Steps>),
 }
 
 /// Whether `job` gets untimed warm-ups (and counts towards the quiet probe's width): work dominated
@@ -149,9 +143,9 @@ fn warms_up(job: &Job) -> bool {
 }
 
 /// Measure the jobs `first_index..first_index + jobs.len()` of a run, one after another, on
-/// executors kept alive for the whole group (see the module documentation); a load test, alone in
-/// its group, is measured by [`crate::qps::measure`]. A stopped group keeps the measurements of the
-/// jobs done before.
+/// executors kept alive for the whole group (see the module documentation); a job measured alone, in
+/// a group of its own (a load test: [`Method::Alone`]), is measured by its kernel. A stopped group
+/// keeps the measurements of the jobs done before.
 pub async fn measure_group(
     executors: &RefCell<Executors>,
     jobs: &[Job],
@@ -159,8 +153,9 @@ pub async fn measure_group(
     cx: &Context<'_>,
 ) -> RunEnd {
     if let [job] = jobs {
-        if !harnessed(job) {
-            return RunEnd::from(crate::qps::measure(job, executors, cx).await);
+        let kernel = kernels::of(&job.workload);
+        if kernel.method() == Method::Alone {
+            return RunEnd::from(kernel.measure_alone(job, executors, cx).await);
         }
     }
     let mut measured = Vec::with_capacity(jobs.len());
@@ -442,12 +437,9 @@ impl Turns<'_, '_, '_, '_> {
 /// Prepare `job`'s input once, outside any timing, on a worker of its executor (it may take a
 /// while), and say where its repetitions run.
 async fn prepare(job: &Job, executor: Executor, cx: &Context<'_>) -> Outcome<Work> {
-    if let (Workload::Hash { .. }, Executor::Pool(pool)) = (&job.workload, &executor) {
-        let (source, slice_bytes) = hash_parameters(job).expect("a hashing job");
-        let total = match source {
-            HashSource::Generated { bytes, .. } | HashSource::File { bytes, .. } => *bytes,
-        };
-        return Ok(Ok(Work::Hash { pool: pool.clone(), source: (cx.hash_source)(job)?, total, slice_bytes }));
+    let kernel = kernels::of(&job.workload);
+    if let (Method::Steps, Executor::Pool(pool)) = (kernel.method(), &executor) {
+        return Ok(Ok(Work::Steps(kernel.steps(job, pool.clone(), cx)?)));
     }
     let (job, cancel) = (job.clone(), cx.cancel.clone());
     let input = move || kernels::prepare(&job, &cancel);
@@ -461,16 +453,18 @@ async fn prepare(job: &Job, executor: Executor, cx: &Context<'_>) -> Outcome<Wor
     }))
 }
 
-/// How many progress steps one sample of `work` counts: one, or a hashing pass's slices.
+/// How many progress steps one sample of `work` counts: one, or a pass's steps (a hashing pass's
+/// slices).
 fn steps_per_sample(work: &Work) -> u32 {
     match work {
-        Work::Hash { total, slice_bytes, .. } => slices(*total, *slice_bytes).count().max(1) as u32,
+        Work::Steps(steps) => steps.count(),
         Work::Pool { .. } | Work::Runtime { .. } => 1,
     }
 }
 
 /// One timed sample of `job` on its workers: passes back to back until the context's sample floor
-/// has passed. `report(step)` is told each slice hashed (of the first pass).
+/// has passed. `report(step)` is told each step taken (of the first pass, for work taken step by
+/// step).
 async fn take_sample(job: &Job, work: &mut Work, report: &dyn Fn(u32), cx: &Context<'_>) -> Outcome<Sample> {
     let floor = if kernels::repeats_in_sample(job) { cx.sample_floor_ms } else { 0.0 };
     let cancel = cx.cancel.clone();
@@ -494,26 +488,16 @@ async fn take_sample(job: &Job, work: &mut Work, report: &dyn Fn(u32), cx: &Cont
             let (input, handle, job) = (input.clone(), runtime.clone(), job.clone());
             on_runtime(runtime, async move { sample_on_runtime(&job, &*input, &handle, &cancel, floor).await }).await?
         }
-        Work::Hash { pool, source, total: bytes, slice_bytes } => {
+        Work::Steps(steps) => {
             let mut passes = StepPasses::default();
             let mut first_pass = true;
             loop {
-                let hashing = Arc::new(Mutex::new(Hashing::new(job.tasks, job.variant)));
-                for (step, (offset, length)) in slices(*bytes, *slice_bytes).enumerate() {
-                    if cancel.is_stopped() {
-                        return Ok(Err(Stopped));
-                    }
-                    let slice = source.slice(offset, length)?;
-                    let state = hashing.clone();
-                    on_pool(pool, move || state.lock().unwrap_or_else(|p| p.into_inner()).advance(&slice)).await?;
-                    if first_pass {
-                        report(step as u32 + 1);
-                    }
-                }
+                let taken = if first_pass { steps.pass(job, report, cx) } else { steps.pass(job, &|_| {}, cx) };
+                let rep = match taken.await? {
+                    Ok(rep) => rep,
+                    Err(Stopped) => return Ok(Err(Stopped)),
+                };
                 first_pass = false;
-                let hashing = Arc::try_unwrap(hashing).map_err(|_| "a slice was still being hashed".to_string())?;
-                let (digests, trace) = hashing.into_inner().unwrap_or_else(|p| p.into_inner()).finish();
-                let rep = Rep { value: 0, trace, digests, held_per_task: None, waits: None };
                 if let Some(sample) = passes.add(rep, floor) {
                     break Ok(sample);
                 }
@@ -544,7 +528,7 @@ fn measurement(
     let times: Vec<f64> = timed.iter().map(|(ms, _)| *ms).collect();
     let median_waits = stats::median_index(&times).and_then(|i| waits[i]);
     let mut measurement = match work {
-        Work::Hash { .. } => Measurement::from_samples(job.clone(), timed, check_digests(&digests), None),
+        Work::Steps(steps) => Measurement::from_samples(job.clone(), timed, steps.check(&values, &digests), None),
         Work::Pool { input, .. } | Work::Runtime { input, .. } => {
             Measurement::from_samples(job.clone(), timed, input.check(&values), None)
         }
@@ -574,6 +558,7 @@ fn measurement(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use experiments::Workload;
 
     fn job(variant: Variant, workers: u32) -> Job {
         Job { workload: Workload::Sum { numbers: 1_000, seed: 1 }, variant, workers, tasks: 8, repetitions: 3 }

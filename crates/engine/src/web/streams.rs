@@ -3,7 +3,7 @@
 
 use super::describe;
 use crate::driver::SliceSource;
-use crate::hashing::hash_parameters;
+use crate::kernels::hashing::hash_parameters;
 use experiments::protocol::{Failure, FailureKind};
 use experiments::{HashSource, Job};
 use workloads::hashing::fill_generated;

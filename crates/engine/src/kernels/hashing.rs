@@ -3,16 +3,101 @@
 //! (or one after another for the plain loop). SHA-256 of one stream cannot be split, so the
 //! parallelism is across the t independent hashes; the end of each slice is a barrier.
 //!
-//! Reading is left to the caller (a generated stream, a file on disk, a browser `File`), so the
-//! same code serves the native `lab` and the coordinator in the browser.
+//! Reading is left to the driver (a generated stream, a file on disk, a browser `File`: see
+//! [`crate::driver::SliceSource`]), so the same code serves the native `lab` and the coordinator in
+//! the browser. As a [`Kernel`] it is measured by [`Method::Steps`]: the driving thread reads each
+//! slice and hands it to the pool, so a 4 GB file never sits in memory.
 
+use crate::cancel::Stopped;
+use crate::driver::{on_pool, Context, SliceSource};
+use crate::kernel_api::{Kernel, Method, Rep, Steps};
+use crate::outcome::Outcome;
 use crate::recorder::Recorder;
-use experiments::{Check, Job, Trace, Variant};
-use std::sync::Mutex;
+use experiments::protocol::Failure;
+use experiments::{Check, HashSource, Job, Trace, Variant};
+use rayon::ThreadPool;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
 use workloads::hashing::{hex, StreamingHash};
 
 /// Bytes per call into SHA-256.
 pub(crate) const UPDATE_BYTES: usize = 64 * 1024;
+/// Bytes of the untimed hashing warm-up (a whole pass would take as long as a repetition).
+const WARM_UP_BYTES: usize = 256 * 1024;
+
+/// Hash the job's bytes t times, `slice_bytes` at a time.
+#[derive(Clone)]
+pub struct Hash {
+    pub source: HashSource,
+    pub slice_bytes: u32,
+}
+
+impl Kernel for Hash {
+    /// Nothing prepared on a worker: the bytes are read as they are hashed.
+    type Input = ();
+    const METHOD: Method = Method::Steps;
+    const VARIANTS: &'static [Variant] = &[Variant::Sequential, Variant::ThreadPool];
+    const INPUT_PER_TASK_COUNT: bool = false;
+
+    fn steps(&self, job: &Job, pool: Arc<ThreadPool>, cx: &Context<'_>) -> Result<Box<dyn Steps>, Failure> {
+        let total = match self.source {
+            HashSource::Generated { bytes, .. } | HashSource::File { bytes, .. } => bytes,
+        };
+        Ok(Box::new(Slices { pool, source: (cx.hash_source)(job)?, total, slice_bytes: self.slice_bytes }))
+    }
+}
+
+/// A hashing job's slices, read from its source on the driving thread and hashed on its pool.
+struct Slices {
+    pool: Arc<ThreadPool>,
+    source: Box<dyn SliceSource>,
+    total: u64,
+    slice_bytes: u32,
+}
+
+impl Steps for Slices {
+    fn count(&self) -> u32 {
+        slices(self.total, self.slice_bytes).count().max(1) as u32
+    }
+
+    /// Hashes of a short slice of zeros, not a whole pass.
+    fn warm_up<'a>(&'a mut self, job: &'a Job, cx: &'a Context<'_>) -> Pin<Box<dyn Future<Output = Outcome<()>> + 'a>> {
+        Box::pin(async move {
+            let mut hashing = Hashing::new(job.tasks, job.variant);
+            on_pool(&self.pool, move || hashing.advance(&vec![0u8; WARM_UP_BYTES])).await?;
+            Ok(cx.cancel.check())
+        })
+    }
+
+    /// Fresh hash states, every slice read here and hashed on the pool, then the digests.
+    fn pass<'a>(
+        &'a mut self,
+        job: &'a Job,
+        report: &'a dyn Fn(u32),
+        cx: &'a Context<'_>,
+    ) -> Pin<Box<dyn Future<Output = Outcome<Rep>> + 'a>> {
+        Box::pin(async move {
+            let hashing = Arc::new(Mutex::new(Hashing::new(job.tasks, job.variant)));
+            for (step, (offset, length)) in slices(self.total, self.slice_bytes).enumerate() {
+                if cx.cancel.is_stopped() {
+                    return Ok(Err(Stopped));
+                }
+                let slice = self.source.slice(offset, length)?;
+                let state = hashing.clone();
+                on_pool(&self.pool, move || state.lock().unwrap_or_else(|p| p.into_inner()).advance(&slice)).await?;
+                report(step as u32 + 1);
+            }
+            let hashing = Arc::try_unwrap(hashing).map_err(|_| "a slice was still being hashed".to_string())?;
+            let (digests, trace) = hashing.into_inner().unwrap_or_else(|p| p.into_inner()).finish();
+            Ok(Ok(Rep { value: 0, trace, digests, held_per_task: None, waits: None }))
+        })
+    }
+
+    fn check(&self, _values: &[u64], digests: &[[u8; 32]]) -> Check {
+        check_digests(digests)
+    }
+}
 
 /// The t hash states of one run and the spans of their work.
 pub struct Hashing {
@@ -83,7 +168,8 @@ pub fn slices(total: u64, slice_bytes: u32) -> impl Iterator<Item = (u64, usize)
     (0..total.div_ceil(slice)).map(move |i| (i * slice, slice.min(total - i * slice) as usize))
 }
 
-/// The hash workload's parameters, or `None` if `job` is not a hashing job.
+/// The hash workload's parameters, or `None` if `job` is not a hashing job (for the drivers, who
+/// open its bytes).
 pub fn hash_parameters(job: &Job) -> Option<(&experiments::HashSource, u32)> {
     match &job.workload {
         experiments::Workload::Hash { source, slice_bytes } => Some((source, *slice_bytes)),
