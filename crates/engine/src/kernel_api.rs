@@ -12,7 +12,6 @@ use crate::outcome::Outcome;
 use crate::runtime::Handle;
 use experiments::protocol::Failure;
 use experiments::{Check, Job, Measurement, Trace, Variant, WaitReport};
-use rayon::ThreadPool;
 use std::any::Any;
 use std::cell::RefCell;
 use std::future::Future;
@@ -96,13 +95,13 @@ pub trait Kernel: Send + Sync + Clone + 'static {
     /// ([`Method::Repetitions`].)
     fn prepare(&self, tasks: u32, cancel: &Cancel) -> Result<Self::Input, Stopped> {
         let _ = (tasks, cancel);
-        not_its_method(short_name::<Self>(), "prepare")
+        not_its_method()
     }
 
     /// The value every repetition must reproduce. ([`Method::Repetitions`].)
     fn expected(&self, input: &Self::Input) -> u64 {
         let _ = input;
-        not_its_method(short_name::<Self>(), "expected")
+        not_its_method()
     }
 
     /// Whether the repetitions' `values` are right, in words for the reader.
@@ -132,11 +131,11 @@ pub trait Kernel: Send + Sync + Clone + 'static {
         async { unreachable!("{} does not run on the task runtime, and `prepare` refuses it", short_name::<Self>()) }
     }
 
-    /// `job`'s passes, ready to be taken step by step on `pool`, its bytes opened through `cx`.
+    /// `job`'s passes, ready to be taken step by step, its bytes opened through `cx`.
     /// ([`Method::Steps`].)
-    fn steps(&self, job: &Job, pool: Arc<ThreadPool>, cx: &Context<'_>) -> Result<Box<dyn Steps>, Failure> {
-        let _ = (job, pool, cx);
-        not_its_method(short_name::<Self>(), "steps")
+    fn steps(&self, job: &Job, cx: &Context<'_>) -> Result<Box<dyn Steps>, Failure> {
+        let _ = (job, cx);
+        not_its_method()
     }
 
     /// Measure `job` on executors kept in `executors`, alone. ([`Method::Alone`].)
@@ -147,7 +146,7 @@ pub trait Kernel: Send + Sync + Clone + 'static {
         cx: &Context<'_>,
     ) -> impl Future<Output = Outcome<Measurement>> {
         let _ = (job, executors, cx);
-        async { not_its_method(short_name::<Self>(), "measure_alone") }
+        async { not_its_method() }
     }
 }
 
@@ -156,25 +155,33 @@ fn short_name<T>() -> &'static str {
 }
 
 /// A kernel asked for a method of another [`Method`] than its own: the harness asks each kernel for
-/// its own only.
+/// its own only. (Not generic, and called first in [`AnyKernel`]'s methods, so that a kernel's
+/// methods of other [`Method`]s are never compiled in; without a message of its own, which would
+/// weigh on the engine's download for a panic that cannot happen.)
 #[cold]
-fn not_its_method(kernel: &str, method: &str) -> ! {
-    unreachable!("{kernel} is not measured by `{method}`: the harness asks a kernel only for those of its Method")
+fn not_its_method() -> ! {
+    unreachable!()
 }
 
-/// A job whose passes the driving thread takes step by step ([`Method::Steps`]), ready on its pool.
+/// Work handed to a worker of a job's pool.
+pub type PoolWork = Box<dyn FnOnce() + Send>;
+
+/// A job whose passes the driving thread takes step by step ([`Method::Steps`]): what each step
+/// needs is read on the driving thread (hashing: a slice of a file only it can read), and the step's
+/// work is handed to the job's pool. The harness takes the steps, times the passes and reports
+/// progress after each step.
 pub trait Steps {
-    /// How many steps (progress reports) one pass takes.
+    /// How many steps one pass takes.
     fn count(&self) -> u32;
-    /// One short untimed pass, to warm code and caches.
-    fn warm_up<'a>(&'a mut self, job: &'a Job, cx: &'a Context<'_>) -> Pin<Box<dyn Future<Output = Outcome<()>> + 'a>>;
-    /// One pass; `report(step)` is told each step done (the first is 1).
-    fn pass<'a>(
-        &'a mut self,
-        job: &'a Job,
-        report: &'a dyn Fn(u32),
-        cx: &'a Context<'_>,
-    ) -> Pin<Box<dyn Future<Output = Outcome<Rep>> + 'a>>;
+    /// The work of one short untimed pass, to warm code and caches (hashing: a short slice of
+    /// zeros, not a whole pass).
+    fn warm_up(&self, job: &Job) -> PoolWork;
+    /// Begin a pass.
+    fn start(&mut self, job: &Job);
+    /// Step `index` of the pass: read here what it needs, and return the work for the pool.
+    fn step(&mut self, index: u32) -> Result<PoolWork, Failure>;
+    /// The pass's result, once the work of all its steps is done.
+    fn finish(&mut self) -> Result<Rep, Failure>;
     /// Whether the passes' values and digests are right, in words for the reader.
     fn check(&self, values: &[u64], digests: &[[u8; 32]]) -> Check;
 }
@@ -196,7 +203,7 @@ pub trait AnyKernel {
     /// [`Kernel::prepare`], the input kept with its kernel.
     fn prepare(&self, tasks: u32, cancel: &Cancel) -> Result<Arc<dyn Prepared>, Stopped>;
     /// [`Kernel::steps`].
-    fn steps(&self, job: &Job, pool: Arc<ThreadPool>, cx: &Context<'_>) -> Result<Box<dyn Steps>, Failure>;
+    fn steps(&self, job: &Job, cx: &Context<'_>) -> Result<Box<dyn Steps>, Failure>;
     /// [`Kernel::measure_alone`].
     fn measure_alone<'a>(
         &'a self,
@@ -226,11 +233,17 @@ impl<K: Kernel> AnyKernel for K {
         Kernel::warms_up(self)
     }
     fn prepare(&self, tasks: u32, cancel: &Cancel) -> Result<Arc<dyn Prepared>, Stopped> {
+        if K::METHOD != Method::Repetitions {
+            not_its_method();
+        }
         let input = Arc::new(Kernel::prepare(self, tasks, cancel)?);
         Ok(Arc::new(Ready { kernel: self.clone(), input }))
     }
-    fn steps(&self, job: &Job, pool: Arc<ThreadPool>, cx: &Context<'_>) -> Result<Box<dyn Steps>, Failure> {
-        Kernel::steps(self, job, pool, cx)
+    fn steps(&self, job: &Job, cx: &Context<'_>) -> Result<Box<dyn Steps>, Failure> {
+        if K::METHOD != Method::Steps {
+            not_its_method();
+        }
+        Kernel::steps(self, job, cx)
     }
     fn measure_alone<'a>(
         &'a self,
@@ -238,6 +251,9 @@ impl<K: Kernel> AnyKernel for K {
         executors: &'a RefCell<Executors>,
         cx: &'a Context<'_>,
     ) -> Pin<Box<dyn Future<Output = Outcome<Measurement>> + 'a>> {
+        if K::METHOD != Method::Alone {
+            not_its_method();
+        }
         Box::pin(Kernel::measure_alone(self, job, executors, cx))
     }
 }

@@ -133,7 +133,7 @@ impl Progress<'_, '_> {
 enum Work {
     Pool { pool: Arc<rayon::ThreadPool>, input: Arc<dyn Prepared> },
     Runtime { runtime: Handle, input: Arc<dyn Prepared> },
-    Steps(Box<dyn Steps>),
+    Steps { pool: Arc<rayon::ThreadPool>, steps: Box<dyn Steps> },
 }
 
 /// Whether `job` gets untimed warm-ups (and counts towards the quiet probe's width): work dominated
@@ -153,9 +153,8 @@ pub async fn measure_group(
     cx: &Context<'_>,
 ) -> RunEnd {
     if let [job] = jobs {
-        let kernel = kernels::of(&job.workload);
-        if kernel.method() == Method::Alone {
-            return RunEnd::from(kernel.measure_alone(job, executors, cx).await);
+        if kernels::measured_alone(job) {
+            return RunEnd::from(kernels::of(&job.workload).measure_alone(job, executors, cx).await);
         }
     }
     let mut measured = Vec::with_capacity(jobs.len());
@@ -437,9 +436,11 @@ impl Turns<'_, '_, '_, '_> {
 /// Prepare `job`'s input once, outside any timing, on a worker of its executor (it may take a
 /// while), and say where its repetitions run.
 async fn prepare(job: &Job, executor: Executor, cx: &Context<'_>) -> Outcome<Work> {
-    let kernel = kernels::of(&job.workload);
-    if let (Method::Steps, Executor::Pool(pool)) = (kernel.method(), &executor) {
-        return Ok(Ok(Work::Steps(kernel.steps(job, pool.clone(), cx)?)));
+    if let Executor::Pool(pool) = &executor {
+        let kernel = kernels::of(&job.workload);
+        if kernel.method() == Method::Steps {
+            return Ok(Ok(Work::Steps { pool: pool.clone(), steps: kernel.steps(job, cx)? }));
+        }
     }
     let (job, cancel) = (job.clone(), cx.cancel.clone());
     let input = move || kernels::prepare(&job, &cancel);
@@ -457,7 +458,7 @@ async fn prepare(job: &Job, executor: Executor, cx: &Context<'_>) -> Outcome<Wor
 /// slices).
 fn steps_per_sample(work: &Work) -> u32 {
     match work {
-        Work::Steps(steps) => steps.count(),
+        Work::Steps { steps, .. } => steps.count().max(1),
         Work::Pool { .. } | Work::Runtime { .. } => 1,
     }
 }
@@ -488,17 +489,23 @@ async fn take_sample(job: &Job, work: &mut Work, report: &dyn Fn(u32), cx: &Cont
             let (input, handle, job) = (input.clone(), runtime.clone(), job.clone());
             on_runtime(runtime, async move { sample_on_runtime(&job, &*input, &handle, &cancel, floor).await }).await?
         }
-        Work::Steps(steps) => {
+        Work::Steps { pool, steps } => {
             let mut passes = StepPasses::default();
             let mut first_pass = true;
             loop {
-                let taken = if first_pass { steps.pass(job, report, cx) } else { steps.pass(job, &|_| {}, cx) };
-                let rep = match taken.await? {
-                    Ok(rep) => rep,
-                    Err(Stopped) => return Ok(Err(Stopped)),
-                };
+                steps.start(job);
+                for step in 0..steps.count() {
+                    if cancel.is_stopped() {
+                        return Ok(Err(Stopped));
+                    }
+                    let work = steps.step(step)?;
+                    on_pool(pool, work).await?;
+                    if first_pass {
+                        report(step + 1);
+                    }
+                }
                 first_pass = false;
-                if let Some(sample) = passes.add(rep, floor) {
+                if let Some(sample) = passes.add(steps.finish()?, floor) {
                     break Ok(sample);
                 }
             }
@@ -528,7 +535,9 @@ fn measurement(
     let times: Vec<f64> = timed.iter().map(|(ms, _)| *ms).collect();
     let median_waits = stats::median_index(&times).and_then(|i| waits[i]);
     let mut measurement = match work {
-        Work::Steps(steps) => Measurement::from_samples(job.clone(), timed, steps.check(&values, &digests), None),
+        Work::Steps { steps, .. } => {
+            Measurement::from_samples(job.clone(), timed, steps.check(&values, &digests), None)
+        }
         Work::Pool { input, .. } | Work::Runtime { input, .. } => {
             Measurement::from_samples(job.clone(), timed, input.check(&values), None)
         }

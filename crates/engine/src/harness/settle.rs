@@ -162,8 +162,8 @@ pub(super) async fn settle(
     Ok(Ok(Settled { ms, waited_ms, rounds, quiet }))
 }
 
-/// One untimed pass of `job`, to warm code and caches (work taken step by step says what it warms
-/// up with: hashing, a short slice, not a whole pass).
+/// One untimed pass of `job`, to warm code and caches (work taken step by step says what it warms up
+/// with: hashing, a short slice, not a whole pass).
 async fn warm_up(job: &Job, work: &mut Work, cx: &Context<'_>) -> Outcome<()> {
     let (job, cancel) = (job.clone(), cx.cancel.clone());
     Ok(match work {
@@ -176,7 +176,10 @@ async fn warm_up(job: &Job, work: &mut Work, cx: &Context<'_>) -> Outcome<()> {
             on_runtime(runtime, async move { rep_on_runtime(&job, &*input, &handle, false, &cancel).await.map(drop) })
                 .await?
         }
-        Work::Steps(steps) => steps.warm_up(&job, cx).await?,
+        Work::Steps { pool, steps } => {
+            on_pool(pool, steps.warm_up(&job)).await?;
+            cancel.check()
+        }
     })
 }
 

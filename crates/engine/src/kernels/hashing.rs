@@ -6,18 +6,13 @@
 //! Reading is left to the driver (a generated stream, a file on disk, a browser `File`: see
 //! [`crate::driver::SliceSource`]), so the same code serves the native `lab` and the coordinator in
 //! the browser. As a [`Kernel`] it is measured by [`Method::Steps`]: the driving thread reads each
-//! slice and hands it to the pool, so a 4 GB file never sits in memory.
+//! slice and hands its hashing to the pool, so a 4 GB file never sits in memory.
 
-use crate::cancel::Stopped;
-use crate::driver::{on_pool, Context, SliceSource};
-use crate::kernel_api::{Kernel, Method, Rep, Steps};
-use crate::outcome::Outcome;
+use crate::driver::{Context, SliceSource};
+use crate::kernel_api::{Kernel, Method, PoolWork, Rep, Steps};
 use crate::recorder::Recorder;
 use experiments::protocol::Failure;
-use experiments::{Check, HashSource, Job, Trace, Variant};
-use rayon::ThreadPool;
-use std::future::Future;
-use std::pin::Pin;
+use experiments::{Check, Job, Trace, Variant};
 use std::sync::{Arc, Mutex};
 use workloads::hashing::{hex, StreamingHash};
 
@@ -25,11 +20,14 @@ use workloads::hashing::{hex, StreamingHash};
 pub(crate) const UPDATE_BYTES: usize = 64 * 1024;
 /// Bytes of the untimed hashing warm-up (a whole pass would take as long as a repetition).
 const WARM_UP_BYTES: usize = 256 * 1024;
+/// A step or the end of a pass that came before its start (the harness starts every pass).
+const OUT_OF_TURN: &str = "a hashing pass was not started";
 
-/// Hash the job's bytes t times, `slice_bytes` at a time.
+/// Hash the job's `bytes` t times, `slice_bytes` at a time (the driver opens them: see
+/// [`Context::hash_source`]).
 #[derive(Clone)]
 pub struct Hash {
-    pub source: HashSource,
+    pub bytes: u64,
     pub slice_bytes: u32,
 }
 
@@ -40,58 +38,50 @@ impl Kernel for Hash {
     const VARIANTS: &'static [Variant] = &[Variant::Sequential, Variant::ThreadPool];
     const INPUT_PER_TASK_COUNT: bool = false;
 
-    fn steps(&self, job: &Job, pool: Arc<ThreadPool>, cx: &Context<'_>) -> Result<Box<dyn Steps>, Failure> {
-        let total = match self.source {
-            HashSource::Generated { bytes, .. } | HashSource::File { bytes, .. } => bytes,
-        };
-        Ok(Box::new(Slices { pool, source: (cx.hash_source)(job)?, total, slice_bytes: self.slice_bytes }))
+    fn steps(&self, job: &Job, cx: &Context<'_>) -> Result<Box<dyn Steps>, Failure> {
+        let (total, slice_bytes) = (self.bytes, self.slice_bytes);
+        Ok(Box::new(Slices { source: (cx.hash_source)(job)?, total, slice_bytes, hashing: None }))
     }
 }
 
-/// A hashing job's slices, read from its source on the driving thread and hashed on its pool.
+/// A hashing job's slices, each read from its source on the driving thread and hashed on the pool.
 struct Slices {
-    pool: Arc<ThreadPool>,
     source: Box<dyn SliceSource>,
     total: u64,
     slice_bytes: u32,
+    /// The hash states of the pass under way.
+    hashing: Option<Arc<Mutex<Hashing>>>,
 }
 
 impl Steps for Slices {
     fn count(&self) -> u32 {
-        slices(self.total, self.slice_bytes).count().max(1) as u32
+        slices(self.total, self.slice_bytes).count() as u32
     }
 
-    /// Hashes of a short slice of zeros, not a whole pass.
-    fn warm_up<'a>(&'a mut self, job: &'a Job, cx: &'a Context<'_>) -> Pin<Box<dyn Future<Output = Outcome<()>> + 'a>> {
-        Box::pin(async move {
-            let mut hashing = Hashing::new(job.tasks, job.variant);
-            on_pool(&self.pool, move || hashing.advance(&vec![0u8; WARM_UP_BYTES])).await?;
-            Ok(cx.cancel.check())
-        })
+    fn warm_up(&self, job: &Job) -> PoolWork {
+        let mut hashing = Hashing::new(job.tasks, job.variant);
+        Box::new(move || hashing.advance(&vec![0u8; WARM_UP_BYTES]))
     }
 
-    /// Fresh hash states, every slice read here and hashed on the pool, then the digests.
-    fn pass<'a>(
-        &'a mut self,
-        job: &'a Job,
-        report: &'a dyn Fn(u32),
-        cx: &'a Context<'_>,
-    ) -> Pin<Box<dyn Future<Output = Outcome<Rep>> + 'a>> {
-        Box::pin(async move {
-            let hashing = Arc::new(Mutex::new(Hashing::new(job.tasks, job.variant)));
-            for (step, (offset, length)) in slices(self.total, self.slice_bytes).enumerate() {
-                if cx.cancel.is_stopped() {
-                    return Ok(Err(Stopped));
-                }
-                let slice = self.source.slice(offset, length)?;
-                let state = hashing.clone();
-                on_pool(&self.pool, move || state.lock().unwrap_or_else(|p| p.into_inner()).advance(&slice)).await?;
-                report(step as u32 + 1);
-            }
-            let hashing = Arc::try_unwrap(hashing).map_err(|_| "a slice was still being hashed".to_string())?;
-            let (digests, trace) = hashing.into_inner().unwrap_or_else(|p| p.into_inner()).finish();
-            Ok(Ok(Rep { value: 0, trace, digests, held_per_task: None, waits: None }))
-        })
+    /// Fresh hash states.
+    fn start(&mut self, job: &Job) {
+        self.hashing = Some(Arc::new(Mutex::new(Hashing::new(job.tasks, job.variant))));
+    }
+
+    /// Slice `index`, read here; every hash state advanced with it on the pool.
+    fn step(&mut self, index: u32) -> Result<PoolWork, Failure> {
+        let (offset, length) = slice_at(self.total, self.slice_bytes, index as u64);
+        let slice = self.source.slice(offset, length)?;
+        let state = self.hashing.clone().ok_or(OUT_OF_TURN)?;
+        Ok(Box::new(move || state.lock().unwrap_or_else(|p| p.into_inner()).advance(&slice)))
+    }
+
+    /// Every hash's digest, and the trace of the pass.
+    fn finish(&mut self) -> Result<Rep, Failure> {
+        let hashing = self.hashing.take().ok_or(OUT_OF_TURN)?;
+        let hashing = Arc::try_unwrap(hashing).map_err(|_| "a slice was still being hashed".to_string())?;
+        let (digests, trace) = hashing.into_inner().unwrap_or_else(|p| p.into_inner()).finish();
+        Ok(Rep { value: 0, trace, digests, held_per_task: None, waits: None })
     }
 
     fn check(&self, _values: &[u64], digests: &[[u8; 32]]) -> Check {
@@ -164,8 +154,13 @@ pub fn check_digests(digests: &[[u8; 32]]) -> Check {
 
 /// Slices of `slice_bytes` covering `total` bytes: (offset, length) pairs.
 pub fn slices(total: u64, slice_bytes: u32) -> impl Iterator<Item = (u64, usize)> {
+    (0..total.div_ceil(slice_bytes.max(1) as u64)).map(move |i| slice_at(total, slice_bytes, i))
+}
+
+/// Slice `index` of those of `slice_bytes` covering `total` bytes: its offset and length.
+fn slice_at(total: u64, slice_bytes: u32, index: u64) -> (u64, usize) {
     let slice = slice_bytes.max(1) as u64;
-    (0..total.div_ceil(slice)).map(move |i| (i * slice, slice.min(total - i * slice) as usize))
+    (index * slice, slice.min(total - index * slice) as usize)
 }
 
 /// The hash workload's parameters, or `None` if `job` is not a hashing job (for the drivers, who
@@ -208,5 +203,37 @@ mod tests {
             assert!(check_digests(&digests).ok);
         }
         assert!(!check_digests(&[expected, sha256(b"other")]).ok);
+    }
+
+    #[test]
+    fn passes_taken_step_by_step_give_the_one_pass_digest() {
+        struct Bytes(Vec<u8>);
+        impl SliceSource for Bytes {
+            fn slice(&mut self, offset: u64, length: usize) -> Result<Vec<u8>, Failure> {
+                Ok(self.0[offset as usize..offset as usize + length].to_vec())
+            }
+        }
+        let data = generated_bytes(10_000, 3);
+        let (total, slice_bytes) = (data.len() as u64, 4096);
+        let source = Box::new(Bytes(data.clone()));
+        let mut steps = Slices { source, total, slice_bytes, hashing: None };
+        let workload = experiments::Workload::Hash {
+            source: experiments::HashSource::Generated { bytes: total, seed: 3 },
+            slice_bytes,
+        };
+        let job = Job { workload, variant: Variant::Sequential, workers: 1, tasks: 3, repetitions: 1 };
+        assert_eq!(steps.count(), 3);
+        assert!(steps.step(0).is_err(), "a pass is started first");
+        (steps.warm_up(&job))();
+        for _ in 0..2 {
+            steps.start(&job);
+            for index in 0..steps.count() {
+                (steps.step(index).expect("a slice"))();
+            }
+            let rep = steps.finish().expect("every slice hashed");
+            assert_eq!(rep.digests, vec![sha256(&data); 3]);
+            assert_eq!(rep.trace.spans.len(), 3 * 3, "one span per hash per slice");
+            assert!(steps.check(&[], &rep.digests).ok);
+        }
     }
 }

@@ -22,7 +22,7 @@ mod task_memory;
 use crate::cancel::Cancel;
 use crate::kernel_api::{AnyKernel, Method, Prepared};
 use crate::outcome::Outcome;
-use experiments::{Job, Workload};
+use experiments::{HashSource, Job, Workload};
 use std::sync::{Arc, Mutex};
 
 /// The kernel of `workload`, whatever its type: the one place where a workload finds its kernel.
@@ -38,7 +38,10 @@ pub fn of(workload: &Workload) -> Box<dyn AnyKernel> {
         Workload::Granularity { sqrt } => Box::new(granularity::Granularity { sqrt }),
         Workload::TaskMemory => Box::new(task_memory::TaskMemory),
         Workload::PingPong { round_trips } => Box::new(ping_pong::PingPong { round_trips }),
-        Workload::Hash { ref source, slice_bytes } => Box::new(hashing::Hash { source: source.clone(), slice_bytes }),
+        Workload::Hash {
+            source: HashSource::Generated { bytes, .. } | HashSource::File { bytes, .. },
+            slice_bytes,
+        } => Box::new(hashing::Hash { bytes, slice_bytes }),
         Workload::Qps { requests, concurrency, work_us, wait_us } => {
             Box::new(qps::Qps(qps::Load { requests, concurrency, work_us, wait_us }))
         }
@@ -104,7 +107,7 @@ pub fn prepare(job: &Job, cancel: &Cancel) -> Outcome<Arc<dyn Prepared>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use experiments::{HashSource, Variant};
+    use experiments::Variant;
 
     fn job(workload: Workload, tasks: u32) -> Job {
         Job { workload, variant: Variant::ThreadPool, workers: 2, tasks, repetitions: 1 }

@@ -24,6 +24,7 @@ use experiments::{Check, Job, Measurement, QpsReport, Trace, Variant};
 use futures_channel::oneshot;
 use rayon::ThreadPool;
 use std::cell::RefCell;
+use std::future::Future;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -72,8 +73,13 @@ impl Kernel for Qps {
     const VARIANTS: &'static [Variant] = &[Variant::ThreadPool, Variant::Goroutines];
     const INPUT_PER_TASK_COUNT: bool = false;
 
-    async fn measure_alone(&self, job: &Job, executors: &RefCell<Executors>, cx: &Context<'_>) -> Outcome<Measurement> {
-        measure(job, self.0, executors, cx).await
+    fn measure_alone(
+        &self,
+        job: &Job,
+        executors: &RefCell<Executors>,
+        cx: &Context<'_>,
+    ) -> impl Future<Output = Outcome<Measurement>> {
+        measure(job, self.0, executors, cx)
     }
 }
 
