@@ -8,13 +8,13 @@
 pub mod alloc;
 pub mod cancel;
 pub mod clock;
+pub mod driver;
 pub mod executors;
 pub mod harness;
-pub mod hashing;
+pub mod kernel_api;
 pub mod kernels;
 pub mod measure;
 pub mod outcome;
-pub mod qps;
 pub mod quiet;
 pub mod recorder;
 pub mod runtime;

@@ -9,40 +9,13 @@
 
 use crate::cancel::{Cancel, Stopped};
 use crate::clock::now_ms;
-use crate::kernels::Prepared;
+use crate::kernel_api::{Prepared, Rep};
 use crate::runtime::{self, Handle, WaitGroup};
 use crate::trace::trace_from_events;
-use experiments::{Job, Span, Trace, WaitReport};
+use experiments::{Job, Span, Trace};
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-
-/// What one repetition produced.
-pub struct Rep {
-    /// The result to check against the expected one.
-    pub value: u64,
-    /// Its trace; `trace.wall_ms` is the repetition's time.
-    pub trace: Trace,
-    /// Digests of a hashing repetition (empty otherwise).
-    pub digests: Vec<[u8; 32]>,
-    /// Heap bytes held per parked task, for the parked-task memory job.
-    pub held_per_task: Option<f64>,
-    /// How long its blocking waits asked for and took, for jobs whose tasks block on one.
-    pub waits: Option<WaitReport>,
-}
-
-impl Rep {
-    /// A repetition whose value is `value`.
-    pub fn new(value: u64, trace: Trace) -> Rep {
-        Rep { value, trace, digests: Vec::new(), held_per_task: None, waits: None }
-    }
-
-    /// A repetition whose value is the wrapping sum of its tasks' values; stopped if any task was.
-    pub fn of_tasks(values: Vec<Option<u64>>, trace: Trace) -> Result<Rep, Stopped> {
-        let value = values.into_iter().try_fold(0u64, |sum, v| v.map(|v| sum.wrapping_add(v)).ok_or(Stopped))?;
-        Ok(Rep::new(value, trace))
-    }
-}
 
 /// One timed repetition on the current pool (call it on a worker of the job's pool).
 ///

@@ -1,9 +1,10 @@
 //! The engine on OS threads, blocking: used by the `lab` CLI, benchmarks and native tests.
 
 use crate::cancel::Cancel;
+use crate::driver::{Context, SliceSource};
 use crate::executors::Executors;
-use crate::harness::{self, Context, SliceSource};
-use crate::hashing::hash_parameters;
+use crate::harness;
+use crate::kernels::hashing::hash_parameters;
 use crate::outcome::RunEnd;
 use experiments::protocol::{Failure, FailureKind};
 use experiments::{HashSource, Job, Measurement};
@@ -97,7 +98,7 @@ impl NativeEngine {
 
     /// Measure `jobs` one after another as the browser does (see [`harness`]): the workers of
     /// consecutive jobs kept alive together, each job warmed up until the machine is quiet, then
-    /// timed. Load tests run alone (see [`crate::qps::measure`]).
+    /// timed. Load tests run alone (see [`crate::kernels::qps`]).
     pub fn run_all(&mut self, jobs: &[Job], cancel: &Cancel) -> Result<Vec<Measurement>, RunError> {
         experiments::job::validate_run(jobs)
             .map_err(|reason| RunError::Failed(Failure::new(FailureKind::Refused, reason)))?;

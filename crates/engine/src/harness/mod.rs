@@ -11,34 +11,33 @@
 //! exception: there the driving thread is the only worker).
 //!
 //! Why all this: see ARCHITECTURE.md, "First runs". Waiting for quiet is `settle`'s part, handing
-//! work to executors and awaiting it `handoff`'s.
+//! work to executors and awaiting it
+//! [`crate::driver::handoff`]'s.
 
-mod handoff;
 mod settle;
 
-pub use handoff::{on_pool, on_runtime, started};
 pub use settle::{GROUP_SETTLE_LIMITS, SETTLE_LIMIT_MS};
 
-use crate::cancel::{Cancel, Stopped};
+use crate::cancel::Stopped;
 use crate::clock::now_ms;
+use crate::driver::handoff::{wait_started, within, KeepAwake, STARTING, START_LIMIT_MS};
+use crate::driver::{on_pool, on_runtime, Context, Report};
 use crate::executors::{Executor, Executors, Need};
-use crate::hashing::{check_digests, hash_parameters, slices, Hashing};
-use crate::kernels::{self, Prepared};
-use crate::measure::{sample_on_pool, sample_on_runtime, Rep, Sample, StepPasses};
+use crate::kernel_api::{Method, Prepared, Steps};
+use crate::kernels;
+use crate::measure::{sample_on_pool, sample_on_runtime, Sample, StepPasses};
 use crate::outcome::{Outcome, RunEnd};
 use crate::quiet::{probe, QuietCheck};
 use crate::runtime::Handle;
 use crate::threads::SHARED_MEMORY;
-use experiments::protocol::{Failure, Stage};
+use experiments::protocol::Stage;
 use experiments::stats;
 use experiments::trust::{self, Doubt};
-use experiments::{FirstAttempt, HashSource, Job, Measurement, MemoryReport, Startup, Variant, Workload};
-use handoff::{wait_started, within, KeepAwake, STARTING, START_LIMIT_MS};
+use experiments::{FirstAttempt, Job, Measurement, MemoryReport, Startup, Variant};
 use settle::{settle, settle_limit_ms};
 use std::cell::RefCell;
-use std::future::Future;
 use std::ops::Range;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Executors of one group may hold at most this many workers together; a run that needs more (a
 /// sweep up to 128 workers) is measured in consecutive groups.
@@ -53,51 +52,8 @@ const MEASURING_PROGRESS_EVERY_MS: f64 = 500.0;
 /// A first attempt that took longer than this is not measured a second time: its doubts are shown.
 const SECOND_ATTEMPT_LIMIT_MS: f64 = 10_000.0;
 
-/// The bytes a hashing job hashes: a file or the generator, read one slice at a time.
-pub trait SliceSource {
-    fn slice(&mut self, offset: u64, length: usize) -> Result<Vec<u8>, Failure>;
-}
-
-/// One progress report, for the page.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Report {
-    /// Index (in the whole run) of the job concerned (while starting: the group's first job).
-    pub job_index: usize,
-    pub stage: Stage,
-    pub done: u32,
-    pub total: u32,
-    /// How many jobs from `job_index` on `done` and `total` count (more than one: taking turns).
-    pub jobs: u32,
-}
-
-/// Opens the data of a hashing job.
-pub type OpenSource<'a> = &'a dyn Fn(&Job) -> Result<Box<dyn SliceSource>, String>;
-
 /// Start-up of a new executor: how long its workers took, and the heap bytes each took.
 type Started = Option<(f64, f64)>;
-
-/// What the harness needs from whoever drives it.
-pub struct Context<'a> {
-    pub cancel: &'a Cancel,
-    /// Logical processors of the machine (the quiet probe checks at most this many at once).
-    pub cores: u32,
-    /// How long a job may wait for the machine to become quiet ([`SETTLE_LIMIT_MS`]; 0: not at all,
-    /// for tests that check results rather than speed).
-    pub quiet_limit_ms: f64,
-    /// How long one timed sample lasts at least ([`experiments::SAMPLE_FLOOR_MS`]; 0: one pass,
-    /// for tests that check results rather than speed).
-    pub sample_floor_ms: f64,
-    pub report: &'a dyn Fn(Report),
-    /// Opens the data of a hashing job.
-    pub hash_source: OpenSource<'a>,
-    /// Resolves after about `ms` milliseconds without blocking a worker.
-    pub sleep: &'a dyn Fn(u32) -> std::pin::Pin<Box<dyn Future<Output = ()>>>,
-}
-
-/// Whether the harness measures `job` (server load tests drive themselves).
-pub fn harnessed(job: &Job) -> bool {
-    !matches!(job.workload, Workload::Qps { .. })
-}
 
 /// The executor `job` needs of its own; a sequential job runs on a worker of the group's pool.
 fn need(job: &Job) -> Option<Need> {
@@ -122,13 +78,13 @@ fn needs_of(jobs: &[Job]) -> Vec<Need> {
 }
 
 /// Split `jobs` into groups whose executors are kept alive together: runs of consecutive jobs the
-/// harness measures whose executors fit in [`MAX_GROUP_WORKERS`]. Jobs the harness does not
-/// measure form groups of their own.
+/// harness times whose executors fit in [`MAX_GROUP_WORKERS`]. Jobs measured alone (see
+/// [`kernels::measured_alone`]) form groups of their own.
 pub fn groups(jobs: &[Job]) -> Vec<Range<usize>> {
     let mut groups: Vec<Range<usize>> = Vec::new();
     let mut start = 0;
     for (index, job) in jobs.iter().enumerate() {
-        let alone = !harnessed(job) || (start < index && !harnessed(&jobs[start]));
+        let alone = kernels::measured_alone(job) || (start < index && kernels::measured_alone(&jobs[start]));
         let too_many = needs_of(&jobs[start..=index]).iter().map(|n| n.workers()).sum::<u32>() > MAX_GROUP_WORKERS;
         if start < index && (alone || too_many) {
             groups.push(start..index);
@@ -173,11 +129,11 @@ impl Progress<'_, '_> {
     }
 }
 
-/// Where one job's repetitions run, with its prepared input.
+/// Where one job's repetitions run, with its prepared input; or its passes, taken step by step.
 enum Work {
     Pool { pool: Arc<rayon::ThreadPool>, input: Arc<dyn Prepared> },
     Runtime { runtime: Handle, input: Arc<dyn Prepared> },
-    Hash { pool: Arc<rayon::ThreadPool>, source: Box<dyn SliceSource>, total: u64, slice_bytes: u32 },
+    Steps { pool: Arc<rayon::ThreadPool>, steps: Box<dyn Steps> },
 }
 
 /// Whether `job` gets untimed warm-ups (and counts towards the quiet probe's width): work dominated
@@ -187,9 +143,9 @@ fn warms_up(job: &Job) -> bool {
 }
 
 /// Measure the jobs `first_index..first_index + jobs.len()` of a run, one after another, on
-/// executors kept alive for the whole group (see the module documentation); a load test, alone in
-/// its group, is measured by [`crate::qps::measure`]. A stopped group keeps the measurements of the
-/// jobs done before.
+/// executors kept alive for the whole group (see the module documentation); a job measured alone, in
+/// a group of its own (a load test: [`Method::Alone`]), is measured by its kernel. A stopped group
+/// keeps the measurements of the jobs done before.
 pub async fn measure_group(
     executors: &RefCell<Executors>,
     jobs: &[Job],
@@ -197,8 +153,8 @@ pub async fn measure_group(
     cx: &Context<'_>,
 ) -> RunEnd {
     if let [job] = jobs {
-        if !harnessed(job) {
-            return RunEnd::from(crate::qps::measure(job, executors, cx).await);
+        if kernels::measured_alone(job) {
+            return RunEnd::from(kernels::of(&job.workload).measure_alone(job, executors, cx).await);
         }
     }
     let mut measured = Vec::with_capacity(jobs.len());
@@ -480,12 +436,11 @@ impl Turns<'_, '_, '_, '_> {
 /// Prepare `job`'s input once, outside any timing, on a worker of its executor (it may take a
 /// while), and say where its repetitions run.
 async fn prepare(job: &Job, executor: Executor, cx: &Context<'_>) -> Outcome<Work> {
-    if let (Workload::Hash { .. }, Executor::Pool(pool)) = (&job.workload, &executor) {
-        let (source, slice_bytes) = hash_parameters(job).expect("a hashing job");
-        let total = match source {
-            HashSource::Generated { bytes, .. } | HashSource::File { bytes, .. } => *bytes,
-        };
-        return Ok(Ok(Work::Hash { pool: pool.clone(), source: (cx.hash_source)(job)?, total, slice_bytes }));
+    if let Executor::Pool(pool) = &executor {
+        let kernel = kernels::of(&job.workload);
+        if kernel.method() == Method::Steps {
+            return Ok(Ok(Work::Steps { pool: pool.clone(), steps: kernel.steps(job, cx)? }));
+        }
     }
     let (job, cancel) = (job.clone(), cx.cancel.clone());
     let input = move || kernels::prepare(&job, &cancel);
@@ -499,16 +454,18 @@ async fn prepare(job: &Job, executor: Executor, cx: &Context<'_>) -> Outcome<Wor
     }))
 }
 
-/// How many progress steps one sample of `work` counts: one, or a hashing pass's slices.
+/// How many progress steps one sample of `work` counts: one, or a pass's steps (a hashing pass's
+/// slices).
 fn steps_per_sample(work: &Work) -> u32 {
     match work {
-        Work::Hash { total, slice_bytes, .. } => slices(*total, *slice_bytes).count().max(1) as u32,
+        Work::Steps { steps, .. } => steps.count().max(1),
         Work::Pool { .. } | Work::Runtime { .. } => 1,
     }
 }
 
 /// One timed sample of `job` on its workers: passes back to back until the context's sample floor
-/// has passed. `report(step)` is told each slice hashed (of the first pass).
+/// has passed. `report(step)` is told each step taken (of the first pass, for work taken step by
+/// step).
 async fn take_sample(job: &Job, work: &mut Work, report: &dyn Fn(u32), cx: &Context<'_>) -> Outcome<Sample> {
     let floor = if kernels::repeats_in_sample(job) { cx.sample_floor_ms } else { 0.0 };
     let cancel = cx.cancel.clone();
@@ -532,27 +489,23 @@ async fn take_sample(job: &Job, work: &mut Work, report: &dyn Fn(u32), cx: &Cont
             let (input, handle, job) = (input.clone(), runtime.clone(), job.clone());
             on_runtime(runtime, async move { sample_on_runtime(&job, &*input, &handle, &cancel, floor).await }).await?
         }
-        Work::Hash { pool, source, total: bytes, slice_bytes } => {
+        Work::Steps { pool, steps } => {
             let mut passes = StepPasses::default();
             let mut first_pass = true;
             loop {
-                let hashing = Arc::new(Mutex::new(Hashing::new(job.tasks, job.variant)));
-                for (step, (offset, length)) in slices(*bytes, *slice_bytes).enumerate() {
+                steps.start(job);
+                for step in 0..steps.count() {
                     if cancel.is_stopped() {
                         return Ok(Err(Stopped));
                     }
-                    let slice = source.slice(offset, length)?;
-                    let state = hashing.clone();
-                    on_pool(pool, move || state.lock().unwrap_or_else(|p| p.into_inner()).advance(&slice)).await?;
+                    let work = steps.step(step)?;
+                    on_pool(pool, work).await?;
                     if first_pass {
-                        report(step as u32 + 1);
+                        report(step + 1);
                     }
                 }
                 first_pass = false;
-                let hashing = Arc::try_unwrap(hashing).map_err(|_| "a slice was still being hashed".to_string())?;
-                let (digests, trace) = hashing.into_inner().unwrap_or_else(|p| p.into_inner()).finish();
-                let rep = Rep { value: 0, trace, digests, held_per_task: None, waits: None };
-                if let Some(sample) = passes.add(rep, floor) {
+                if let Some(sample) = passes.add(steps.finish()?, floor) {
                     break Ok(sample);
                 }
             }
@@ -582,7 +535,9 @@ fn measurement(
     let times: Vec<f64> = timed.iter().map(|(ms, _)| *ms).collect();
     let median_waits = stats::median_index(&times).and_then(|i| waits[i]);
     let mut measurement = match work {
-        Work::Hash { .. } => Measurement::from_samples(job.clone(), timed, check_digests(&digests), None),
+        Work::Steps { steps, .. } => {
+            Measurement::from_samples(job.clone(), timed, steps.check(&values, &digests), None)
+        }
         Work::Pool { input, .. } | Work::Runtime { input, .. } => {
             Measurement::from_samples(job.clone(), timed, input.check(&values), None)
         }
@@ -612,6 +567,7 @@ fn measurement(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use experiments::Workload;
 
     fn job(variant: Variant, workers: u32) -> Job {
         Job { workload: Workload::Sum { numbers: 1_000, seed: 1 }, variant, workers, tasks: 8, repetitions: 3 }

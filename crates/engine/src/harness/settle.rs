@@ -2,12 +2,10 @@
 //! quiet probes until the cores it needs are found free, within a time limit (see ARCHITECTURE.md,
 //! "First runs").
 
-use super::handoff::on_pool;
-use super::handoff::on_runtime;
-use super::{warms_up, Context, Work};
+use super::{warms_up, Work};
 use crate::cancel::Stopped;
 use crate::clock::now_ms;
-use crate::hashing::Hashing;
+use crate::driver::{on_pool, on_runtime, Context};
 use crate::measure::{rep_on_pool, rep_on_runtime};
 use crate::outcome::Outcome;
 use crate::quiet::{probe, QuietCheck, PROBE_MS};
@@ -38,8 +36,6 @@ const COMPILER_PAUSE_MS: u32 = 5;
 const MIN_WARM_UP_MS: f64 = 60.0;
 /// A job's code counts as warm once its latest warm-up is within this factor of its fastest.
 const STABLE_WARM_UP: f64 = 1.2;
-/// Bytes of the untimed hashing warm-up (a whole pass would take as long as a repetition).
-const HASH_WARM_UP_BYTES: usize = 256 * 1024;
 
 /// Whether warm-ups that took `warm_ups_ms` call for another: until the last two agree (the
 /// caches are full) and together they have run for [`MIN_WARM_UP_MS`] (time for the browser to
@@ -166,7 +162,8 @@ pub(super) async fn settle(
     Ok(Ok(Settled { ms, waited_ms, rounds, quiet }))
 }
 
-/// One untimed pass of `job`, to warm code and caches (hashing: a short slice, not a whole pass).
+/// One untimed pass of `job`, to warm code and caches (work taken step by step says what it warms up
+/// with: hashing, a short slice, not a whole pass).
 async fn warm_up(job: &Job, work: &mut Work, cx: &Context<'_>) -> Outcome<()> {
     let (job, cancel) = (job.clone(), cx.cancel.clone());
     Ok(match work {
@@ -179,9 +176,8 @@ async fn warm_up(job: &Job, work: &mut Work, cx: &Context<'_>) -> Outcome<()> {
             on_runtime(runtime, async move { rep_on_runtime(&job, &*input, &handle, false, &cancel).await.map(drop) })
                 .await?
         }
-        Work::Hash { pool, .. } => {
-            let mut hashing = Hashing::new(job.tasks, job.variant);
-            on_pool(pool, move || hashing.advance(&vec![0u8; HASH_WARM_UP_BYTES])).await?;
+        Work::Steps { pool, steps } => {
+            on_pool(pool, steps.warm_up(&job)).await?;
             cancel.check()
         }
     })

@@ -1,10 +1,10 @@
 //! The document search chapter's kernel: count the items about a topic in generated RSS documents,
 //! each read first waiting a while. A thread that waits blocks its worker; a task parks.
 
-use super::{Kernel, ALL_VARIANTS};
 use crate::cancel::{Cancel, Stopped};
 use crate::clock::now_ms;
-use crate::measure::{spawn_tasks, traced_on_runtime, traced_sequential, traced_tasks, Rep};
+use crate::kernel_api::{Kernel, Rep, ALL_VARIANTS};
+use crate::measure::{spawn_tasks, traced_on_runtime, traced_sequential, traced_tasks};
 use crate::runtime::{self, Handle};
 use experiments::{Job, Variant, WaitReport};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

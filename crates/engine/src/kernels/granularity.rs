@@ -2,9 +2,9 @@
 //! task per item, to show what spawning costs when a task does almost nothing. Untraced: recording
 //! each task would be part of what is measured.
 
-use super::{Kernel, ALL_VARIANTS};
 use crate::cancel::{Cancel, Stopped};
-use crate::measure::{spawn_tasks, traced_on_runtime, untraced, untraced_passes, Rep};
+use crate::kernel_api::{Kernel, Rep, ALL_VARIANTS};
+use crate::measure::{spawn_tasks, traced_on_runtime, untraced, untraced_passes};
 use crate::runtime::Handle;
 use experiments::{Job, Variant};
 use std::sync::atomic::{AtomicU64, Ordering};

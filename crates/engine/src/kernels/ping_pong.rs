@@ -2,9 +2,9 @@
 //! wake each other through the OS (a futex wait in the browser); tasks yield to each other on the
 //! runtime. Every hand-over is a switch, which is what is timed.
 
-use super::Kernel;
 use crate::cancel::{Cancel, Stopped};
-use crate::measure::{spawn_tasks, traced_on_runtime, untraced, Rep};
+use crate::kernel_api::{Kernel, Rep};
+use crate::measure::{spawn_tasks, traced_on_runtime, untraced};
 use crate::runtime::{self, Handle};
 use experiments::{Job, Variant};
 use std::sync::atomic::{AtomicU32, Ordering};

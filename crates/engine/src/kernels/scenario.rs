@@ -1,9 +1,9 @@
 //! The Go scheduler chapter's kernel: the scheduling scenarios (see [`ScenarioKind`]), traced step by
 //! step on the task runtime for the timeline and the replay.
 
-use super::Kernel;
 use crate::cancel::{Cancel, Stopped};
-use crate::measure::{spawn_tasks, traced_on_runtime, Rep};
+use crate::kernel_api::{Kernel, Rep};
+use crate::measure::{spawn_tasks, traced_on_runtime};
 use crate::runtime::{self, Handle};
 use experiments::{Job, ScenarioKind, Variant};
 use std::sync::Arc;

@@ -5,9 +5,8 @@
 //! The algorithms themselves are pure functions in `workloads::sort`; this module only decides what
 //! runs as a task, on which worker, and records it.
 
-use super::Kernel;
 use crate::cancel::{Cancel, Stopped};
-use crate::measure::Rep;
+use crate::kernel_api::{Kernel, Rep};
 use crate::recorder::Recorder;
 use experiments::{Check, Job, SortAlgorithm, Trace, Variant};
 use std::ops::Range;

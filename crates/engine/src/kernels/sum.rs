@@ -1,8 +1,8 @@
 //! The sum chapter's kernel: add n random integers in one loop, or split evenly into t tasks.
 
-use super::{Kernel, ALL_VARIANTS};
 use crate::cancel::{Cancel, Stopped};
-use crate::measure::{spawn_tasks, traced_on_runtime, traced_sequential, traced_tasks, Rep};
+use crate::kernel_api::{Kernel, Rep, ALL_VARIANTS};
+use crate::measure::{spawn_tasks, traced_on_runtime, traced_sequential, traced_tasks};
 use crate::runtime::Handle;
 use experiments::{Job, Variant};
 use std::sync::Arc;

@@ -1,9 +1,8 @@
 //! The task-cost chapter's memory kernel: t tasks parked at a gate, and the heap bytes they hold.
 
-use super::Kernel;
 use crate::cancel::{Cancel, Stopped};
 use crate::clock::now_ms;
-use crate::measure::Rep;
+use crate::kernel_api::{Kernel, Rep};
 use crate::runtime::{self, Handle, WaitGroup};
 use experiments::{Job, Trace, Variant};
 use std::sync::atomic::{AtomicU32, Ordering};

@@ -12,8 +12,9 @@ mod streams;
 pub mod workers;
 
 use crate::cancel::Cancel;
+use crate::driver::{Context, Report, SliceSource};
 use crate::executors::Executors;
-use crate::harness::{self, Context, Report, SliceSource};
+use crate::harness;
 use crate::outcome::RunEnd;
 use crate::threads::live_workers;
 use experiments::protocol::{Failure, FailureKind, Request, Response, RunId};

@@ -2,8 +2,8 @@
 //! the `File` the UI posted beside the request, or from the generated stream.
 
 use super::describe;
-use crate::harness::SliceSource;
-use crate::hashing::hash_parameters;
+use crate::driver::SliceSource;
+use crate::kernels::hashing::hash_parameters;
 use experiments::protocol::{Failure, FailureKind};
 use experiments::{HashSource, Job};
 use workloads::hashing::fill_generated;

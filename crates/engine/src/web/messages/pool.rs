@@ -4,9 +4,10 @@
 use super::{MessageHandler, MessageWorkerAnswer, Order};
 use crate::cancel::{Cancel, Stopped};
 use crate::clock::now_ms;
-use crate::hashing::{check_digests, slices};
+use crate::kernel_api::Prepared;
+use crate::kernels::hashing::{check_digests, slices};
 use crate::kernels::spin::spin_seed;
-use crate::kernels::{self, sum, Prepared};
+use crate::kernels::{self, sum};
 use crate::outcome::Outcome;
 use crate::web::streams::HashInput;
 use crate::web::{describe, post};

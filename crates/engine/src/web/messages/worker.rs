@@ -3,7 +3,7 @@
 
 use super::{MessageHandler, MessageWorkerAnswer, Order};
 use crate::clock::now_ms;
-use crate::hashing::UPDATE_BYTES;
+use crate::kernels::hashing::UPDATE_BYTES;
 use crate::web::scope;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;

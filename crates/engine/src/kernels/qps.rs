@@ -7,21 +7,24 @@
 //! generator runs on its own one-worker task runtime, so it never competes with the server.
 //!
 //! One driver ([`measure`]) for both worlds: the browser's coordinator awaits it, the native engine
-//! blocks on it (through [`crate::harness::measure_group`], which hands load tests to it).
+//! blocks on it. As a [`Kernel`] it is measured by [`Method::Alone`]: the harness gives a load test a
+//! group of its own and asks its kernel to measure it.
 
 use crate::cancel::{Cancel, Stopped};
 use crate::clock::now_ms;
+use crate::driver::{started, Context};
 use crate::executors::{Executor, Executors};
-use crate::harness::{started, Context};
+use crate::kernel_api::{Kernel, Method};
 use crate::outcome::Outcome;
 use crate::runtime::{self, Handle, Runtime};
 use crate::threads::{block_for, SHARED_MEMORY};
 use experiments::latency::{in_flight_over_time, littles_law, percentiles, qps, time_weighted_in_flight};
 use experiments::protocol::{Failure, FailureKind};
-use experiments::{Check, Job, Measurement, QpsReport, Trace, Variant, Workload};
+use experiments::{Check, Job, Measurement, QpsReport, Trace, Variant};
 use futures_channel::oneshot;
 use rayon::ThreadPool;
 use std::cell::RefCell;
+use std::future::Future;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -57,6 +60,27 @@ pub struct Load {
     pub concurrency: u32,
     pub work_us: u32,
     pub wait_us: u32,
+}
+
+/// Load-test a server: the load's shape.
+#[derive(Clone)]
+pub struct Qps(pub Load);
+
+impl Kernel for Qps {
+    /// Nothing prepared: each repetition is a whole load test.
+    type Input = ();
+    const METHOD: Method = Method::Alone;
+    const VARIANTS: &'static [Variant] = &[Variant::ThreadPool, Variant::Goroutines];
+    const INPUT_PER_TASK_COUNT: bool = false;
+
+    fn measure_alone(
+        &self,
+        job: &Job,
+        executors: &RefCell<Executors>,
+        cx: &Context<'_>,
+    ) -> impl Future<Output = Outcome<Measurement>> {
+        measure(job, self.0, executors, cx)
+    }
 }
 
 /// Spin units timed to learn how many make a microsecond on this machine (about 0.5–1 ms of work).
@@ -211,18 +235,14 @@ pub fn report(times: &[RequestTimes], workers: u32, load: Load, thread_pool: boo
     }
 }
 
-/// Load-test `job`'s server `job.repetitions` times, on the executor it asks for (kept in
+/// Load-test `job`'s server (under `load`) `job.repetitions` times, on the executor it asks for (kept in
 /// `executors`); the load generator runs on a one-worker runtime started for the job and ended with
 /// it, so no worker outlives the run.
-pub async fn measure(job: &Job, executors: &RefCell<Executors>, cx: &Context<'_>) -> Outcome<Measurement> {
+pub async fn measure(job: &Job, load: Load, executors: &RefCell<Executors>, cx: &Context<'_>) -> Outcome<Measurement> {
     if !SHARED_MEMORY {
         let detail = "a server and its load generator need two threads, which this page cannot share";
         return Err(Failure::new(FailureKind::NoSharedMemory, detail));
     }
-    let Workload::Qps { requests, concurrency, work_us, wait_us } = job.workload else {
-        return Err("only load tests have a server".into());
-    };
-    let load = Load { requests, concurrency, work_us, wait_us };
     let thread_pool = job.variant == Variant::ThreadPool;
     let server = {
         let mut executors = executors.borrow_mut();
@@ -258,7 +278,7 @@ pub async fn measure(job: &Job, executors: &RefCell<Executors>, cx: &Context<'_>
         samples.push((report.elapsed_ms, Trace { wall_ms: report.elapsed_ms, ..Trace::default() }));
         reports.push(report);
     }
-    Ok(Ok(measurement(job, requests, samples, reports)))
+    Ok(Ok(measurement(job, load.requests, samples, reports)))
 }
 
 /// A measurement of a server job from its repetitions: the median repetition's report.

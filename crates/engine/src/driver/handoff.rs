@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 
 /// How long new workers may take to start before the run fails.
-pub(super) const START_LIMIT_MS: f64 = 20_000.0;
+pub(crate) const START_LIMIT_MS: f64 = 20_000.0;
 
 /// Run `work` on a worker of `pool` and await its result. Without shared memory the pool is this
 /// very thread, and the work runs right here.
@@ -55,7 +55,7 @@ pub async fn on_runtime<T: Send + 'static>(
 }
 
 /// `future`, or an error naming `what` if it takes longer than `limit_ms` or the run is stopped.
-pub(super) async fn within<T>(
+pub(crate) async fn within<T>(
     future: impl Future<Output = Result<T, String>>,
     limit_ms: f64,
     what: &str,
@@ -77,10 +77,10 @@ pub(super) async fn within<T>(
 }
 
 /// What [`START_LIMIT_MS`] limits, for the message when it is exceeded.
-pub(super) const STARTING: &str = "starting the workers (their script may be slow to load, or blocked)";
+pub(crate) const STARTING: &str = "starting the workers (their script may be slow to load, or blocked)";
 
 /// Wait, at most `START_LIMIT_MS` and only until the run is stopped, until every worker of
-/// `executor` runs (for jobs measured outside the harness, such as load tests).
+/// `executor` runs (for kernels measured alone, such as load tests).
 pub async fn started(executor: &Executor, cx: &Context<'_>) -> Outcome<()> {
     let built = PoolBuilt { at_ms: now_ms(), live_bytes: crate::alloc::live_bytes() };
     Ok(within(wait_started(executor, built, cx), START_LIMIT_MS, STARTING, cx).await?.map(drop))
@@ -88,7 +88,7 @@ pub async fn started(executor: &Executor, cx: &Context<'_>) -> Outcome<()> {
 
 /// Wait until every worker of a new executor runs; returns how long that took since it was built
 /// and the heap bytes each worker took.
-pub(super) async fn wait_started(
+pub(crate) async fn wait_started(
     executor: &Executor,
     built: PoolBuilt,
     cx: &Context<'_>,
@@ -120,7 +120,7 @@ pub(super) async fn wait_started(
 /// took from 0.1 ms to several ms, so that one worker often did all of a short repetition's tasks
 /// alone. Timing the sum of waking up and working would not show the reader what the work itself
 /// gains from more workers; what waking costs is measured in the "What a task costs" chapter.
-pub(super) struct KeepAwake {
+pub(crate) struct KeepAwake {
     done: Arc<AtomicBool>,
 }
 
@@ -131,7 +131,7 @@ impl KeepAwake {
     /// Call on a worker of the pool; keeps `workers - 1` others awake (none if `workers` <= 1), and
     /// returns once they all are (or after [`KeepAwake::WAKE_LIMIT_MS`]), so a sample timed next
     /// does not begin with workers still being woken.
-    pub(super) fn start(workers: u32) -> KeepAwake {
+    pub(crate) fn start(workers: u32) -> KeepAwake {
         let done = Arc::new(AtomicBool::new(false));
         let me = rayon::current_thread_index();
         if workers > 1 && me.is_some() {
