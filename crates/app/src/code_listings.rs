@@ -76,6 +76,11 @@ pub const LISTINGS: &[Listing] = &[
         go: &[part(Sequential, "sum/sequential"), part(Goroutines, "sum/goroutines")],
     },
     Listing {
+        experiment: ExperimentId::SharedTotal,
+        rust: &[part(Shared, "shared-total/adds"), part(Pool, "shared-total/pool")],
+        go: &[part(Goroutines, "shared-total/goroutines")],
+    },
+    Listing {
         experiment: ExperimentId::BubbleSort,
         rust: &[part(Sequential, "sort/bubble"), part(Pool, "sort/chunked")],
         go: &[part(Sequential, "sort/bubble"), part(Goroutines, "sort/chunked")],

@@ -4,7 +4,7 @@ use engine::native::{NativeEngine, RunError};
 use engine::threads::live_workers;
 use engine::Cancel;
 use experiments::protocol::FailureKind;
-use experiments::{Job, Variant, Workload};
+use experiments::{Job, TotalKind, Variant, Workload};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -62,6 +62,29 @@ fn sequential_and_tasks_compute_the_same_sum() {
     assert!(sequential.summary.min_ms <= sequential.summary.median_ms);
     assert!(sequential.summary.median_ms <= sequential.summary.max_ms);
     assert_eq!(sequential.trace.workers_used(), vec![0]);
+}
+
+#[test]
+fn every_way_of_adding_into_one_total_reaches_the_loops_sum() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut engine = NativeEngine::impatient();
+    let job = |variant, workers, total| Job {
+        workload: Workload::SharedTotal { numbers: 300_007, seed: 9, total },
+        variant,
+        workers,
+        tasks: workers,
+        repetitions: 2,
+    };
+    let sequential = engine.run(&job(Variant::Sequential, 1, TotalKind::Private), &Cancel::new()).unwrap();
+    assert!(sequential.check.ok, "{:?}", sequential.check);
+    for total in TotalKind::ALL {
+        for workers in [1, 2, 3] {
+            let m = engine.run(&job(Variant::ThreadPool, workers, total), &Cancel::new()).unwrap();
+            assert!(m.check.ok, "{total:?} on {workers}: {:?}", m.check);
+            assert_eq!(m.check.value, sequential.check.value, "{total:?} on {workers}");
+            assert_eq!(m.trace.spans.len(), workers as usize, "one task per worker");
+        }
+    }
 }
 
 #[test]

@@ -11,6 +11,9 @@ pub const DEFAULT_SEED: u64 = 0x00C0_FFEE;
 pub enum Workload {
     /// Add `numbers` random integers (the articles' `add` / `addConcurrent`).
     Sum { numbers: u64, seed: u64 },
+    /// Add `numbers` random integers, one task per worker, into one total (`total` says where each
+    /// task adds: see [`TotalKind`]); sequential adds them in one loop.
+    SharedTotal { numbers: u64, seed: u64, total: TotalKind },
     /// Each task does `units` units of pure CPU work (see `workloads::spin`).
     Spin { units: u32 },
     /// Search `documents` generated RSS documents for a topic; reading each one first waits
@@ -44,6 +47,7 @@ impl Workload {
     pub fn cpu_bound(&self) -> bool {
         match self {
             Workload::Sum { .. }
+            | Workload::SharedTotal { .. }
             | Workload::Spin { .. }
             | Workload::Sort { .. }
             | Workload::Granularity { .. }
@@ -60,6 +64,23 @@ impl Workload {
     pub fn splits_the_loop(&self) -> bool {
         matches!(self, Workload::Sum { .. } | Workload::Hash { .. })
     }
+}
+
+/// Where the tasks of a [`Workload::SharedTotal`] add their numbers (`workloads::shared_total`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TotalKind {
+    /// Each task sums its slice in a private variable and adds that once, at the end.
+    Private,
+    /// Every task adds every number into one shared atomic counter.
+    OneShared,
+    /// Each task adds every number into its own atomic counter, the counters side by side in one
+    /// cache line (false sharing).
+    SideBySide,
+}
+
+impl TotalKind {
+    pub const ALL: [TotalKind; 3] = [TotalKind::Private, TotalKind::OneShared, TotalKind::SideBySide];
 }
 
 /// Where the bytes to hash come from.
@@ -184,7 +205,8 @@ impl Job {
 /// chapters' measurements meaningful (the engine's own tests and `lab` run smaller jobs).
 pub mod limits {
     use crate::params::{
-        cpu_vs_io, demo, docsearch, go_scheduler, hashing, qps, sort, sum, task_cost, ParamRange, WORKERS_CAP,
+        cpu_vs_io, demo, docsearch, go_scheduler, hashing, qps, shared_total, sort, sum, task_cost, ParamRange,
+        WORKERS_CAP,
     };
 
     /// The largest `max` of `ranges`.
@@ -208,6 +230,7 @@ pub mod limits {
     /// Repetitions of any job: the largest repetitions control. Each workload has its chapter's own.
     pub const MAX_REPETITIONS: u32 = largest(&[
         sum::REPETITIONS,
+        shared_total::REPETITIONS,
         docsearch::REPETITIONS,
         cpu_vs_io::REPETITIONS,
         sort::REPETITIONS,
@@ -237,6 +260,12 @@ pub mod limits {
     pub const MAX_SUM_TASKS: u32 = sum::TASKS.max as u32;
     pub const MAX_SUM_NUMBERS: u64 = sum::NUMBERS.max;
     pub const MAX_SUM_REPETITIONS: u32 = sum::REPETITIONS.max as u32;
+
+    /// One task per counter of a 64-byte cache line (`workloads::shared_total::ADJACENT_COUNTERS`,
+    /// which the engine's kernel holds to it).
+    pub const MAX_SHARED_TOTAL_TASKS: u32 = 8;
+    pub const MAX_SHARED_TOTAL_NUMBERS: u64 = shared_total::NUMBERS.max;
+    pub const MAX_SHARED_TOTAL_REPETITIONS: u32 = shared_total::REPETITIONS.max as u32;
 
     pub const MAX_SPIN_UNITS: u32 = demo::UNITS.max as u32;
 
@@ -322,6 +351,11 @@ impl Job {
                 tasks(MAX_SUM_TASKS)?;
                 repetitions(MAX_SUM_REPETITIONS)?;
                 within("numbers", *numbers, 1, MAX_SUM_NUMBERS)
+            }
+            Workload::SharedTotal { numbers, .. } => {
+                tasks(MAX_SHARED_TOTAL_TASKS)?;
+                repetitions(MAX_SHARED_TOTAL_REPETITIONS)?;
+                within("numbers", *numbers, 1, MAX_SHARED_TOTAL_NUMBERS)
             }
             Workload::Spin { units } => {
                 tasks(MAX_SPIN_TASKS)?;

@@ -19,7 +19,7 @@ pub mod stats;
 pub mod trace_export;
 pub mod trust;
 
-pub use job::{HashSource, Job, ScenarioKind, SortAlgorithm, Variant, Workload, DEFAULT_SEED};
+pub use job::{HashSource, Job, ScenarioKind, SortAlgorithm, TotalKind, Variant, Workload, DEFAULT_SEED};
 
 pub use results::{
     Check, FirstAttempt, Measurement, MemoryReport, QpsReport, SchedulerEvent, SchedulerEventKind, Span, Startup,

@@ -207,6 +207,21 @@ pub mod sum {
     }
 }
 
+/// The knobs of the Sum chapter's second experiment, one shared total: every number added into one
+/// shared counter is a contended atomic addition, far slower than the sum's plain loop, so its
+/// sizes are a fifth of the sum's.
+pub mod shared_total {
+    use super::*;
+
+    pub const NUMBERS: ParamRange = ParamRange::new("n", 100_000, 10_000_000, 2_000_000);
+    pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 20, 3);
+
+    /// Workers, one task each: at most the eight counters one cache line holds.
+    pub fn workers(hardware_concurrency: u32) -> ParamRange {
+        ParamRange::new("workers", 1, max_workers(hardware_concurrency).min(8), 2)
+    }
+}
+
 /// The knobs of the document search chapter.
 pub mod docsearch {
     use super::*;

@@ -4,7 +4,7 @@
 //! measures what the Sum chapter measures when the reader just presses Run.
 
 use clap::{Args, Parser, Subcommand};
-use experiments::params::{demo, docsearch, hashing, parse_count, qps, sort, sum, task_cost};
+use experiments::params::{demo, docsearch, hashing, parse_count, qps, shared_total, sort, sum, task_cost};
 use std::path::PathBuf;
 
 /// Repetitions of the demo: the chapter's demo always times three runs.
@@ -25,6 +25,9 @@ pub struct Cli {
 pub enum Experiment {
     /// Sum n random integers: one plain loop, then t tasks on each worker count k.
     Sum(SumOptions),
+    /// Add n random integers into one total on each worker count k, one task per worker: private
+    /// sums added at the end, one shared atomic counter, and counters side by side in a cache line.
+    SharedTotal(SharedTotalOptions),
     /// Spin t tasks of pure CPU work on each worker count k ("concurrency is not parallelism").
     Demo(DemoOptions),
     /// Search RSS documents with a blocking read each: threads (reads block) versus goroutines
@@ -149,6 +152,19 @@ pub struct SumOptions {
     pub n: u64,
     /// Timed repetitions of each job (after one untimed warm-up).
     #[arg(long, value_parser = count::<u32>, default_value_t = sum::REPETITIONS.default as u32)]
+    pub reps: u32,
+}
+
+#[derive(Debug, Args)]
+pub struct SharedTotalOptions {
+    /// Worker counts k to measure, comma-separated (one task each; at most 8, the counters of a cache line).
+    #[arg(long, value_delimiter = ',', value_parser = count::<u32>, default_value = "1,2")]
+    pub workers: Vec<u32>,
+    /// How many numbers to add.
+    #[arg(long, value_parser = count::<u64>, default_value_t = shared_total::NUMBERS.default)]
+    pub n: u64,
+    /// Timed repetitions of each job (after one untimed warm-up).
+    #[arg(long, value_parser = count::<u32>, default_value_t = shared_total::REPETITIONS.default as u32)]
     pub reps: u32,
 }
 

@@ -30,6 +30,7 @@ fn main() -> ExitCode {
         Experiment::Sum(options) => {
             (Plan::sum(options), Some(published_table("summing 10,000,000 integers", &SUM_10M)))
         }
+        Experiment::SharedTotal(options) => (Plan::shared_total(options), None),
         Experiment::Demo(options) => (Plan::demo(options), None),
         Experiment::Docsearch(options) => (
             Plan::docsearch(options),

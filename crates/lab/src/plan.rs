@@ -4,9 +4,13 @@
 //! the plain loop for `sum`, the tasks on one worker for `demo`. A plan of several comparisons
 //! (`cost`) marks where each new baseline starts.
 
-use crate::cli::{CostOptions, DemoOptions, DocsearchOptions, HashOptions, QpsOptions, SortOptions, SumOptions};
-use experiments::catalog::{bubble_sort, demo, document_search, hashing, qps, sum, task_granularity, task_switch};
-use experiments::{HashSource, Job, SortAlgorithm, Variant, DEFAULT_SEED};
+use crate::cli::{
+    CostOptions, DemoOptions, DocsearchOptions, HashOptions, QpsOptions, SharedTotalOptions, SortOptions, SumOptions,
+};
+use experiments::catalog::{
+    bubble_sort, demo, document_search, hashing, qps, shared_total, sum, task_granularity, task_switch,
+};
+use experiments::{HashSource, Job, SortAlgorithm, TotalKind, Variant, DEFAULT_SEED};
 
 /// One job to measure and the name it is reported under.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,6 +51,30 @@ impl Plan {
                 format!("BenchmarkSum/tasks={}/workers={workers}/n={n}", options.tasks),
                 job(Variant::ThreadPool, workers, options.tasks),
             ));
+        }
+        Plan::checked(jobs)
+    }
+
+    /// One shared total: the loop as the baseline, then, on each worker count (one task per
+    /// worker), private sums, one shared counter and counters side by side.
+    pub fn shared_total(options: &SharedTotalOptions) -> Result<Plan, String> {
+        let n = options.n;
+        let settings = |workers| shared_total::Settings { workers, numbers: n, repetitions: options.reps };
+        let mut jobs = vec![PlannedJob::new(
+            format!("BenchmarkSharedTotal/sequential/n={n}"),
+            shared_total::job(&settings(1), Variant::Sequential, TotalKind::Private),
+        )];
+        for workers in distinct(&options.workers) {
+            for (label, total) in [
+                ("private", TotalKind::Private),
+                ("one-shared", TotalKind::OneShared),
+                ("side-by-side", TotalKind::SideBySide),
+            ] {
+                jobs.push(PlannedJob::new(
+                    format!("BenchmarkSharedTotal/{label}/workers={workers}/n={n}"),
+                    shared_total::job(&settings(workers), Variant::ThreadPool, total),
+                ));
+            }
         }
         Plan::checked(jobs)
     }
@@ -274,6 +302,21 @@ mod tests {
         let last = &plan.jobs[2].job;
         assert_eq!((last.variant, last.workers, last.tasks, last.repetitions), (Variant::ThreadPool, 2, 8, 5));
         assert_eq!(last.workload, Workload::Sum { numbers: 10_000_000, seed: DEFAULT_SEED });
+    }
+
+    #[test]
+    fn shared_total_measures_the_loop_then_three_ways_of_adding_per_worker_count() {
+        let options = SharedTotalOptions { workers: vec![1, 2, 2], n: 100_000, reps: 1 };
+        let plan = Plan::shared_total(&options).expect("valid");
+        let names: Vec<&str> = plan.jobs.iter().map(|j| j.name.as_str()).collect();
+        assert_eq!(names[0], "BenchmarkSharedTotal/sequential/n=100000");
+        assert_eq!(names[4], "BenchmarkSharedTotal/private/workers=2/n=100000");
+        assert_eq!(plan.jobs.len(), 1 + 3 * 2, "the loop, then three jobs per distinct worker count");
+        assert!(plan.jobs[0].baseline && plan.jobs[1..].iter().all(|j| !j.baseline));
+        assert!(plan.jobs[1..].iter().all(|j| j.job.tasks == j.job.workers), "one task per worker");
+        // Nine workers would need a ninth counter in the eight-counter cache line.
+        let nine = SharedTotalOptions { workers: vec![9], n: 100_000, reps: 1 };
+        assert!(Plan::shared_total(&nine).unwrap_err().contains("tasks"));
     }
 
     #[test]

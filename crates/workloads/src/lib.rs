@@ -9,6 +9,7 @@ pub mod docsearch;
 pub mod granularity;
 pub mod hashing;
 pub mod os_scheduler;
+pub mod shared_total;
 pub mod sort;
 pub mod spin;
 pub mod split;

@@ -325,6 +325,13 @@ pub fn sum(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
     speedup_question(ExperimentId::Sum, question, rows, "tasks", workers)
 }
 
+/// One shared total: the speedup over the loop of k tasks adding every number into one counter.
+pub fn shared_total(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
+    let question =
+        Signal::derive(move || message(ui().predict_shared_total_question, &[("workers", Arg::Count(workers.get()))]));
+    speedup_question(ExperimentId::SharedTotal, question, rows, "one-shared", workers)
+}
+
 /// Bubble sort: the chunked sort's speedup over one bubble sort.
 pub fn bubble_sort(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
     let question =

@@ -10,6 +10,7 @@ mod os_scheduler;
 mod os_scheduler_quiz;
 mod panel;
 mod qps;
+mod shared_total;
 mod sum;
 mod task_costs;
 mod task_granularity;
@@ -48,6 +49,7 @@ macro_rules! panels {
 panels! {
     Demo => panel_demo, build_demo, demo::DemoExperiment;
     Sum => panel_sum, build_sum, sum::SumExperiment;
+    SharedTotal => panel_shared_total, build_shared_total, shared_total::SharedTotalExperiment;
     BubbleSort => panel_bubble_sort, build_bubble_sort, bubble_sort::BubbleSortExperiment;
     TaskGranularity => panel_task_granularity, build_task_granularity, task_granularity::GranularityExperiment;
     TaskMemory => panel_task_memory, build_task_memory, task_memory::TaskMemoryExperiment;

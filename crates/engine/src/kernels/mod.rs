@@ -14,6 +14,7 @@ pub mod hashing;
 mod ping_pong;
 pub mod qps;
 mod scenario;
+mod shared_total;
 mod sort;
 pub(crate) mod spin;
 pub(crate) mod sum;
@@ -29,6 +30,7 @@ use std::sync::{Arc, Mutex};
 pub fn of(workload: &Workload) -> Box<dyn AnyKernel> {
     match *workload {
         Workload::Sum { numbers, seed } => Box::new(sum::Sum { numbers, seed }),
+        Workload::SharedTotal { numbers, seed, total } => Box::new(shared_total::SharedTotal { numbers, seed, total }),
         Workload::Spin { units } => Box::new(spin::Spin { units }),
         Workload::DocSearch { documents, latency_us, seed } => {
             Box::new(docsearch::DocSearch { documents, latency_us, seed })

@@ -14,6 +14,7 @@ pub mod go_scheduler;
 pub mod hashing;
 pub mod os_scheduler;
 pub mod qps;
+pub mod shared_total;
 pub mod sum;
 pub mod task_granularity;
 pub mod task_memory;
@@ -72,6 +73,7 @@ pub enum ExperimentId {
     Demo,
     OsScheduler,
     Sum,
+    SharedTotal,
     BubbleSort,
     Hashing,
     CpuVsIo,
@@ -85,10 +87,11 @@ pub enum ExperimentId {
 
 impl ExperimentId {
     /// Every experiment, in the order of [`CATALOG`].
-    pub const ALL: [ExperimentId; 12] = [
+    pub const ALL: [ExperimentId; 13] = [
         ExperimentId::Demo,
         ExperimentId::OsScheduler,
         ExperimentId::Sum,
+        ExperimentId::SharedTotal,
         ExperimentId::BubbleSort,
         ExperimentId::Hashing,
         ExperimentId::CpuVsIo,
@@ -107,6 +110,7 @@ impl ExperimentId {
             ExperimentId::Demo => "demo",
             ExperimentId::OsScheduler => "os-scheduler",
             ExperimentId::Sum => "sum",
+            ExperimentId::SharedTotal => "shared-total",
             ExperimentId::BubbleSort => "bubble-sort",
             ExperimentId::Hashing => "hashing",
             ExperimentId::CpuVsIo => "cpu-vs-io",
@@ -180,10 +184,11 @@ impl Experiment {
 }
 
 /// Every experiment, in the order of the chapters that show them.
-pub const CATALOG: [Experiment; 12] = [
+pub const CATALOG: [Experiment; 13] = [
     demo::EXPERIMENT,
     os_scheduler::EXPERIMENT,
     sum::EXPERIMENT,
+    shared_total::EXPERIMENT,
     bubble_sort::EXPERIMENT,
     hashing::EXPERIMENT,
     cpu_vs_io::EXPERIMENT,

@@ -12,8 +12,8 @@ use experiments::params::{self, read_choice, read_param, ClampNote, ClampReason,
 use experiments::Job;
 
 /// Every experiment a chapter or an embed (`/embed/experiments/<name>`) can show, by its name.
-pub const PANELS: [&str; 12] = {
-    let mut names = [""; 12];
+pub const PANELS: [&str; catalog::CATALOG.len()] = {
+    let mut names = [""; catalog::CATALOG.len()];
     let mut i = 0;
     while i < catalog::CATALOG.len() {
         names[i] = catalog::CATALOG[i].name();

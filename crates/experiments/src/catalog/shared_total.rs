@@ -1,0 +1,85 @@
+//! The Sum chapter's second experiment, one shared total: k tasks add their numbers into one shared
+//! atomic counter, or into counters of their own side by side in one cache line, against private
+//! sums added once at the end (what the sum's tasks do), beside the one loop.
+
+use super::{sweep_counts, Experiment, ExperimentId, KnobReader, Machine, Mode, Query, Runs};
+use crate::job::{Job, TotalKind, Variant, Workload, DEFAULT_SEED};
+use crate::params::shared_total::{workers, NUMBERS, REPETITIONS};
+
+pub const EXPERIMENT: Experiment = Experiment {
+    id: ExperimentId::SharedTotal,
+    chapter: "sum",
+    quick: "workers=2&n=100000&reps=1",
+    // Counters that several workers add into need memory they share.
+    runs: Runs::Engine(&[Mode::Threads]),
+    message_workers: false,
+    measures_page_memory: false,
+    variants: &[Variant::Sequential, Variant::ThreadPool],
+    every_run,
+};
+
+/// What the panel's knobs are set to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub workers: u32,
+    pub numbers: u64,
+    pub repetitions: u32,
+}
+
+impl Settings {
+    /// The settings as URL query pairs, under the keys [`read`] reads them from.
+    pub fn query(&self) -> Query {
+        vec![
+            (workers(1).key, self.workers.to_string()),
+            (NUMBERS.key, self.numbers.to_string()),
+            (REPETITIONS.key, self.repetitions.to_string()),
+        ]
+    }
+}
+
+/// The knobs, in the panel's order.
+pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
+    Settings {
+        workers: r.value(&workers(machine.cores)) as u32,
+        numbers: r.value(&NUMBERS),
+        repetitions: r.value(&REPETITIONS) as u32,
+    }
+}
+
+/// One job: the loop (`total` is then only where its one sum ends up), or one task per worker
+/// adding where `total` says.
+pub fn job(s: &Settings, variant: Variant, total: TotalKind) -> Job {
+    let workers = if variant == Variant::Sequential { 1 } else { s.workers };
+    Job {
+        workload: Workload::SharedTotal { numbers: s.numbers, seed: DEFAULT_SEED, total },
+        variant,
+        workers,
+        tasks: workers,
+        repetitions: s.repetitions,
+    }
+}
+
+/// Run: the loop, then k tasks with private sums, one shared counter, and counters side by side.
+pub fn run_jobs(s: &Settings) -> Vec<Job> {
+    let mut jobs = vec![job(s, Variant::Sequential, TotalKind::Private)];
+    jobs.extend(TotalKind::ALL.map(|total| job(s, Variant::ThreadPool, total)));
+    jobs
+}
+
+/// Sweep: the loop, then the three ways of adding on every worker count up to `max_workers`.
+pub fn sweep_jobs(s: &Settings, max_workers: u32) -> Vec<Job> {
+    let mut jobs = vec![job(s, Variant::Sequential, TotalKind::Private)];
+    for workers in sweep_counts(max_workers) {
+        let s = Settings { workers, ..*s };
+        jobs.extend(TotalKind::ALL.map(|total| job(&s, Variant::ThreadPool, total)));
+    }
+    jobs
+}
+
+fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<Vec<Job>> {
+    if !EXPERIMENT.runs_in(machine.mode) {
+        return Vec::new();
+    }
+    let s = read(r, machine);
+    vec![run_jobs(&s), sweep_jobs(&s, workers(machine.cores).max as u32)]
+}
