@@ -40,6 +40,8 @@ const CHECKS = {
     number: (panel) => shownNumber(ratioCell(panel, 'many-workers')) },
   sum: { query: 'workers=2&tasks=8&n=100000&reps=1', button: 'Run',
     number: (panel) => shownNumber(ratioCell(panel, 'tasks')) },
+  'shared-total': { query: 'workers=2&n=100000&reps=1', button: 'Measure the three totals',
+    number: (panel) => shownNumber(ratioCell(panel, 'one-shared')) },
   'bubble-sort': { query: 'workers=2&tasks=4&n=1500&reps=1', button: 'Run',
     number: (panel) => shownNumber(ratioCell(panel, 'chunked')) },
   'cpu-vs-io': { query: 'kind=io&workers=2&tasks=8&reps=1', button: 'Run',

@@ -63,7 +63,8 @@ test('a sweep draws one line per way of adding, a point per worker count', async
   await panel.waitFor();
   assert.equal(await clickAndWait(panel, 'Sweep workers'), 'finished');
   const chart = panel.getByTestId('shared-total-sweep');
-  await chart.locator('table.chart-data tbody tr').first().waitFor();
+  // The data table sits in a folded <details>: attached, not visible.
+  await chart.locator('table.chart-data tbody tr').first().waitFor({ state: 'attached' });
   const legend = (await chart.locator('ul.legend li').allTextContents()).map((t) => t.trim());
   assert.deepEqual(legend, ['Private sums', 'One shared counter', 'Counters side by side']);
   const points = await chart.locator('table.chart-data tbody tr')

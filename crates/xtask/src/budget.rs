@@ -25,8 +25,9 @@ pub const KB: u64 = 1000;
 /// 15's target, to 200,765 B: the English strings of a page whose version was replaced ("reload")
 /// and of a run said to be long before Run, with the notices that show them (the English table is
 /// compiled into the core; fetching it like the other four is issue 36's). So the budget sits just
-/// above, and the bench shows the target missed by that much.
-pub const APP_WASM_GZIP_BUDGET: u64 = 201 * KB;
+/// above, and the bench shows the target missed by that much. Then 201,148 B with issue 35's new
+/// experiment (one shared total): its 14 English strings and its catalog entry, 0.7 KB.
+pub const APP_WASM_GZIP_BUDGET: u64 = 202 * KB;
 /// The most one chapter's experiments may load beyond the core: the files their panels and their
 /// later views need, each gzip -9, summed (347,763 B here as 58 chunk files, document search;
 /// 331,622 B as 10 once the chunks were bundled, `chunk_bundles`; 331,961 B as 17 with the later
@@ -43,8 +44,11 @@ pub const APP_WASM_GZIP_BUDGET: u64 = 201 * KB;
 /// sweep's own long-run line and the rule that workers slower than the loop at its own work are in
 /// doubt (`trust::Doubt::SlowWorkers`, its words and its serde variant), 1.1 KB. Then to 364,159 B:
 /// issue 35's `ExperimentId` (the catalog's key; the panels, frame, kept rows and links hold it and
-/// ask it for its slug), 0.45 KB, while the core got 0.36 KB lighter.
-pub const CHAPTER_CODE_GZIP_BUDGET: u64 = 365 * KB;
+/// ask it for its slug), 0.45 KB, while the core got 0.36 KB lighter. Then the Sum chapter became
+/// the heaviest with a second experiment (issue 35's one shared total): 372,344 B in all, the second
+/// panel's own code and its later views; before its Run the chapter still loads less than the
+/// task-cost chapter.
+pub const CHAPTER_CODE_GZIP_BUDGET: u64 = 373 * KB;
 /// The most one chapter's panels may load before a Run works: their own files, without their later
 /// views (`views_*`, fetched after the engine's files; `components::split_view::LaterCode`). The Sum
 /// chapter's was 326.0 KB before its views were split off and is 184.4 KB; the heaviest is the
@@ -59,8 +63,10 @@ pub const CHAPTER_RUN_CODE_GZIP_BUDGET: u64 = 284 * KB;
 /// rounds and the trust rules), with room for a build machine's longer paths; 224,003 B with
 /// issue 35's wire (`engine::wire`: the pool workers' reports as JSON, 0.6 KB; serde's decoder
 /// for them had cost 5.7 KB, so their codec is written out and held to the derived one by a test);
-/// 206,229 B with issue 36's requests in postcard's binary form (`protocol::Request::to_bytes`).
-pub const ENGINE_WASM_GZIP_BUDGET: u64 = 207 * KB;
+/// 206,229 B with issue 36's requests in postcard's binary form (`protocol::Request::to_bytes`);
+/// 208,862 B with issue 35's one route through the engine (every workload a kernel that says how it
+/// is measured, 0.9 KB) and the one-shared-total kernel (1.7 KB).
+pub const ENGINE_WASM_GZIP_BUDGET: u64 = 209 * KB;
 
 /// Issue 15's targets: the initially loaded app wasm (gzip -9), its stretch goal, the heaviest
 /// chapter chunk, the threaded engine, the longest main-thread task while loading (ms), and the
