@@ -2,9 +2,7 @@
 //! where the overhead of a task stops mattering; and, as the Hindi article charted it, the overhead
 //! of goroutines on one worker against how many of them a run starts.
 
-use super::panel::RunLog;
-use super::panel::{variant_id, ExperimentFrame, RunButtons, RunStatus};
-use super::state::{ExperimentState, Launch, RunKind};
+use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
 use super::task_costs::CostClaims;
 use crate::components::compare::{CompareResults, Compared};
 use crate::components::controls::NumberField;
@@ -20,9 +18,10 @@ use crate::components::split_view::{LaterCode, SplitBuilt};
 use crate::engine_client::Mode;
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
-use experiments::catalog::task_granularity::{self, Settings};
+use crate::presets::{write_to_url, Preset};
+use crate::runner::Runner;
 use experiments::catalog::ExperimentId;
-use experiments::catalog::Machine;
+use experiments::catalog::{self, Machine};
 use experiments::params::task_cost::{workers as workers_range, COUNT_SWEEP_UP_TO, REPETITIONS, SQRT_COUNTS, TASKS};
 use experiments::published::{BATCHING_LOSS_HI, GOROUTINE_PERFORMANCE_HI};
 use experiments::stats::speedup;
@@ -132,38 +131,53 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
     let t = ui();
     let Machine { cores, mode } = machine;
     let parallel = mode == Mode::Threads;
+    let mut preset = Preset::from_url();
     let workers_limits = workers_range(cores);
-    let (exp, up_to) =
-        ExperimentState::<Settings>::with_more(machine, |preset| RwSignal::new(preset.value(&COUNT_SWEEP_UP_TO)));
-    let log = exp.log;
-    let workers = exp.knob(|s| &mut s.workers);
-    let tasks = exp.knob(|s| &mut s.tasks);
-    let repetitions = exp.knob(|s| &mut s.repetitions);
+    let read = catalog::task_granularity::read(&mut preset, machine);
+    let workers = RwSignal::new(read.workers as u64);
+    let tasks = RwSignal::new(read.tasks as u64);
+    let repetitions = RwSignal::new(read.repetitions as u64);
+    let up_to = RwSignal::new(preset.value(&COUNT_SWEEP_UP_TO));
+    let autorun = preset.autorun(ExperimentId::TaskGranularity);
+    let notes = preset.notes;
+    let runner = Runner::new();
+    let log = ResultLog::new(ExperimentId::TaskGranularity);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| (variant_id(m.job.variant), describe_measured(m)));
     let compared = Compared::new();
+    let jobs_of_run = RwSignal::new(Vec::<Job>::new());
     // Per (variant, workers): the overhead points; and the loop's time per task size.
     let lines = RwSignal::new(Vec::<((Variant, u32), Vec<SweepPoint>)>::new());
     let loop_ms = RwSignal::new(Vec::<(u32, f64)>::new());
-    let measured_tasks = RwSignal::new(exp.get().tasks);
+    let measured_tasks = RwSignal::new(tasks.get_untracked() as u32);
     // The task-count sweep: per task size, goroutines ÷ loop at each task count.
     let count_lines = RwSignal::new(Vec::<(u32, Vec<SweepPoint>)>::new());
-    // Both buttons measure a sweep (every task size, or every task count): its rows say so. The
-    // address also keeps how far the count sweep goes.
-    let sweep = move |s: &Settings, jobs: Vec<Job>, on_measured: Box<dyn Fn(RunLog, usize, Measurement)>| {
+
+    let settings = move || catalog::task_granularity::Settings {
+        workers: workers.get_untracked() as u32,
+        tasks: tasks.get_untracked() as u32,
+        repetitions: repetitions.get_untracked() as u32,
+    };
+    let remember_settings = move |s: &catalog::task_granularity::Settings| {
         let mut query = s.query();
         query.push((COUNT_SWEEP_UP_TO.key, up_to.get_untracked().to_string()));
-        exp.start(Launch { kind: RunKind::Sweep, query, jobs, file: None }, on_measured);
+        write_to_url(&query)
     };
 
     let run = move || {
-        let s = exp.get();
-        let kinds = task_granularity::kinds(&s, mode);
+        let s = settings();
+        let x = s.tasks;
+        let query = remember_settings(&s);
+        let kinds = catalog::task_granularity::kinds(&s, mode);
+        let jobs = catalog::task_granularity::run_jobs(&s, mode);
+        jobs_of_run.set(jobs.clone());
         lines.set(kinds.iter().map(|&kind| (kind, Vec::new())).collect());
         loop_ms.set(Vec::new());
-        measured_tasks.set(s.tasks);
+        measured_tasks.set(x);
+        // Measuring every task size is a sweep: its rows say so.
+        let run_log = log.start_sweep(query);
         let baseline = StoredValue::new(None::<Summary>);
-        let on_measured = move |run_log: RunLog, _, m: Measurement| {
+        runner.run(jobs, move |_, m| {
             let sequential = m.job.variant == Variant::Sequential;
             run_log.add(&m, variant_id(m.job.variant), describe_measured(&m), sequential);
             if sequential {
@@ -178,14 +192,17 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
                     points.push(point);
                 }
             });
-        };
-        sweep(&s, task_granularity::run_jobs(&s, mode), Box::new(on_measured));
+        });
     };
     let sweep_counts = move || {
-        let s = exp.get();
+        let s = settings();
+        let query = remember_settings(&s);
+        let jobs = catalog::task_granularity::count_sweep_jobs(&s, up_to.get_untracked() as u32);
+        jobs_of_run.set(jobs.clone());
         count_lines.set(SQRT_COUNTS.iter().map(|&sqrt| (sqrt, Vec::new())).collect());
+        let run_log = log.start_sweep(query);
         let baseline = StoredValue::new(None::<Summary>);
-        let on_measured = move |run_log: RunLog, _, m: Measurement| {
+        runner.run(jobs, move |_, m| {
             let sequential = m.job.variant == Variant::Sequential;
             run_log.add(&m, variant_id(m.job.variant), describe_measured(&m), sequential);
             if sequential {
@@ -199,10 +216,11 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
                     points.push(point);
                 }
             });
-        };
-        sweep(&s, task_granularity::count_sweep_jobs(&s, up_to.get_untracked() as u32), Box::new(on_measured));
+        });
     };
-    exp.autorun(run);
+    if autorun {
+        crate::runner::run_on_mount(run, false);
+    }
     let count_series = Signal::derive(move || {
         count_lines.with(|lines| {
             lines
@@ -266,21 +284,24 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
             })
             .unwrap_or_default()
     });
-    let running = exp.running();
+    let running = Signal::derive(move || runner.running.get());
+    let describe_job = move |index: usize| {
+        jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe_granularity).unwrap_or_default())
+    };
     view! {
-        <ClampNotes notes=exp.notes() />
+        <ClampNotes notes />
         <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.granularity_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
             <NumberField label=t.tasks help=t.granularity_tasks_help.to_string() value=tasks range=TASKS disabled=running />
             <Slider label=t.workers help=t.granularity_workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=Signal::derive(move || running.get() || !parallel) />
             <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <NumberField label=t.count_sweep_up_to help=t.count_sweep_up_to_help.to_string() value=up_to range=COUNT_SWEEP_UP_TO disabled=running />
-            <RunButtons runner=exp.runner run_label=t.granularity_run second=(t.count_sweep, Callback::new(move |_| sweep_counts())) />
+            <RunButtons runner run_label=t.granularity_run second=(t.count_sweep, Callback::new(move |_| sweep_counts())) />
         </form>
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
             {predict::task_granularity(log.rows.into())}
-            <RunStatus runner=exp.runner describe=exp.describe_job(describe_granularity) />
+            <RunStatus runner describe=describe_job />
         </Later>
         <LaterCode load=move || task_granularity_views(log.rows.into(), compared, series, thresholds, measured_tasks, count_series, count_caption) />
     }
