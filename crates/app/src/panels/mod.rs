@@ -10,6 +10,7 @@ mod os_scheduler;
 mod os_scheduler_quiz;
 mod panel;
 mod qps;
+mod state;
 mod sum;
 mod task_costs;
 mod task_granularity;
