@@ -336,8 +336,19 @@ async function talkToEngine({ runs, labels, timeoutMs, settleMs, settleBefore, c
       const results = runs.map(() => []);
       let readyMs;
       let current = 0;
-      // experiments::protocol::Request::Run.
-      const send = () => worker.postMessage(JSON.stringify({ run: { run_id: current + 1, jobs: runs[current] } }));
+      // experiments::protocol::Request::Run in its bytes: 0 (the variant), the run id and the job
+      // count as varints, then each job's planned bytes (`wire`, written by `cargo xtask bench`)
+      // and its repetitions as a varint (the layout `run_requests_have_the_layout_scripts_rely_on`
+      // pins in crates/experiments/src/protocol.rs).
+      const varint = (n) => {
+        const out = [];
+        for (; n >= 0x80; n = Math.floor(n / 0x80)) out.push((n % 0x80) | 0x80);
+        out.push(n);
+        return out;
+      };
+      const request = (runId, jobs) =>
+        new Uint8Array([0, ...varint(runId), ...varint(jobs.length), ...jobs.flatMap((job) => [...job.wire, ...varint(job.repetitions)])]);
+      const send = () => worker.postMessage(request(current + 1, runs[current]));
       worker.onerror = (event) => fail(`the engine worker failed: ${event.message || 'it could not be loaded'}`);
       worker.onmessage = ({ data }) => {
         let message;

@@ -51,13 +51,17 @@ function unzip(bytes) {
   return files;
 }
 
-/** The manifest's pages in module order: [item title, page file]. */
+/** The manifest's pages in module order: [item title, page file]. Each page's item is followed by
+ * its chapter's quiz (an assessment, checked by the cartridge's native tests), left out here. */
 function pagesOf(manifest) {
   const items = [...manifest.matchAll(/<item identifier="[^"]+" identifierref="([^"]+)">\s*<title>([^<]+)<\/title>/g)];
-  return items.map(([, reference, title]) => {
-    const resource = manifest.match(new RegExp(`<resource identifier="${reference}"[^>]* href="([^"]+)"`));
+  return items.flatMap(([, reference, title]) => {
+    const resource = manifest.match(new RegExp(`<resource identifier="${reference}" type="([^"]+)"[^>]*>`));
     assert.ok(resource, `the manifest has the resource ${reference}`);
-    return [title, resource[1]];
+    if (resource[1] !== 'webcontent') return [];
+    const href = resource[0].match(/ href="([^"]+)"/);
+    assert.ok(href, `the page ${reference} names its file`);
+    return [[title, href[1]]];
   });
 }
 

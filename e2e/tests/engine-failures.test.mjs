@@ -93,14 +93,17 @@ test("a panic in the engine's coordinator reaches the reader in its own words", 
   const page = await newPage(browser);
   // The real coordinator, except that a run of one repetition makes the engine panic (through the
   // export that exists for this test). The browser keeps this script for the page's later engines,
-  // so the run after the crash asks for two repetitions.
+  // so the run after the crash asks for two repetitions. A request is its bytes: a run's first byte
+  // is 0 and its last its last job's repetitions (pinned by crates/experiments/src/protocol.rs,
+  // `run_requests_have_the_layout_scripts_rely_on`).
   server.overrides[`/${ENGINE}/coordinator.js`] = `
 import init, { coordinator_start, fault_injection_panic } from './engine.js';
 await init();
 coordinator_start('dev');
 const forward = self.onmessage;
 self.onmessage = (event) => {
-  if (typeof event.data === 'string' && event.data.startsWith('{"run":') && /"repetitions":1[,}]/.test(event.data)) fault_injection_panic('simulated panic in the coordinator');
+  const bytes = event.data instanceof Uint8Array ? event.data : null;
+  if (bytes && bytes[0] === 0 && bytes[bytes.length - 1] === 1) fault_injection_panic('simulated panic in the coordinator');
   else forward(event);
 };`;
   await page.goto(`${server.url}/chapters/sum?workers=2&n=100000&reps=1`);
@@ -119,15 +122,18 @@ self.onmessage = (event) => {
 
 test("a refused run reads in the page's language; the engine's own words stay apart, for a bug report", async () => {
   const page = await newPage(browser);
-  // The real coordinator, except that every request asks for 0 workers on its way in: a request
-  // the page itself never sends, which the engine refuses.
+  // The real coordinator, except that a run's last job asks for 0 workers instead of 2 on its way
+  // in: a request the page itself never sends, which the engine refuses. A request is its bytes:
+  // a run's first byte is 0, and its last three are its last job's workers, tasks and repetitions
+  // (pinned by crates/experiments/src/protocol.rs, `run_requests_have_the_layout_scripts_rely_on`).
   server.overrides[`/${ENGINE}/coordinator.js`] = `
 import init, { coordinator_start } from './engine.js';
 await init();
 coordinator_start('dev');
 const forward = self.onmessage;
 self.onmessage = (event) => {
-  const data = typeof event.data === 'string' ? event.data.replaceAll('"workers":2', '"workers":0') : event.data;
+  const data = event.data instanceof Uint8Array ? event.data.slice() : event.data;
+  if (data instanceof Uint8Array && data[0] === 0 && data[data.length - 3] === 2) data[data.length - 3] = 0;
   forward(new MessageEvent('message', { data }));
 };`;
   try {

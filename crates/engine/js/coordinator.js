@@ -1,5 +1,5 @@
 // The engine's coordinator worker: loads the threaded engine module and hands control to Rust.
-// Requests from the UI and answers to it are JSON strings (see experiments::protocol).
+// Requests from the UI arrive as bytes, answers to it are JSON strings (see experiments::protocol).
 
 // The module and its bindings are fetched side by side, not one after the other (a static import
 // would wait for engine.js before anything here runs, and init() would only then ask for the

@@ -20,6 +20,7 @@ pub fn options() -> Options {
         | Options::ENABLE_SMART_PUNCTUATION
         | Options::ENABLE_HEADING_ATTRIBUTES
         | Options::ENABLE_MATH
+        | Options::ENABLE_TASKLISTS
 }
 
 /// A formula in LaTeX as MathML (`display`: a block of its own, else inline with the text), or why it

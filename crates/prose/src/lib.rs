@@ -10,6 +10,7 @@
 //! here. What the prose may not contain is in [`check`].
 
 pub mod check;
+pub mod quiz;
 #[cfg(test)]
 mod style;
 
@@ -227,9 +228,52 @@ pub fn render_in(lang: &str, markdown: &str) -> String {
         Event::DisplayMath(latex) => Event::InlineHtml(CowStr::from(math(&latex, true))),
         other => other,
     });
-    html::push_html(&mut out, events);
+    html::push_html(&mut out, choice_lists(events.collect()).into_iter());
     // Wide tables scroll inside their own box on narrow screens.
     out.replace("<table>", "<div class=\"table-scroll\"><table>").replace("</table>", "</table></div>")
+}
+
+/// A question's choices (a list whose items start `[x]` or `[ ]`, see [`quiz`]) as a plain list of
+/// class `choices`: the page must not tell which are right before the reader opens the answer, so
+/// the marks (which pulldown-cmark would write as ticked boxes) are dropped.
+fn choice_lists(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
+    let mut out = Vec::with_capacity(events.len());
+    // For each open list: whether it is a list of choices.
+    let mut lists: Vec<bool> = Vec::new();
+    for (at, event) in events.iter().enumerate() {
+        match event {
+            Event::Start(Tag::List(None)) => {
+                let choices = matches!(
+                    (events.get(at + 1), events.get(at + 2)),
+                    (Some(Event::Start(Tag::Item)), Some(Event::TaskListMarker(_)))
+                );
+                lists.push(choices);
+                out.push(if choices { Event::Html(CowStr::from("<ul class=\"choices\">\n")) } else { event.clone() });
+            }
+            Event::Start(Tag::List(Some(_))) => {
+                lists.push(false);
+                out.push(event.clone());
+            }
+            Event::End(TagEnd::List(ordered)) => {
+                let choices = lists.pop().unwrap_or(false);
+                out.push(if choices && !ordered { Event::Html(CowStr::from("</ul>\n")) } else { event.clone() });
+            }
+            Event::TaskListMarker(_) => {}
+            other => out.push(other.clone()),
+        }
+    }
+    out
+}
+
+/// The right choices of a question, shown at the top of its folded answer.
+fn choice_key(lang: &str, choices: &[quiz::Choice]) -> String {
+    choices
+        .iter()
+        .filter(|c| c.right)
+        .map(|c| {
+            format!("<p class=\"choice-key\"><span aria-hidden=\"true\">✓ </span>{}</p>", render_inline(lang, &c.text))
+        })
+        .collect()
 }
 
 /// A checked formula as MathML; one the check would refuse shows as its source in `<code>`.
@@ -241,7 +285,7 @@ fn math(latex: &str, display: bool) -> String {
 
 /// A fold's summary as inline HTML: the same Markdown rendering as the prose (smart punctuation,
 /// escaping), without the paragraph around it.
-fn render_inline(lang: &str, text: &str) -> String {
+pub fn render_inline(lang: &str, text: &str) -> String {
     let mut out = String::new();
     let events = Parser::new_ext(text, check::options())
         .map(|event| site_relative_in(lang, event))
@@ -254,23 +298,32 @@ fn render_inline(lang: &str, text: &str) -> String {
 /// `<details>` the reader opens.
 fn sections(lang: &str, parts: Vec<Part>) -> Vec<Section> {
     let mut sections = Vec::new();
+    // The choices the prose before a fold ended with: the fold is their answer.
+    let mut choices: Vec<quiz::Choice> = Vec::new();
     for part in parts {
         match part {
             Part::Prose { markdown, fold, .. } => {
                 let html = match fold {
                     Some(summary) => format!(
-                        "<details class=\"fold\"><summary>{}</summary>{}</details>",
+                        "<details class=\"fold\"><summary>{}</summary>{}{}</details>",
                         render_inline(lang, &summary),
+                        choice_key(lang, &std::mem::take(&mut choices)),
                         render_in(lang, &markdown)
                     ),
-                    None => render_in(lang, &markdown),
+                    None => {
+                        choices = quiz::trailing_choices(&markdown);
+                        render_in(lang, &markdown)
+                    }
                 };
                 match sections.last_mut() {
                     Some(Section::Prose(previous)) => previous.push_str(&html),
                     _ => sections.push(Section::Prose(html)),
                 }
             }
-            Part::Experiment(name) => sections.push(Section::Experiment(name)),
+            Part::Experiment(name) => {
+                choices.clear();
+                sections.push(Section::Experiment(name))
+            }
         }
     }
     sections

@@ -209,3 +209,71 @@ fn every_chapter_opens_with_its_question_and_closes_with_what_to_remember() {
     }
     assert!(chapters >= 50, "{chapters} chapters in five languages");
 }
+
+#[test]
+fn choices_show_as_a_plain_list_and_the_right_ones_open_with_the_answer() {
+    let t = text(
+        "**1.** Faster?\n\n- [ ] Yes, *much*\n- [x] About the same\n\n<!-- fold: Answer -->\nBecause.\n<!-- /fold -->\n\n\
+         - [x] A list of choices with no fold after it\n",
+    );
+    let html = t.prose_between().concat();
+    assert!(
+        html.contains("<ul class=\"choices\">\n<li>Yes, <em>much</em></li>\n<li>About the same</li>\n</ul>"),
+        "{html}"
+    );
+    assert!(!html.contains("checkbox") && !html.contains("[x]") && !html.contains("[ ]"), "{html}");
+    assert!(
+        html.contains(
+            "<summary>Answer</summary><p class=\"choice-key\"><span aria-hidden=\"true\">✓ </span>About the same</p><p>Because.</p>"
+        ),
+        "{html}"
+    );
+    assert_eq!(html.matches("choice-key").count(), 1, "only a fold right after choices gets a key: {html}");
+    let plain = text("- one\n- two\n");
+    assert_eq!(plain.prose_between().concat(), "<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n");
+}
+
+/// Every chapter's questions, in every language, have choices a course site can grade: at least one
+/// right and one wrong, a folded answer, and the same questions and choices (count and which are
+/// right) as English, so a translation is the same quiz.
+#[test]
+fn every_question_in_every_language_has_choices_to_grade_and_they_match_english() {
+    let content = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content");
+    // (lang, slug) → for each question, which of its choices are right.
+    let mut keys: std::collections::BTreeMap<(String, String), Vec<Vec<bool>>> = Default::default();
+    for (lang, ..) in OPENING_AND_CLOSING {
+        for entry in std::fs::read_dir(content.join(lang)).unwrap() {
+            let path = entry.unwrap().path();
+            let markdown = std::fs::read_to_string(&path).unwrap();
+            if !is_text(&path) || !markdown.contains("<!-- experiment:") {
+                continue;
+            }
+            let name = path.display().to_string();
+            let questions = quiz::questions(&markdown);
+            assert!(questions.len() >= 2, "{name}: {} questions", questions.len());
+            for (index, q) in questions.iter().enumerate() {
+                let at = format!("{name}:{} (question {})", q.line, q.number);
+                assert_eq!(q.number as usize, index + 1, "{at}: numbered in order");
+                assert!(q.choices.iter().any(|c| c.right), "{at}: no choice marked right `- [x]`");
+                assert!(q.choices.iter().any(|c| !c.right), "{at}: no wrong choice `- [ ]`");
+                assert!(q.choices.iter().all(|c| !c.text.is_empty()), "{at}: an empty choice");
+                assert!(!q.answer.is_empty(), "{at}: no folded answer after the choices");
+            }
+            let slug = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let key = questions.iter().map(|q| q.choices.iter().map(|c| c.right).collect()).collect();
+            keys.insert((lang.to_string(), slug), key);
+        }
+    }
+    let english: Vec<_> = keys.iter().filter(|((lang, _), _)| lang == "en").collect();
+    assert!(english.len() >= 10, "{} English chapters", english.len());
+    for ((_, slug), key) in english {
+        for (lang, ..) in OPENING_AND_CLOSING.iter().skip(1) {
+            let other = keys.get(&(lang.to_string(), slug.clone()));
+            assert_eq!(
+                other,
+                Some(key),
+                "content/{lang}/{slug}.md: its choices (count, right ones) differ from English"
+            );
+        }
+    }
+}

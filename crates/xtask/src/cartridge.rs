@@ -1,4 +1,4 @@
-//! `cargo xtask cartridge`: the lab as an IMS Common Cartridge 1.3 a course site imports as a module.
+//! `cargo xtask cartridge`: the lab as an IMS Common Cartridge 1.1 a course site imports as a module.
 //!
 //! `cargo xtask cartridge --site https://example.org/lab/ [--lang en] [--chapters sum,hashing]
 //! [--out FILE]` writes a `.imscc` (a zip): `imsmanifest.xml` with one organization whose module
@@ -6,14 +6,23 @@
 //! `wiki_content/` (the folder Canvas turns into Pages; Moodle and others import the same files as
 //! pages or files). Each page has the chapter's title and summary, the chapter's embed (an iframe with
 //! a title, full width and a starting height, like the Embed dialog's snippet) and a link that opens
-//! the chapter in its own tab. The manifest and the pages are written with quick-xml, so every text
-//! is escaped by the writer. Chapters come from `content/<lang>/` (front matter: title, summary,
+//! the chapter in its own tab. After each page comes the chapter's "Check yourself" as a quiz: a QTI
+//! 1.2 assessment in the cartridge's profile (`qti.rs`), under `self_checks/`. The manifest, pages and
+//! assessments are written with quick-xml, so every text is escaped by the writer.
+//!
+//! Version 1.1, not 1.3: Moodle converts only Common Cartridge 1.0 and 1.1 (`backup/converter/imscc1`
+//! and `imscc11`, told apart by the manifest's namespace, which `imscc11` looks for in the manifest's
+//! first 500 bytes, and validated against the 1.1 schemas before anything is converted); Canvas reads
+//! every 1.x version (it drops the namespaces) and exports 1.1 itself. The tests validate the manifest
+//! and every assessment against the official 1.1 schemas (`crates/xtask/schemas/`) with xmllint. Chapters come from `content/<lang>/` (front matter: title, summary,
 //! order); the embed routes are the ones `cargo xtask dist` writes (`dist::routes`).
 
 use crate::content::{chapters, Chapter};
 use crate::dist;
 use crate::dist::oembed::{iframe_attributes, CHAPTER_HEIGHT};
 use crate::shell::{options, root};
+
+mod qti;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::Writer;
 use std::io::{Cursor, Write};
@@ -91,7 +100,7 @@ pub fn build(content: &Path, options: &Options) -> Result<Vec<u8>, String> {
     let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
     let file_options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
     let mut pages = Vec::new();
-    for (index, chapter) in chosen.iter().enumerate() {
+    for (index, &chapter) in chosen.iter().enumerate() {
         let embed_route = format!("embed/chapters/{}", chapter.slug);
         if !routes.contains(&embed_route) {
             return Err(format!("`cargo xtask dist` writes no {embed_route}"));
@@ -103,11 +112,45 @@ pub fn build(content: &Path, options: &Options) -> Result<Vec<u8>, String> {
         let html = chapter_page(chapter, &options.lang, ui, &embed, &page)?;
         zip.start_file(&href, file_options).map_err(|e| e.to_string())?;
         zip.write_all(&html).map_err(|e| e.to_string())?;
-        pages.push((*chapter, href));
+        let quiz = self_check(&folder, chapter, &options.lang, index)?;
+        if let Some((quiz_href, _, bytes)) = &quiz {
+            zip.start_file(quiz_href, file_options).map_err(|e| e.to_string())?;
+            zip.write_all(bytes).map_err(|e| e.to_string())?;
+        }
+        pages.push(Page { chapter, href, quiz: quiz.map(|(href, title, _)| (href, title)) });
     }
     zip.start_file("imsmanifest.xml", file_options).map_err(|e| e.to_string())?;
     zip.write_all(&manifest(&options.lang, ui.site_name, &pages)?).map_err(|e| e.to_string())?;
     Ok(zip.finish().map_err(|e| e.to_string())?.into_inner())
+}
+
+/// A chapter's page in the cartridge and, if it has questions, its quiz (file and title).
+struct Page<'a> {
+    chapter: &'a Chapter,
+    href: String,
+    quiz: Option<(String, String)>,
+}
+
+/// The chapter's "Check yourself" as an assessment: its file in the cartridge, its title (the
+/// chapter's title and the section's own heading, "Sum: Check yourself") and its bytes; `None` for a
+/// chapter without questions.
+fn self_check(
+    folder: &Path,
+    chapter: &Chapter,
+    lang: &str,
+    index: usize,
+) -> Result<Option<(String, String, Vec<u8>)>, String> {
+    let path = folder.join(format!("{}.md", chapter.slug));
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?.replace("\r\n", "\n");
+    let questions = prose::quiz::questions(&text);
+    if questions.is_empty() {
+        return Ok(None);
+    }
+    let heading = text.lines().rev().find_map(|l| l.strip_prefix("## ")).unwrap_or_default().trim();
+    let title = format!("{}: {heading}", chapter.title);
+    let id = format!("assessment-{}", chapter.slug);
+    let bytes = qti::assessment(&id, &title, &chapter.title, lang, &questions)?;
+    Ok(Some((format!("self_checks/{:02}-{}.xml", index + 1, chapter.slug), title, bytes)))
 }
 
 fn languages(content: &Path) -> Vec<String> {
@@ -156,16 +199,16 @@ fn empty_element(xml: &mut Xml, name: &str, attributes: &[(&str, &str)]) -> Resu
     xml.write_event(Event::Empty(tag)).map_err(xml_error)
 }
 
-const CC_NAMESPACE: &str = "http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1";
-const LOM_MANIFEST: &str = "http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest";
-const SCHEMA_LOCATION: &str = "http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1 \
-     http://www.imsglobal.org/profile/cc/ccv1p3/ccv1p3_imscp_v1p2_v1p0.xsd \
-     http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest \
-     http://www.imsglobal.org/profile/cc/ccv1p3/LOM/ccv1p3_lommanifest_v1p0.xsd";
+const CC_NAMESPACE: &str = "http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1";
+const LOM_MANIFEST: &str = "http://ltsc.ieee.org/xsd/imsccv1p1/LOM/manifest";
+const SCHEMA_LOCATION: &str = "http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1 \
+     http://www.imsglobal.org/profile/cc/ccv1p1/ccv1p1_imscp_v1p2_v1p0.xsd \
+     http://ltsc.ieee.org/xsd/imsccv1p1/LOM/manifest \
+     http://www.imsglobal.org/profile/cc/ccv1p1/LOM/ccv1p1_lommanifest_v1p0.xsd";
 
-/// `imsmanifest.xml`: the metadata, one organization (a module with an item per page, in order),
-/// and a web-content resource per page.
-fn manifest(lang: &str, module_title: &str, pages: &[(&Chapter, String)]) -> Result<Vec<u8>, String> {
+/// `imsmanifest.xml`: the metadata, one organization (a module with an item per page, each followed
+/// by its chapter's quiz, in order), and a web-content resource per page and an assessment per quiz.
+fn manifest(lang: &str, module_title: &str, pages: &[Page]) -> Result<Vec<u8>, String> {
     let mut xml = Writer::new_with_indent(Cursor::new(Vec::new()), b' ', 2);
     xml.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None))).map_err(xml_error)?;
     let identifier = format!("concurrency-lab-{lang}");
@@ -179,7 +222,7 @@ fn manifest(lang: &str, module_title: &str, pages: &[(&Chapter, String)]) -> Res
     element(&mut xml, "manifest", &attributes, |xml| {
         element(xml, "metadata", &[], |xml| {
             text_element(xml, "schema", &[], "IMS Common Cartridge")?;
-            text_element(xml, "schemaversion", &[], "1.3.0")?;
+            text_element(xml, "schemaversion", &[], "1.1.0")?;
             element(xml, "lomimscc:lom", &[], |xml| {
                 element(xml, "lomimscc:general", &[], |xml| {
                     element(xml, "lomimscc:title", &[], |xml| {
@@ -194,12 +237,20 @@ fn manifest(lang: &str, module_title: &str, pages: &[(&Chapter, String)]) -> Res
                 element(xml, "item", &[("identifier", "root")], |xml| {
                     element(xml, "item", &[("identifier", "module")], |xml| {
                         text_element(xml, "title", &[], module_title)?;
-                        for (chapter, _) in pages {
-                            let item = format!("item-{}", chapter.slug);
-                            let resource = format!("resource-{}", chapter.slug);
+                        for page in pages {
+                            let slug = &page.chapter.slug;
+                            let item = format!("item-{slug}");
+                            let resource = format!("resource-{slug}");
                             element(xml, "item", &[("identifier", &item), ("identifierref", &resource)], |xml| {
-                                text_element(xml, "title", &[], &chapter.title)
+                                text_element(xml, "title", &[], &page.chapter.title)
                             })?;
+                            if let Some((_, title)) = &page.quiz {
+                                let item = format!("item-assessment-{slug}");
+                                let resource = format!("assessment-{slug}");
+                                element(xml, "item", &[("identifier", &item), ("identifierref", &resource)], |xml| {
+                                    text_element(xml, "title", &[], title)
+                                })?;
+                            }
                         }
                         Ok(())
                     })
@@ -207,10 +258,17 @@ fn manifest(lang: &str, module_title: &str, pages: &[(&Chapter, String)]) -> Res
             })
         })?;
         element(xml, "resources", &[], |xml| {
-            for (chapter, href) in pages {
-                let resource = format!("resource-{}", chapter.slug);
-                let attributes = [("identifier", resource.as_str()), ("type", "webcontent"), ("href", href.as_str())];
+            for page in pages {
+                let resource = format!("resource-{}", page.chapter.slug);
+                let href = page.href.as_str();
+                let attributes = [("identifier", resource.as_str()), ("type", "webcontent"), ("href", href)];
                 element(xml, "resource", &attributes, |xml| empty_element(xml, "file", &[("href", href)]))?;
+                if let Some((quiz, _)) = &page.quiz {
+                    // As Canvas writes it and Moodle reads it: the file, no `href` on the resource.
+                    let resource = format!("assessment-{}", page.chapter.slug);
+                    let attributes = [("identifier", resource.as_str()), ("type", qti::RESOURCE_TYPE)];
+                    element(xml, "resource", &attributes, |xml| empty_element(xml, "file", &[("href", quiz)]))?;
+                }
             }
             Ok(())
         })

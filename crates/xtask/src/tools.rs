@@ -1,7 +1,7 @@
 //! Installing the build and test tools on a fresh machine, and skipping those already present.
 //!
 //! Nothing is downloaded from GitHub: Rust tools are built from crates.io, wasm-opt and Playwright
-//! come from npm, Chromium from Debian's packages.
+//! come from npm, Chromium and xmllint from Debian's packages.
 
 use crate::shell::{cargo, output, root, run, tool_path};
 use crate::toolchain::{engine_toolchain, install_engine_nightly};
@@ -12,6 +12,9 @@ use std::process::Command;
 /// pinned nightly.
 pub const TRUNK_VERSION: &str = "0.22.1";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
+/// The cartridge's tests validate it against the Common Cartridge schemas with libxml2's xmllint
+/// (Debian's `libxml2-utils`), the library Moodle validates an imported cartridge with.
+pub const XMLLINT: &str = "/usr/bin/xmllint";
 /// twiggy lists what takes the room in a wasm module (`cargo xtask bench` only).
 pub const TWIGGY_VERSION: &str = "0.8.0";
 
@@ -22,6 +25,7 @@ pub fn setup() -> Result<(), String> {
     trunk()?;
     npm_packages()?;
     chromium()?;
+    xmllint()?;
     Ok(())
 }
 
@@ -103,6 +107,18 @@ fn chromium() -> Result<(), String> {
     if Path::new(CHROMIUM).exists() {
         return Ok(());
     }
+    apt_install(&["chromium", "chromium-driver"])
+}
+
+fn xmllint() -> Result<(), String> {
+    if Path::new(XMLLINT).exists() {
+        return Ok(());
+    }
+    apt_install(&["libxml2-utils"])
+}
+
+/// `apt-get install` from Debian's packages (through sudo unless root).
+fn apt_install(packages: &[&str]) -> Result<(), String> {
     let root_user = output(Command::new("id").arg("-u")).is_some_and(|id| id.trim() == "0");
     let apt = |args: &[&str]| {
         let mut command = if root_user { Command::new("apt-get") } else { Command::new("sudo") };
@@ -113,5 +129,5 @@ fn chromium() -> Result<(), String> {
         run(&mut command)
     };
     apt(&["update"])?;
-    apt(&["install", "-y", "--no-install-recommends", "chromium", "chromium-driver"])
+    apt(&[["install", "-y", "--no-install-recommends"].as_slice(), packages].concat())
 }

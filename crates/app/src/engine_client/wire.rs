@@ -76,15 +76,15 @@ pub(super) fn send(request: &Request) -> Result<(), RunFailure> {
     send_with(request, None)
 }
 
-/// Post a request: its JSON alone, or `[JSON, file]` when it brings a file.
+/// Post a request: its bytes alone ([`Request::to_bytes`]), or `[bytes, file]` when it brings a file.
 fn send_with(request: &Request, file: Option<web_sys::File>) -> Result<(), RunFailure> {
     CLIENT.with(|c| {
         let mut client = c.borrow_mut();
         start_worker(&mut client)?;
-        let text = JsValue::from_str(&request.to_json());
+        let bytes: JsValue = js_sys::Uint8Array::from(&request.to_bytes()[..]).into();
         let message = match file {
-            Some(file) => js_sys::Array::of2(&text, &file).into(),
-            None => text,
+            Some(file) => js_sys::Array::of2(&bytes, &file).into(),
+            None => bytes,
         };
         if client.ready {
             let worker = client.worker.as_ref().expect("started above");

@@ -97,15 +97,16 @@ pub fn coordinator_start(build: String) {
     install_panic_hook(PanicListener::Ui);
     let (queue, runs) = mpsc::unbounded::<RunRequest>();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-        // A request is a JSON string, or [JSON string, File] when it brings a file to hash.
+        // A request is its bytes (a Uint8Array, `Request::to_bytes`), or [bytes, File] when it
+        // brings a file to hash. Anything else reads as no bytes, which is refused.
         let data = event.data();
-        let (text, file) = if js_sys::Array::is_array(&data) {
+        let (bytes, file) = if js_sys::Array::is_array(&data) {
             let parts = js_sys::Array::from(&data);
-            (parts.get(0).as_string().unwrap_or_default(), parts.get(1).dyn_into::<web_sys::File>().ok())
+            (js_sys::Uint8Array::new(&parts.get(0)).to_vec(), parts.get(1).dyn_into::<web_sys::File>().ok())
         } else {
-            (data.as_string().unwrap_or_default(), None)
+            (js_sys::Uint8Array::new(&data).to_vec(), None)
         };
-        match Request::from_json(&text) {
+        match Request::from_bytes(&bytes) {
             Ok(Request::Run { run_id, jobs }) => {
                 if let Err(reason) = experiments::job::validate_run(&jobs) {
                     post(&Response::Failed { run_id, failure: Failure::new(FailureKind::Refused, reason) });

@@ -19,7 +19,7 @@ pub(super) fn browser_plan(native: &Figures) -> Result<Value, String> {
         let settings = catalog::sum::Settings { workers: 1, tasks, numbers: NUMBERS, repetitions: REPETITIONS };
         let mut jobs = vec![catalog::sum::job(&settings, Variant::Sequential, 1, 1)];
         jobs.extend(SUM_WORKERS.map(|workers| catalog::sum::job(&settings, Variant::ThreadPool, workers, tasks)));
-        sum.insert(tasks.to_string(), serde_json::to_value(jobs).map_err(|e| e.to_string())?);
+        sum.insert(tasks.to_string(), planned_jobs(&jobs)?);
     }
     plan.insert("sum".into(), Value::Object(sum));
     // The kernels after Sum, and the figure each of their jobs is reported under: the page names
@@ -33,11 +33,25 @@ pub(super) fn browser_plan(native: &Figures) -> Result<Value, String> {
             serde_json::from_value(jobs.clone()).map_err(|e| format!("`lab {}` jobs: {e}", kernel.name()))?;
         let names = parsed.iter().map(|job| figure_name(job).map(Value::from)).collect::<Result<Vec<_>, _>>()?;
         figures.insert(kernel.name().into(), Value::Array(names));
-        plan.insert(kernel.name().into(), jobs.clone());
+        plan.insert(kernel.name().into(), planned_jobs(&parsed)?);
     }
     plan.insert("kernels".into(), Kernel::ALL.iter().map(|k| Value::from(k.name())).collect());
     plan.insert("figure_names".into(), Value::Object(figures));
     Ok(Value::Object(plan))
+}
+
+/// `jobs` as bench.mjs reads them: each job's JSON, with its request bytes before its repetitions
+/// (`wire`, [`experiments::protocol::job_bytes_before_repetitions`]), from which the script builds
+/// the run requests it posts to the engine.
+fn planned_jobs(jobs: &[Job]) -> Result<Value, String> {
+    jobs.iter()
+        .map(|job| {
+            let mut value = serde_json::to_value(job).map_err(|e| e.to_string())?;
+            let wire = experiments::protocol::job_bytes_before_repetitions(job);
+            value["wire"] = wire.into_iter().map(Value::from).collect();
+            Ok(value)
+        })
+        .collect()
 }
 
 /// Run `node e2e/bench.mjs` against `dist` on `plan` ([`browser_plan`]) and read its

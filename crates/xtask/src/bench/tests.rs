@@ -507,8 +507,27 @@ fn the_browser_measures_the_jobs_lab_measured() {
         native.insert(format!("{}_jobs", kernel.name()), serde_json::from_str(&jobs).expect("jobs parse"));
     }
     let plan = super::browser::browser_plan(&native).expect("a plan");
+    // Each planned job is lab's, with the bytes the script builds its request from.
+    let without_wire = |jobs: &serde_json::Value| -> (serde_json::Value, Vec<Vec<u8>>) {
+        let mut jobs = jobs.clone();
+        let wires = jobs
+            .as_array_mut()
+            .expect("a list of jobs")
+            .iter_mut()
+            .map(|job| {
+                let wire = job.as_object_mut().expect("a job").remove("wire").expect("its bytes");
+                serde_json::from_value(wire).expect("bytes")
+            })
+            .collect();
+        (jobs, wires)
+    };
     for kernel in Kernel::ALL {
-        assert_eq!(plan[kernel.name()], native[&format!("{}_jobs", kernel.name())], "{}", kernel.name());
+        let native_jobs = &native[&format!("{}_jobs", kernel.name())];
+        let (jobs, wires) = without_wire(&plan[kernel.name()]);
+        assert_eq!(&jobs, native_jobs, "{}", kernel.name());
+        let parsed: Vec<experiments::Job> = serde_json::from_value(jobs).expect("jobs");
+        let expected: Vec<Vec<u8>> = parsed.iter().map(experiments::protocol::job_bytes_before_repetitions).collect();
+        assert_eq!(wires, expected, "{}", kernel.name());
     }
     // Sum: the loop, then t tasks on 1 and on 2 workers, for each task count, with lab's settings.
     for tasks in TASK_COUNTS {

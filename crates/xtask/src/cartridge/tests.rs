@@ -146,15 +146,16 @@ fn content() -> std::path::PathBuf {
 fn the_whole_lab_is_one_module_with_a_page_per_chapter_in_chapter_order() {
     let files = unpack(build(&content(), &options("en", &[])).expect("a cartridge"));
     let manifest = parse_manifest(&files["imsmanifest.xml"]);
-    assert_eq!(manifest.schema_version, "1.3.0");
+    assert_eq!(manifest.schema_version, "1.1.0");
     assert_eq!(manifest.language, "en");
     let chapters = chapters(&content().join("en")).unwrap();
     assert!(chapters.len() >= 10, "{chapters:?}");
     let titles: Vec<&str> = manifest.items.iter().map(|(_, t)| t.as_str()).collect();
-    let expected: Vec<&str> = chapters.iter().map(|c| c.title.as_str()).collect();
-    assert_eq!(titles, expected, "one item per chapter, in chapter order");
+    let expected: Vec<String> =
+        chapters.iter().flat_map(|c| [c.title.clone(), format!("{}: Check yourself", c.title)]).collect();
+    assert_eq!(titles, expected, "a page per chapter, in chapter order, each followed by its quiz");
     let routes = dist::routes(&content().join("en")).unwrap();
-    for (reference, title) in &manifest.items {
+    for (reference, title) in manifest.items.iter().step_by(2) {
         let (kind, href, file_hrefs) =
             manifest.resources.get(reference).unwrap_or_else(|| panic!("{title}: no resource {reference}"));
         assert_eq!(kind, "webcontent");
@@ -179,9 +180,10 @@ fn a_chapter_selection_keeps_chapter_order_and_nothing_else() {
     let mut slugs = ["sum", "hashing", "concurrency-vs-parallelism"];
     slugs.sort_by_key(|s| position(s));
     let referenced: Vec<String> = manifest.items.iter().map(|(r, _)| r.clone()).collect();
-    let expected: Vec<String> = slugs.iter().map(|s| format!("resource-{s}")).collect();
+    let expected: Vec<String> =
+        slugs.iter().flat_map(|s| [format!("resource-{s}"), format!("assessment-{s}")]).collect();
     assert_eq!(referenced, expected);
-    assert_eq!(files.len(), 4, "the manifest and three pages: {:?}", files.keys());
+    assert_eq!(files.len(), 7, "the manifest, three pages and their quizzes: {:?}", files.keys());
     let error = build(&content(), &options("en", &["sum", "no-such-chapter"])).unwrap_err();
     assert!(error.contains("no-such-chapter") && error.contains("hashing"), "{error}");
 }
@@ -240,4 +242,129 @@ fn the_cartridge_command_refuses_control_characters_in_the_site() {
         let error = super::command(&args).unwrap_err();
         assert!(error.starts_with("--site ") && error.contains("control character"), "{error}");
     }
+}
+
+/// `xml` checked against one of the official Common Cartridge 1.1 schemas in `crates/xtask/schemas/`
+/// by libxml2's xmllint (as Moodle checks a manifest before converting it); `Err` holds what it said.
+fn validate(xml: &str, schema: &str) -> Result<(), String> {
+    let xmllint = crate::tools::XMLLINT;
+    assert!(
+        std::path::Path::new(xmllint).exists(),
+        "{xmllint} is missing: `cargo xtask setup` installs it (Debian's libxml2-utils)"
+    );
+    let folder = std::env::temp_dir().join(format!("lab-cartridge-schema-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let file = folder.join(format!("{}.xml", NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
+    std::fs::write(&file, xml).unwrap();
+    let schema = root().join("crates/xtask/schemas/cc1p1").join(schema);
+    let out = std::process::Command::new(xmllint)
+        .args(["--noout", "--nonet", "--schema"])
+        .arg(&schema)
+        .arg(&file)
+        .output()
+        .expect("xmllint runs");
+    std::fs::remove_file(&file).unwrap();
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    // A schema that did not load (a missing import) is a warning, not a failure, to xmllint.
+    assert!(!said.contains("failed to load") && !said.contains("WXS schema"), "{said}");
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(said)
+    }
+}
+
+const MANIFEST_SCHEMA: &str = "ccv1p1_imscp_v1p2_v1p0.xsd";
+const QTI_SCHEMA: &str = "ccv1p1_qtiasiv1p2p1_v1p0.xsd";
+
+#[test]
+fn every_language_s_cartridge_is_valid_against_the_common_cartridge_1_1_schemas() {
+    for lang in ["en", "ru", "zh", "ja", "hi"] {
+        let files = unpack(build(&content(), &options(lang, &[])).expect("a cartridge"));
+        let manifest = &files["imsmanifest.xml"];
+        validate(manifest, MANIFEST_SCHEMA).unwrap_or_else(|e| panic!("{lang} manifest: {e}"));
+        // Moodle's Common Cartridge 1.1 converter recognises a cartridge by this namespace in the
+        // manifest's first 500 bytes (spaces and quotes removed).
+        let head: String = manifest.chars().take(500).filter(|c| !c.is_whitespace() && *c != '"').collect();
+        assert!(head.contains("xmlns=http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1"), "{head}");
+        let parsed = parse_manifest(manifest);
+        let quizzes: Vec<&(String, String, Vec<String>)> =
+            parsed.resources.values().filter(|(kind, ..)| kind == qti::RESOURCE_TYPE).collect();
+        assert_eq!(quizzes.len(), 10, "{lang}: a quiz per chapter");
+        for (_, _, hrefs) in quizzes {
+            let assessment = &files[&hrefs[0]];
+            validate(assessment, QTI_SCHEMA).unwrap_or_else(|e| panic!("{lang} {}: {e}", hrefs[0]));
+        }
+    }
+}
+
+#[test]
+fn a_quiz_holds_the_chapter_s_questions_graded_with_the_folded_answer_as_feedback() {
+    let files = unpack(build(&content(), &options("ru", &["sum"])).unwrap());
+    let quiz = &files["self_checks/01-sum.xml"];
+    let text = std::fs::read_to_string(content().join("ru/sum.md")).unwrap();
+    let questions = prose::quiz::questions(&text);
+    assert_eq!(quiz.matches("<item ").count(), questions.len());
+    assert!(quiz.contains("title=\"") && quiz.contains(": Проверьте себя\""), "the title in Russian");
+    for q in &questions {
+        let item = format!("assessment-sum-q{}", q.number);
+        let right = q.choices.iter().position(|c| c.right).unwrap();
+        let right = format!(
+            "<varequal respident=\"response1\" case=\"Yes\">{item}-{}</varequal>",
+            (b'a' + right as u8) as char
+        );
+        assert_eq!(quiz.matches(&right).count(), 1, "{right}");
+        assert_eq!(quiz.matches(&format!("<response_label ident=\"{item}-")).count(), q.choices.len());
+    }
+    assert_eq!(quiz.matches("<fieldentry>cc.multiple_choice.v0p1</fieldentry>").count(), questions.len());
+    assert_eq!(quiz.matches("<setvar varname=\"SCORE\" action=\"Set\">100</setvar>").count(), questions.len());
+    assert_eq!(quiz.matches("linkrefid=\"general_fb\"").count(), questions.len());
+    // The feedback is the folded answer, its figures in the language's spelling (`{{num 1.5}}` → 1,5).
+    assert!(!quiz.contains("{{num"), "{quiz}");
+    assert!(quiz.contains("1,5×"), "{quiz}");
+    let first_answer = prose::render_in("ru", &questions[0].answer);
+    let escaped = first_answer.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    assert!(quiz.contains(escaped.trim_end()), "the first answer is the first item's feedback");
+}
+
+#[test]
+fn a_question_without_choices_is_an_essay_and_several_right_choices_are_a_multiple_response() {
+    let text = "## Check yourself\n\n**1.** Explain.\n\n<!-- fold: Answer -->\nLike this, about {{num 5,720,764}}.\n<!-- /fold -->\n\n\
+                **2.** Which?\n\n- [x] One\n- [ ] Two\n- [x] Three\n\n<!-- fold: Answer -->\nOne and three.\n<!-- /fold -->\n";
+    let questions = prose::quiz::questions(text);
+    let xml = String::from_utf8(qti::assessment("assessment-x", "X: Check yourself", "X", "hi", &questions).unwrap())
+        .unwrap();
+    validate(&xml, QTI_SCHEMA).unwrap();
+    assert!(xml.contains("cc.essay.v0p1") && xml.contains("<response_str ident=\"response1\""), "{xml}");
+    assert!(xml.contains("cc.multiple_response.v0p1") && xml.contains("rcardinality=\"Multiple\""), "{xml}");
+    assert!(xml.contains("<not>") && xml.contains("57,20,764"), "Hindi groups lakhs: {xml}");
+}
+
+#[test]
+fn the_schemas_refuse_what_an_importer_would_not_take() {
+    let files = unpack(build(&content(), &options("en", &["sum"])).unwrap());
+    let manifest = &files["imsmanifest.xml"];
+    let quiz = &files["self_checks/01-sum.xml"];
+    validate(manifest, MANIFEST_SCHEMA).unwrap();
+    validate(quiz, QTI_SCHEMA).unwrap();
+    // A resource without its type; an assessment without the title the profile requires; a score
+    // that adds (the profile only sets); an assessment of another QTI namespace. (The profile's rules
+    // that the schema leaves to Schematron, such as required metadata fields, xmllint does not check:
+    // the quiz test checks the fields the importers read.)
+    let untyped = manifest.replacen(" type=\"webcontent\"", "", 1);
+    assert!(validate(&untyped, MANIFEST_SCHEMA).unwrap_err().contains("'type' is required"));
+    let untitled = quiz.replacen(" title=\"", " name=\"", 1);
+    assert!(validate(&untitled, QTI_SCHEMA).unwrap_err().contains("'title' is required"));
+    assert!(validate(&quiz.replacen("action=\"Set\"", "action=\"Add\"", 1), QTI_SCHEMA).is_err());
+    assert!(validate(&quiz.replace("ims_qtiasiv1p2\"", "ims_qtiasiv2p1\""), QTI_SCHEMA).is_err());
+}
+
+#[test]
+fn figures_are_written_as_each_language_writes_them() {
+    let html = "{{num 5,720,764}} / {{num 1.5}} / {{num 1,000}} / {{num many}}";
+    assert_eq!(qti::figures("en", html), "5,720,764 / 1.5 / 1,000 / many");
+    assert_eq!(qti::figures("ru", html), "5\u{a0}720\u{a0}764 / 1,5 / 1\u{a0}000 / many");
+    assert_eq!(qti::figures("hi", html), "57,20,764 / 1.5 / 1,000 / many");
+    assert_eq!(qti::figures("ja", html), "5,720,764 / 1.5 / 1,000 / many");
 }
