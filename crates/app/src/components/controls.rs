@@ -11,61 +11,12 @@ pub fn unique_id(prefix: &str) -> String {
     format!("{prefix}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
 }
 
-/// What a control binds to: a value to show and a way to set it. Usually one knob of an
-/// experiment's settings (`panels::state::ExperimentState::knob`), or a signal of its own.
-pub struct Knob<T: Send + Sync + 'static = u64> {
-    value: Signal<T>,
-    set: SignalSetter<T>,
-}
-
-impl<T: Send + Sync + 'static> Clone for Knob<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T: Send + Sync + 'static> Copy for Knob<T> {}
-
-impl<T: Clone + Send + Sync + 'static> Knob<T> {
-    /// A knob that shows `value` and hands what the reader chose to `set`.
-    pub fn new(value: Signal<T>, set: SignalSetter<T>) -> Self {
-        Knob { value, set }
-    }
-
-    /// The value, tracked.
-    pub fn get(&self) -> T {
-        self.value.get()
-    }
-
-    /// The value, untracked.
-    pub fn get_untracked(&self) -> T {
-        self.value.get_untracked()
-    }
-
-    /// Set the value; what shows it is rewritten even when it is the same (undoing bad input).
-    pub fn set(&self, value: T) {
-        self.set.set(value)
-    }
-}
-
-impl<T: Clone + Send + Sync + 'static> From<Knob<T>> for Signal<T> {
-    fn from(knob: Knob<T>) -> Self {
-        knob.value
-    }
-}
-
-impl<T: Clone + Send + Sync + 'static> From<RwSignal<T>> for Knob<T> {
-    fn from(signal: RwSignal<T>) -> Self {
-        Knob { value: signal.into(), set: signal.write_only().into() }
-    }
-}
-
 /// A range slider with a visible label, the current value, and a help line.
 #[component]
 pub fn Slider(
     label: &'static str,
     #[prop(into)] help: Signal<String>,
-    #[prop(into)] value: Knob,
+    value: RwSignal<u64>,
     range: Signal<ParamRange>,
     #[prop(into)] disabled: Signal<bool>,
 ) -> impl IntoView {
@@ -102,7 +53,7 @@ pub fn Slider(
 pub fn NumberField(
     label: &'static str,
     #[prop(into)] help: Signal<String>,
-    #[prop(into)] value: Knob,
+    value: RwSignal<u64>,
     range: ParamRange,
     #[prop(into)] disabled: Signal<bool>,
 ) -> impl IntoView {
@@ -127,6 +78,7 @@ pub fn NumberField(
                         let next = typed.map_or(range.default, |v| range.clamp(v.max(0.0).round() as u64));
                         // Setting the same value again still rewrites the field, undoing bad input.
                         value.set(next);
+                        value.notify();
                     }
                 />
             </div>

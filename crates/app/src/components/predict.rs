@@ -264,7 +264,7 @@ fn speedup_question(
     question: Signal<String>,
     rows: Signal<Vec<ResultRow>>,
     kind: &'static str,
-    workers: Signal<u64>,
+    workers: RwSignal<u64>,
 ) -> AnyView {
     let cores = crate::environment::machine().logical_processors.max(1);
     let measured = Signal::derive(move || {
@@ -289,7 +289,7 @@ fn workers_question(
     experiment: ExperimentId,
     question: Signal<String>,
     rows: Signal<Vec<ResultRow>>,
-    workers: Signal<u64>,
+    workers: RwSignal<u64>,
 ) -> AnyView {
     let measured = Signal::derive(move || {
         rows.with(|rows| speedup_of(latest_plain_run(rows), "goroutines")).and_then(|(s, k)| {
@@ -307,7 +307,7 @@ fn workers_question(
 }
 
 /// Chapter 1: which of the two runs finishes first.
-pub fn demo(rows: Signal<Vec<ResultRow>>, workers: Signal<u64>) -> AnyView {
+pub fn demo(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
     let t = ui();
     let question = Signal::derive(move || message(t.predict_demo_question, &[("workers", Arg::Count(workers.get()))]));
     let options = Signal::derive(move || with_workers(&t.predict_demo_options, workers.get() as u32));
@@ -319,21 +319,21 @@ pub fn demo(rows: Signal<Vec<ResultRow>>, workers: Signal<u64>) -> AnyView {
 }
 
 /// The sum: the speedup of the tasks over the loop.
-pub fn sum(rows: Signal<Vec<ResultRow>>, workers: Signal<u64>) -> AnyView {
+pub fn sum(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
     let question =
         Signal::derive(move || message(ui().predict_sum_question, &[("workers", Arg::Count(workers.get()))]));
     speedup_question(ExperimentId::Sum, question, rows, "tasks", workers)
 }
 
 /// Bubble sort: the chunked sort's speedup over one bubble sort.
-pub fn bubble_sort(rows: Signal<Vec<ResultRow>>, workers: Signal<u64>) -> AnyView {
+pub fn bubble_sort(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
     let question =
         Signal::derive(move || message(ui().predict_sort_question, &[("workers", Arg::Count(workers.get()))]));
     speedup_question(ExperimentId::BubbleSort, question, rows, "chunked", workers)
 }
 
 /// Hashing: the hashes on k workers against one after another.
-pub fn hashing(rows: Signal<Vec<ResultRow>>, workers: Signal<u64>, hashes: Signal<u64>) -> AnyView {
+pub fn hashing(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>, hashes: RwSignal<u64>) -> AnyView {
     let question = Signal::derive(move || {
         message(
             ui().predict_hash_question,
@@ -344,7 +344,7 @@ pub fn hashing(rows: Signal<Vec<ResultRow>>, workers: Signal<u64>, hashes: Signa
 }
 
 /// Document search: goroutines waiting on reads, against the loop.
-pub fn document_search(rows: Signal<Vec<ResultRow>>, workers: Signal<u64>, tasks: Signal<u64>) -> AnyView {
+pub fn document_search(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>, tasks: RwSignal<u64>) -> AnyView {
     let question = Signal::derive(move || {
         message(
             ui().predict_docs_question,
@@ -357,9 +357,9 @@ pub fn document_search(rows: Signal<Vec<ResultRow>>, workers: Signal<u64>, tasks
 /// CPU- vs IO-bound: the chosen kind as goroutines, against the loop.
 pub fn cpu_vs_io(
     rows: Signal<Vec<ResultRow>>,
-    kind: Signal<&'static str>,
-    workers: Signal<u64>,
-    tasks: Signal<u64>,
+    kind: RwSignal<&'static str>,
+    workers: RwSignal<u64>,
+    tasks: RwSignal<u64>,
 ) -> AnyView {
     let t = ui();
     let question = Signal::derive(move || {

@@ -90,10 +90,10 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
     let workers_limits = bubble_sort::workers_range(machine);
     let exp = ExperimentState::<Settings>::new(machine);
     let log = exp.log;
-    let workers = exp.knob(|s| &mut s.workers);
-    let tasks = exp.knob(|s| &mut s.tasks);
-    let numbers = exp.knob(|s| &mut s.numbers);
-    let repetitions = exp.knob(|s| &mut s.repetitions);
+    let workers = exp.knob(&workers_limits);
+    let tasks = exp.knob(&TASKS);
+    let numbers = exp.knob(&NUMBERS);
+    let repetitions = exp.knob(&REPETITIONS);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| (algorithm_id(algorithm_of(&m.job)), describe(&m.job)));
     let views = BubbleSortViews {
@@ -163,7 +163,7 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
-            {predict::bubble_sort(log.rows.into(), workers.into())}
+            {predict::bubble_sort(log.rows.into(), workers)}
             <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
             <ResultsTable rows=log.rows.into() />
         </Later>

@@ -51,10 +51,10 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
     let workers_limits = cpu_vs_io::workers_range(machine);
     let exp = ExperimentState::<Settings>::new(machine);
     let log = exp.log;
-    let kind = exp.choice(|s| &mut s.kind);
-    let workers = exp.knob(|s| &mut s.workers);
-    let tasks = exp.knob(|s| &mut s.tasks);
-    let repetitions = exp.knob(|s| &mut s.repetitions);
+    let kind = exp.choice("kind");
+    let workers = exp.knob(&workers_limits);
+    let tasks = exp.knob(&TASKS);
+    let repetitions = exp.knob(&REPETITIONS);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| (variant_id(m.job.variant), describe(&m.job)));
     let views = CpuVsIoViews {
@@ -143,7 +143,7 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
-            {predict::cpu_vs_io(log.rows.into(), kind.into(), workers.into(), tasks.into())}
+            {predict::cpu_vs_io(log.rows.into(), kind, workers, tasks)}
             <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
             <ResultsTable rows=log.rows.into() />
         </Later>

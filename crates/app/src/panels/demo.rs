@@ -44,8 +44,8 @@ fn DemoControls(machine: Machine) -> impl IntoView {
     let workers_limits = workers_range(cores);
     let exp = ExperimentState::<Settings>::new(machine);
     let log = exp.log;
-    let workers = exp.knob(|s| &mut s.workers);
-    let tasks = exp.knob(|s| &mut s.tasks);
+    let workers = exp.knob(&workers_limits);
+    let tasks = exp.knob(&TASKS);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, baseline| (if baseline { "one-worker" } else { "many-workers" }, describe(&m.job)));
     let compared = Compared::new();
@@ -82,7 +82,7 @@ fn DemoControls(machine: Machine) -> impl IntoView {
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the timelines,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
-            {predict::demo(log.rows.into(), workers.into())}
+            {predict::demo(log.rows.into(), workers)}
             <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
             <ResultsTable rows=log.rows.into() />
         </Later>

@@ -89,11 +89,11 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
     let workers_limits = document_search::workers_range(machine);
     let exp = ExperimentState::<Settings>::new(machine);
     let log = exp.log;
-    let workers = exp.knob(|s| &mut s.workers);
-    let tasks = exp.knob(|s| &mut s.tasks);
-    let documents = exp.knob(|s| &mut s.documents);
-    let latency = exp.knob(|s| &mut s.latency_ms);
-    let repetitions = exp.knob(|s| &mut s.repetitions);
+    let workers = exp.knob(&workers_limits);
+    let tasks = exp.knob(&TASKS);
+    let documents = exp.knob(&DOCUMENTS);
+    let latency = exp.knob(&LATENCY_MS);
+    let repetitions = exp.knob(&REPETITIONS);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| (variant_id(m.job.variant), describe(&m.job)));
     let views = DocumentSearchViews {
@@ -191,7 +191,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
-            {predict::document_search(log.rows.into(), workers.into(), tasks.into())}
+            {predict::document_search(log.rows.into(), workers, tasks)}
             <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
             <ResultsTable rows=log.rows.into() />
         </Later>

@@ -58,9 +58,9 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
     let exp = ExperimentState::<Settings>::new(machine);
     let log = exp.log;
     let (workers_limits, _) = go_scheduler::ranges(exp.get().scenario, machine);
-    let scenario = exp.choice(|s| &mut s.scenario);
-    let workers = exp.knob(|s| &mut s.workers);
-    let tasks = exp.knob(|s| &mut s.tasks);
+    let scenario = exp.choice("scenario");
+    let workers = exp.knob(&workers_limits);
+    let tasks = exp.knob(&limits::TASKS);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| match m.job.workload {
         experiments::Workload::Scenario { scenario } => ("goroutines", name(scenario).to_string()),
@@ -110,10 +110,10 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
                             type="radio"
                             name="go-scenario"
                             value=kind.id()
-                            prop:checked=move || scenario.get() == kind
+                            prop:checked=move || scenario.get() == kind.id()
                             disabled=move || running.get()
                             on:change=move |_| {
-                                scenario.set(kind);
+                                scenario.set(kind.id());
                                 let (k, n) = go_scheduler::defaults(kind, machine);
                                 let changed = workers.get_untracked() != k as u64 || tasks.get_untracked() != n as u64;
                                 workers.set(k as u64);
@@ -127,7 +127,7 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
                         {name(kind)}
                     </label>
                 }).collect_view()}
-                <p class="help">{move || help(scenario.get())}</p>
+                <p class="help">{move || help(exp.track().scenario)}</p>
                 <p class="help" role="status" data-testid="scenario-reset">{move || reset_note.get()}</p>
             </fieldset>
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
@@ -138,7 +138,7 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
             {predict::go_scheduler(Signal::derive(move || recorded.with(|m| m.as_ref().map(|m| predict::stolen_tasks(&m.trace.events, m.job.tasks)))))}
-            <RunStatus runner=exp.runner describe=move |_| name(scenario.get_untracked()).to_string() />
+            <RunStatus runner=exp.runner describe=move |_| name(exp.get().scenario).to_string() />
         </Later>
         <LaterCode load=move || go_scheduler_views(log.rows.into(), compared, recorded, step, traced_label, lanes, reduced_motion) />
     }

@@ -92,11 +92,11 @@ fn HashingControls(machine: Machine) -> impl IntoView {
     let workers_limits = hashing::workers_range(cores);
     let exp = ExperimentState::<Settings>::new(machine);
     let log = exp.log;
-    let source = exp.choice(|s| &mut s.source);
-    let size_mb = exp.knob(|s| &mut s.size_mb);
-    let hashes = exp.knob(|s| &mut s.hashes);
-    let workers = exp.knob(|s| &mut s.workers);
-    let repetitions = exp.knob(|s| &mut s.repetitions);
+    let source = exp.choice("source");
+    let size_mb = exp.knob(&SIZE_MB);
+    let hashes = exp.knob(&HASHES);
+    let workers = exp.knob(&workers_limits);
+    let repetitions = exp.knob(&REPETITIONS);
     let file = RwSignal::new(None::<SendWrapper<web_sys::File>>);
     let file_label = RwSignal::new(String::new());
     let problem = RwSignal::new(None::<&'static str>);
@@ -202,7 +202,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
-            {predict::hashing(log.rows.into(), workers.into(), hashes.into())}
+            {predict::hashing(log.rows.into(), workers, hashes)}
             {move || problem.get().map(|p| view! { <p class="notice notice-warning" role="alert">{p}</p> })}
             <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
         </Later>

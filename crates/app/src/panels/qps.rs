@@ -105,13 +105,13 @@ fn QpsControls(machine: Machine) -> impl IntoView {
     let t = ui();
     let (threads_limits, workers_limits) = catalog_qps::ranges(machine);
     let exp = ExperimentState::<Settings>::new(machine);
-    let requests = exp.knob(|s| &mut s.requests);
-    let concurrency = exp.knob(|s| &mut s.concurrency);
-    let wait = exp.knob(|s| &mut s.wait_ms);
-    let work = exp.knob(|s| &mut s.work_us);
-    let threads = exp.knob(|s| &mut s.threads);
-    let workers = exp.knob(|s| &mut s.workers);
-    let repetitions = exp.knob(|s| &mut s.repetitions);
+    let requests = exp.knob(&REQUESTS);
+    let concurrency = exp.knob(&CONCURRENCY);
+    let wait = exp.knob(&WAIT_MS);
+    let work = exp.knob(&WORK_US);
+    let threads = exp.knob(&threads_limits);
+    let workers = exp.knob(&workers_limits);
+    let repetitions = exp.knob(&REPETITIONS);
     let results = RwSignal::new(Vec::<Measurement>::new());
 
     // A load test of slow requests can take minutes: say so before it starts.

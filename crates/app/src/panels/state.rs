@@ -1,50 +1,87 @@
-//! One experiment's state, made from the catalog: its settings (read once from the address), the
-//! controls' knobs as slices of them, and a run started through the runner and the result log.
+//! One experiment's state, made from the catalog: its knobs (read once from the address, one signal
+//! each), the settings the catalog makes of them, and a run started through the runner and the
+//! result log.
 //!
 //! A panel asks for `ExperimentState::<catalog::sum::Settings>::new(machine)` and gets the preset
-//! read (clamp notes and autorun included) and one signal holding the settings; its controls bind to
-//! [`ExperimentState::knob`]s, and its buttons call [`ExperimentState::run`] or
-//! [`ExperimentState::sweep`] with the jobs the catalog builds from the settings: the address takes
-//! the settings, the results log a new run with them, the progress line the jobs, the runner sends
-//! them. What is left in a panel's file is what the reader sees.
+//! read (clamp notes and autorun included) and a signal per knob the catalog's `read` asked for;
+//! its controls bind to [`ExperimentState::knob`]s, and its buttons call [`ExperimentState::run`]
+//! or [`ExperimentState::sweep`] with the jobs the catalog builds from [`ExperimentState::get`]:
+//! the address takes the settings, the results log a new run with them, the progress line the
+//! jobs, the runner sends them. What is left in a panel's file is what the reader sees.
 //!
-//! Only the thin layer here is generic over the settings; the work is done by the runner, the log
-//! and `write_to_url`, which know nothing of any one experiment, so twelve settings types add
-//! little code to the chapters.
+//! Nothing here holds a `Settings` in a signal: the knobs are plain `RwSignal<u64>` and
+//! `RwSignal<&'static str>`, which every panel shares, and `get` runs the catalog's own `read` over
+//! them. A signal, derived signal or setter per settings type would be code of its own in each
+//! panel's chunk (measured: 4.7 KB gzip more before the task-cost chapter's Run). The work is done
+//! by the runner, the log and `write_to_url`, which know nothing of any one experiment.
 
 use super::panel::{ResultLog, RunLog};
-use crate::components::controls::Knob;
 use crate::presets::{write_to_url, Preset};
 use crate::runner::{run_on_mount, Runner};
-use experiments::catalog::{ExperimentSettings, Machine, Query, ENGINE_WITH_PAGE};
-use experiments::params::ClampNote;
+use experiments::catalog::{ExperimentSettings, KnobReader, Machine, Query, ENGINE_WITH_PAGE};
+use experiments::params::{ClampNote, ParamRange};
 use experiments::{Job, Measurement};
 use leptos::prelude::*;
+use std::marker::PhantomData;
 
-/// A value a numeric control can show: the controls work in `u64`, the settings in their own width.
-pub trait KnobValue: Copy + Send + Sync + 'static {
-    fn to_knob(self) -> u64;
-    fn from_knob(value: u64) -> Self;
+/// One knob as the catalog read it: its key and the signal its control binds to.
+#[derive(Clone)]
+enum KnobSignal {
+    Value(&'static str, RwSignal<u64>),
+    Choice(String, RwSignal<&'static str>),
 }
 
-impl KnobValue for u32 {
-    fn to_knob(self) -> u64 {
-        self as u64
-    }
+/// The knobs of one experiment, in the order the catalog's `read` asks for them.
+type Knobs = StoredValue<Vec<KnobSignal>>;
 
-    fn from_knob(value: u64) -> Self {
-        value as u32
-    }
+/// The preset read once: each knob the catalog asks for becomes a signal holding what was read.
+struct Recording<'a> {
+    preset: &'a mut Preset,
+    knobs: Vec<KnobSignal>,
 }
 
-impl KnobValue for u64 {
-    fn to_knob(self) -> u64 {
-        self
-    }
-
-    fn from_knob(value: u64) -> Self {
+impl KnobReader for Recording<'_> {
+    fn value(&mut self, range: &ParamRange) -> u64 {
+        let value = self.preset.value(range);
+        self.knobs.push(KnobSignal::Value(range.key, RwSignal::new(value)));
         value
     }
+
+    fn choice(&mut self, key: &str, options: &'static [&'static str], default: &'static str) -> &'static str {
+        let chosen = self.preset.choice(key, options, default);
+        self.knobs.push(KnobSignal::Choice(key.to_string(), RwSignal::new(chosen)));
+        chosen
+    }
+}
+
+/// The knobs as they are now, for the catalog's `read` to make settings of (tracked or not). The
+/// controls keep each value in its range, so nothing is clamped again: the settings are the knobs.
+struct Current<'a> {
+    knobs: &'a [KnobSignal],
+    tracked: bool,
+}
+
+impl KnobReader for Current<'_> {
+    fn value(&mut self, range: &ParamRange) -> u64 {
+        let signal = self.knobs.iter().find_map(|k| match k {
+            KnobSignal::Value(key, signal) if *key == range.key => Some(*signal),
+            _ => None,
+        });
+        signal.map_or(range.default, |s| if self.tracked { s.get() } else { s.get_untracked() })
+    }
+
+    fn choice(&mut self, key: &str, _options: &'static [&'static str], default: &'static str) -> &'static str {
+        let signal = self.knobs.iter().find_map(|k| match k {
+            KnobSignal::Choice(k, signal) if k == key => Some(*signal),
+            _ => None,
+        });
+        signal.map_or(default, |s| if self.tracked { s.get() } else { s.get_untracked() })
+    }
+}
+
+/// The settings `read` makes of the knobs now (generic only in what `read` returns).
+fn settings_now<S>(knobs: Knobs, machine: Machine, tracked: bool, read: fn(&mut dyn KnobReader, Machine) -> S) -> S {
+    knobs.with_value(|knobs| read(&mut Current { knobs, tracked }, machine))
 }
 
 /// What a panel's run is: a Run (a row per job) or a Sweep (its rows are the points of one line).
@@ -63,10 +100,8 @@ pub struct Launch {
     pub file: Option<web_sys::File>,
 }
 
-/// An experiment's settings and what runs them; see the module's documentation.
+/// An experiment's knobs and what runs them; see the module's documentation.
 pub struct ExperimentState<S: 'static> {
-    /// What the controls show and the next run takes.
-    pub settings: RwSignal<S>,
     /// The run under way, how the last one ended.
     pub runner: Runner,
     /// The results table's rows (kept in the tab; those kept before are not restored here: the
@@ -74,8 +109,11 @@ pub struct ExperimentState<S: 'static> {
     pub log: ResultLog,
     /// The jobs of the latest run, for the progress line ([`ExperimentState::describe_job`]).
     pub jobs: RwSignal<Vec<Job>>,
+    knobs: Knobs,
+    machine: Machine,
     notes: StoredValue<Vec<ClampNote>>,
     autorun: bool,
+    settings: PhantomData<fn() -> S>,
 }
 
 impl<S> Clone for ExperimentState<S> {
@@ -87,7 +125,7 @@ impl<S> Clone for ExperimentState<S> {
 impl<S> Copy for ExperimentState<S> {}
 
 impl<S: ExperimentSettings> ExperimentState<S> {
-    /// The settings the address asks for on `machine` (clamped, with notes), and a fresh runner and log.
+    /// The knobs the address asks for on `machine` (clamped, with notes), and a fresh runner and log.
     pub fn new(machine: Machine) -> Self {
         Self::with_more(machine, |_| ()).0
     }
@@ -96,46 +134,30 @@ impl<S: ExperimentSettings> ExperimentState<S> {
     /// others); what `more` read comes back beside the state.
     pub fn with_more<T>(machine: Machine, more: impl FnOnce(&mut Preset) -> T) -> (Self, T) {
         let mut preset = Preset::from_url();
-        let settings = S::read(&mut preset, machine);
+        let knobs = read_knobs(&mut preset, machine, S::read);
         let more = more(&mut preset);
         let autorun = preset.autorun(S::ID);
         let state = ExperimentState {
-            settings: RwSignal::new(settings),
             runner: Runner::new(),
             log: ResultLog::new(S::ID),
             jobs: RwSignal::new(Vec::new()),
+            knobs,
+            machine,
             notes: StoredValue::new(preset.notes),
             autorun,
+            settings: PhantomData,
         };
         (state, more)
     }
 
     /// The settings now, untracked (what a button sends).
     pub fn get(&self) -> S {
-        self.settings.get_untracked()
+        settings_now(self.knobs, self.machine, false, S::read)
     }
 
     /// The settings, tracked (what a derived signal reads, e.g. a long-run note).
     pub fn track(&self) -> S {
-        self.settings.get()
-    }
-
-    /// One numeric knob of the settings, as a control binds to it: `field` names it (`|s| &mut s.workers`).
-    pub fn knob<V: KnobValue>(&self, field: fn(&mut S) -> &mut V) -> Knob {
-        let settings = self.settings;
-        Knob::new(
-            Signal::derive(move || settings.with(|s| field(&mut { *s }).to_knob())),
-            SignalSetter::map(move |value| settings.update(|s| *field(s) = V::from_knob(value))),
-        )
-    }
-
-    /// One knob of any other kind (a word, a scenario), as a choice binds to it.
-    pub fn choice<V: Clone + Send + Sync + 'static>(&self, field: fn(&mut S) -> &mut V) -> Knob<V> {
-        let settings = self.settings;
-        Knob::new(
-            Signal::derive(move || settings.with(|s| field(&mut { *s }).clone())),
-            SignalSetter::map(move |value| settings.update(|s| *field(s) = value)),
-        )
+        settings_now(self.knobs, self.machine, true, S::read)
     }
 
     /// Measure `jobs` as a Run with `settings` (read by the caller, who built the jobs from them).
@@ -149,14 +171,43 @@ impl<S: ExperimentSettings> ExperimentState<S> {
         let launch = Launch { kind: RunKind::Sweep, query: settings.query(), jobs, file: None };
         self.start(launch, Box::new(on_measured))
     }
+}
+
+/// Read the catalog's knobs from `preset` into signals (generic only in what `read` returns).
+fn read_knobs<S>(preset: &mut Preset, machine: Machine, read: fn(&mut dyn KnobReader, Machine) -> S) -> Knobs {
+    let mut recording = Recording { preset, knobs: Vec::new() };
+    read(&mut recording, machine);
+    StoredValue::new(recording.knobs)
+}
+
+impl<S: 'static> ExperimentState<S> {
+    /// The numeric knob the catalog read under `range`'s key, as a control binds to it.
+    pub fn knob(&self, range: &ParamRange) -> RwSignal<u64> {
+        find_knob(self.knobs, range.key).expect("a knob the catalog reads")
+    }
+
+    /// [`ExperimentState::knob`], or a signal holding `value` where the catalog reads no such knob
+    /// on this machine (a worker count without threads).
+    pub fn knob_or(&self, range: &ParamRange, value: u64) -> RwSignal<u64> {
+        find_knob(self.knobs, range.key).unwrap_or_else(|| RwSignal::new(value))
+    }
+
+    /// The choice the catalog read under `key` (a word, a scenario), as a choice binds to it.
+    pub fn choice(&self, key: &str) -> RwSignal<&'static str> {
+        let found = self.knobs.with_value(|knobs| {
+            knobs.iter().find_map(|k| match k {
+                KnobSignal::Choice(k, signal) if k == key => Some(*signal),
+                _ => None,
+            })
+        });
+        found.expect("a choice the catalog reads")
+    }
 
     /// The clamp notes of the preset, for `ClampNotes`.
     pub fn notes(&self) -> Vec<ClampNote> {
         self.notes.get_value()
     }
-}
 
-impl<S: 'static> ExperimentState<S> {
     /// Begin a run: the address takes the launch's query, the log a new run or sweep with it, the
     /// progress line its jobs; the runner sends them (with the file, if any) and hands each
     /// measurement to `on_measured` with the run's log. The same code for every experiment.
@@ -183,6 +234,16 @@ impl<S: 'static> ExperimentState<S> {
         let jobs = self.jobs;
         move |index| jobs.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default())
     }
+}
+
+/// The numeric knob read under `key`, if the catalog read one.
+fn find_knob(knobs: Knobs, key: &str) -> Option<RwSignal<u64>> {
+    knobs.with_value(|knobs| {
+        knobs.iter().find_map(|k| match k {
+            KnobSignal::Value(k, signal) if *k == key => Some(*signal),
+            _ => None,
+        })
+    })
 }
 
 /// [`ExperimentState::start`], not generic: one copy of it serves every experiment.

@@ -136,9 +136,10 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
     let (exp, up_to) =
         ExperimentState::<Settings>::with_more(machine, |preset| RwSignal::new(preset.value(&COUNT_SWEEP_UP_TO)));
     let log = exp.log;
-    let workers = exp.knob(|s| &mut s.workers);
-    let tasks = exp.knob(|s| &mut s.tasks);
-    let repetitions = exp.knob(|s| &mut s.repetitions);
+    // Without threads the catalog reads no worker count: the runs have one.
+    let workers = exp.knob_or(&workers_limits, exp.get().workers as u64);
+    let tasks = exp.knob(&TASKS);
+    let repetitions = exp.knob(&REPETITIONS);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| (variant_id(m.job.variant), describe_measured(m)));
     let compared = Compared::new();

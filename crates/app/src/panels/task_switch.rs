@@ -42,8 +42,8 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
     let mode = machine.mode;
     let exp = ExperimentState::<Settings>::new(machine);
     let (runner, log) = (exp.runner, exp.log);
-    let trips = exp.knob(|s| &mut s.round_trips);
-    let repetitions = exp.knob(|s| &mut s.repetitions);
+    let trips = exp.knob(&ROUND_TRIPS);
+    let repetitions = exp.knob(&SWITCH_REPETITIONS);
     let results = RwSignal::new(Vec::<Measurement>::new());
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| (variant_id(m.job.variant), switch_name(m.job.variant).to_string()));
