@@ -2,7 +2,8 @@
 //! chunked version, odd-even transposition, merge sort), a sweep over workers, and Amdahl's law
 //! fitted to each parallel sort's own speedups.
 
-use super::panel::{ExperimentFrame, ResultLog, RunButtons, RunStatus};
+use super::panel::{ExperimentFrame, RunButtons, RunStatus};
+use super::state::ExperimentState;
 use crate::components::compare::{CompareResults, Compared, SweptCount};
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::later::Later;
@@ -17,9 +18,7 @@ use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::engine_client::Mode;
 use crate::format;
 use crate::i18n::{self, fill, message, ui, Arg};
-use crate::presets::{write_to_url, Preset};
-use crate::runner::Runner;
-use experiments::catalog::bubble_sort::{self as catalog_sort, Settings, PARALLEL};
+use experiments::catalog::bubble_sort::{self, Settings, PARALLEL};
 use experiments::catalog::ExperimentId;
 use experiments::catalog::Machine;
 use experiments::params::sort::{NUMBERS, REPETITIONS, SLOW_ABOVE, TASKS};
@@ -88,44 +87,32 @@ pub fn BubbleSortExperiment() -> impl IntoView {
 fn BubbleSortControls(machine: Machine) -> impl IntoView {
     let t = ui();
     let Machine { cores, mode } = machine;
-    let workers_limits = catalog_sort::workers_range(machine);
-    let mut preset = Preset::from_url();
-    let read = catalog_sort::read(&mut preset, machine);
-    let workers = RwSignal::new(read.workers as u64);
-    let tasks = RwSignal::new(read.tasks as u64);
-    let numbers = RwSignal::new(read.numbers as u64);
-    let repetitions = RwSignal::new(read.repetitions as u64);
-    let autorun = preset.autorun(ExperimentId::BubbleSort);
-    let notes = preset.notes;
-
-    let runner = Runner::new();
-    let log = ResultLog::new(ExperimentId::BubbleSort);
+    let workers_limits = bubble_sort::workers_range(machine);
+    let exp = ExperimentState::<Settings>::new(machine);
+    let log = exp.log;
+    let workers = exp.knob(&workers_limits);
+    let tasks = exp.knob(&TASKS);
+    let numbers = exp.knob(&NUMBERS);
+    let repetitions = exp.knob(&REPETITIONS);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| (algorithm_id(algorithm_of(&m.job)), describe(&m.job)));
-    let compared = Compared::new();
-    let traces = TraceLog::new();
-    let shown = RwSignal::new(SortAlgorithm::ChunkedBubble);
-    let sweep = RwSignal::new(Vec::<(SortAlgorithm, Vec<(u32, Summary)>)>::new());
-    let sequential_ms = RwSignal::new(f64::NAN);
-    let jobs_of_run = RwSignal::new(Vec::<Job>::new());
-
-    let settings = move || Settings {
-        workers: workers.get_untracked() as u32,
-        tasks: tasks.get_untracked() as u32,
-        numbers: numbers.get_untracked() as u32,
-        repetitions: repetitions.get_untracked() as u32,
+    let views = BubbleSortViews {
+        rows: log.rows.into(),
+        compared: Compared::new(),
+        traces: TraceLog::new(),
+        shown: RwSignal::new(SortAlgorithm::ChunkedBubble),
+        sweep: RwSignal::new(Vec::new()),
+        sequential_ms: RwSignal::new(f64::NAN),
+        cores,
     };
-    let remember_settings = move || write_to_url(&settings().query());
+    let BubbleSortViews { traces, sweep, sequential_ms, .. } = views;
     // The sorts measured with one worker count are one choice of the picker; "Sort in the
     // timeline" picks among them.
     let keep_trace = move |run: String, m: Measurement| traces.add(run, i18n::workers(m.job.workers), m);
 
     let run = move || {
-        let query = remember_settings();
-        let jobs = catalog_sort::run_jobs(&settings());
-        jobs_of_run.set(jobs.clone());
-        let run_log = log.start_run(query);
-        runner.run(jobs, move |_, m| {
+        let s = exp.get();
+        exp.run(&s, bubble_sort::run_jobs(&s), move |run_log, _, m| {
             let algorithm = algorithm_of(&m.job);
             let sequential = algorithm == SortAlgorithm::Bubble;
             run_log.add(&m, algorithm_id(algorithm), describe(&m.job), sequential);
@@ -136,13 +123,10 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
     };
 
     let run_sweep = move || {
-        let query = remember_settings();
-        let jobs = catalog_sort::sweep_jobs(&settings(), workers_limits.max as u32);
-        jobs_of_run.set(jobs.clone());
+        let s = exp.get();
         sweep.set(PARALLEL.iter().map(|&a| (a, Vec::new())).collect());
         // The sweep's points are results too: one row each in the results table and the downloads.
-        let run_log = log.start_sweep(query);
-        runner.run(jobs, move |_, m| {
+        exp.sweep(&s, bubble_sort::sweep_jobs(&s, workers_limits.max as u32), move |run_log, _, m| {
             let algorithm = algorithm_of(&m.job);
             run_log.add(&m, algorithm_id(algorithm), describe(&m.job), algorithm == SortAlgorithm::Bubble);
             if algorithm == SortAlgorithm::Bubble {
@@ -157,16 +141,57 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
             keep_trace(run_log.label(), m);
         });
     };
+    exp.autorun(run);
 
-    if autorun {
-        crate::runner::run_on_mount(run, true);
-    }
-
-    let running = Signal::derive(move || runner.running.get());
-    let describe_job =
-        move |index: usize| jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default());
+    let running = exp.running();
     let numbers_help = Signal::derive(move || fill(t.sort_numbers_help, &[("value", &format::compact(numbers.get()))]));
     let slow = move || numbers.get() > SLOW_ABOVE;
+    view! {
+        <ClampNotes notes=exp.notes() />
+        <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.sort_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
+            <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
+            <Slider label=t.tasks help=t.sort_chunks_help.to_string() value=tasks range=Signal::stored(TASKS) disabled=running />
+            <NumberField label=t.numbers help=numbers_help value=numbers range=NUMBERS disabled=running />
+            <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
+            <Show when=slow>
+                <p class="notice notice-warning warning-inline" role="note" data-testid="slow-warning">
+                    {move || message(t.sort_slow_warning, &[("value", Arg::Count(numbers.get()))])}
+                </p>
+            </Show>
+            <RunButtons runner=exp.runner run_label=t.run second=(t.sweep, Callback::new(move |_| run_sweep())) second_disabled=mode == Mode::SingleWorker log />
+        </form>
+        // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
+        // comparison and sharing come in code of their own, after the engine's files.
+        <Later>
+            {predict::bubble_sort(log.rows.into(), workers)}
+            <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
+            <ResultsTable rows=log.rows.into() />
+        </Later>
+        <LaterCode load=move || bubble_sort_views(views) />
+    }
+}
+
+/// One sort's sweep: its (workers, summary) points.
+type SortLine = (SortAlgorithm, Vec<(u32, Summary)>);
+
+/// What the sort panel's later views are given: its rows, comparison and traces, the sort shown in
+/// the timeline, the sweep's points per sort and the bubble sort's time, the logical processors.
+#[derive(Clone, Copy)]
+struct BubbleSortViews {
+    rows: Signal<Vec<ResultRow>>,
+    compared: Compared,
+    traces: TraceLog,
+    shown: RwSignal<SortAlgorithm>,
+    sweep: RwSignal<Vec<SortLine>>,
+    sequential_ms: RwSignal<f64>,
+    cores: u32,
+}
+
+/// The sort panel's sharing, comparison, timeline and sweep charts: a split point of its own
+/// (`views_bubble_sort`), fetched after the engine's files (components::split_view::LaterCode).
+#[wasm_split(views_bubble_sort, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn bubble_sort_views(views: BubbleSortViews) -> SplitBuilt {
+    let BubbleSortViews { rows, compared, traces, shown, sweep, sequential_ms, cores } = views;
     // Time against workers (each point's speedup over the sequential bubble sort), and each sort's
     // speedup over itself on one worker (what Amdahl's law describes).
     let time_series = Signal::derive(move || {
@@ -207,50 +232,6 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
         traces.shown_where(move |m| algorithm_of(&m.job) == shown.get(), |m| describe(&m.job));
     let lanes = Signal::derive(move || shown_trace.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
 
-    view! {
-        <ClampNotes notes />
-        <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.sort_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
-            <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
-            <Slider label=t.tasks help=t.sort_chunks_help.to_string() value=tasks range=Signal::stored(TASKS) disabled=running />
-            <NumberField label=t.numbers help=numbers_help value=numbers range=NUMBERS disabled=running />
-            <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
-            <Show when=slow>
-                <p class="notice notice-warning warning-inline" role="note" data-testid="slow-warning">
-                    {move || message(t.sort_slow_warning, &[("value", Arg::Count(numbers.get()))])}
-                </p>
-            </Show>
-            <RunButtons runner run_label=t.run second=(t.sweep, Callback::new(move |_| run_sweep())) second_disabled=mode == Mode::SingleWorker log />
-        </form>
-        // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
-        // comparison and sharing come in code of their own, after the engine's files.
-        <Later>
-            {predict::bubble_sort(log.rows.into(), workers)}
-            <RunStatus runner describe=describe_job />
-            <ResultsTable rows=log.rows.into() />
-        </Later>
-        <LaterCode load=move || {
-            bubble_sort_views(log.rows.into(), compared, traces, shown, shown_trace, shown_label, lanes, time_series, self_series, sequential_ms, cores)
-        } />
-    }
-}
-
-/// The sort panel's sharing, comparison, timeline and sweep charts: a split point of its own
-/// (`views_bubble_sort`), fetched after the engine's files (components::split_view::LaterCode).
-#[wasm_split(views_bubble_sort, fallible, wasm_split_path = ::leptos::wasm_split)]
-#[allow(clippy::too_many_arguments)]
-fn bubble_sort_views(
-    rows: Signal<Vec<ResultRow>>,
-    compared: Compared,
-    traces: TraceLog,
-    shown: RwSignal<SortAlgorithm>,
-    shown_trace: Signal<Option<Measurement>>,
-    shown_label: Signal<String>,
-    lanes: Signal<u32>,
-    time_series: Signal<Vec<Series>>,
-    self_series: Signal<Vec<Series>>,
-    sequential_ms: RwSignal<f64>,
-    cores: u32,
-) -> SplitBuilt {
     let t = ui();
     let traced_job = traces.shown();
     let select_id = unique_id("timeline-of");

@@ -1,7 +1,8 @@
 //! Chapter 1's demo: the same t tasks on one worker (concurrency) and on k workers (parallelism),
 //! drawn as two timelines.
 
-use super::panel::{ExperimentFrame, ResultLog, RunButtons, RunStatus};
+use super::panel::{ExperimentFrame, RunButtons, RunStatus};
+use super::state::ExperimentState;
 use crate::components::compare::{CompareResults, Compared};
 use crate::components::controls::Slider;
 use crate::components::later::Later;
@@ -12,9 +13,7 @@ use crate::components::share::ShareBar;
 use crate::components::split_view::{LaterCode, SplitBuilt};
 use crate::components::timeline::{shared_axis_ms, Timeline};
 use crate::i18n::{fill, message, ui, Arg};
-use crate::presets::{write_to_url, Preset};
-use crate::runner::Runner;
-use experiments::catalog::demo::{self as catalog_demo, Settings};
+use experiments::catalog::demo::{self, Settings};
 use experiments::catalog::ExperimentId;
 use experiments::catalog::Machine;
 use experiments::params::demo::{workers as workers_range, TASKS};
@@ -43,30 +42,19 @@ fn DemoControls(machine: Machine) -> impl IntoView {
     let cores = machine.cores;
     // Without shared memory these tasks run on message-passing workers: every worker count is real.
     let workers_limits = workers_range(cores);
-    let mut preset = Preset::from_url();
-    let read = catalog_demo::read(&mut preset, machine);
-    let workers = RwSignal::new(read.workers as u64);
-    let tasks = RwSignal::new(read.tasks as u64);
-    let units = read.units;
-    let autorun = preset.autorun(ExperimentId::Demo);
-    let notes = preset.notes;
-
-    let runner = Runner::new();
-    let log = ResultLog::new(ExperimentId::Demo);
+    let exp = ExperimentState::<Settings>::new(machine);
+    let log = exp.log;
+    let workers = exp.knob(&workers_limits);
+    let tasks = exp.knob(&TASKS);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, baseline| (if baseline { "one-worker" } else { "many-workers" }, describe(&m.job)));
     let compared = Compared::new();
     let one_worker = RwSignal::new(None::<Measurement>);
     let many_workers = RwSignal::new(None::<Measurement>);
-    let jobs_of_run = RwSignal::new(Vec::<Job>::new());
 
     let run = move || {
-        let s = Settings { workers: workers.get_untracked() as u32, tasks: tasks.get_untracked() as u32, units };
-        let query = write_to_url(&s.query());
-        let jobs = catalog_demo::run_jobs(&s);
-        jobs_of_run.set(jobs.clone());
-        let run_log = log.start_run(query);
-        runner.run(jobs, move |index, m| {
+        let s = exp.get();
+        exp.run(&s, demo::run_jobs(&s), move |run_log, index, m| {
             let kind = if index == 0 { "one-worker" } else { "many-workers" };
             run_log.add(&m, kind, describe(&m.job), index == 0);
             if index == 0 {
@@ -76,12 +64,8 @@ fn DemoControls(machine: Machine) -> impl IntoView {
             }
         });
     };
-    if autorun {
-        crate::runner::run_on_mount(run, true);
-    }
-    let running = Signal::derive(move || runner.running.get());
-    let describe_job =
-        move |index: usize| jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default());
+    exp.autorun(run);
+    let running = exp.running();
     // The two timelines are meant to be compared: one time axis for both, so the parallel run's
     // shorter time shows as a shorter extent.
     let axis_max_ms = Signal::derive(move || {
@@ -89,17 +73,17 @@ fn DemoControls(machine: Machine) -> impl IntoView {
     });
 
     view! {
-        <ClampNotes notes />
+        <ClampNotes notes=exp.notes() />
         <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.demo_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
             <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(TASKS) disabled=running />
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
-            <RunButtons runner run_label=t.demo_run />
+            <RunButtons runner=exp.runner run_label=t.demo_run />
         </form>
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the timelines,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
             {predict::demo(log.rows.into(), workers)}
-            <RunStatus runner describe=describe_job />
+            <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
             <ResultsTable rows=log.rows.into() />
         </Later>
         <LaterCode load=move || demo_views(log.rows.into(), compared, one_worker, many_workers, axis_max_ms) />

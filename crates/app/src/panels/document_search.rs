@@ -1,7 +1,8 @@
 //! The document search chapter: sequential reads, threads that block on each read, and
 //! goroutines that park; plus a sweep over the task count for both kinds of concurrency.
 
-use super::panel::{variant_id, ExperimentFrame, LongRunNote, ResultLog, RunButtons, RunStatus};
+use super::panel::{variant_id, ExperimentFrame, LongRunNote, RunButtons, RunStatus};
+use super::state::ExperimentState;
 use crate::components::compare::{CompareResults, Compared, SweptCount};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::later::Later;
@@ -16,9 +17,7 @@ use crate::components::timeline::{shared_axis_ms, Timeline};
 use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
-use crate::presets::{write_to_url, Preset};
-use crate::runner::Runner;
-use experiments::catalog::document_search::{self as catalog_docs, Settings};
+use experiments::catalog::document_search::{self, Settings};
 use experiments::catalog::ExperimentId;
 use experiments::catalog::Machine;
 use experiments::params::docsearch::{DOCUMENTS, LATENCY_MS, REPETITIONS, TASKS};
@@ -87,51 +86,39 @@ fn OvershootLine(report: Signal<Option<WaitReport>>) -> impl IntoView {
 #[component]
 fn DocumentSearchControls(machine: Machine) -> impl IntoView {
     let t = ui();
-    let workers_limits = catalog_docs::workers_range(machine);
-    let mut preset = Preset::from_url();
-    let read = catalog_docs::read(&mut preset, machine);
-    let workers = RwSignal::new(read.workers as u64);
-    let tasks = RwSignal::new(read.tasks as u64);
-    let documents = RwSignal::new(read.documents as u64);
-    let latency = RwSignal::new(read.latency_ms as u64);
-    let repetitions = RwSignal::new(read.repetitions as u64);
-    let autorun = preset.autorun(ExperimentId::DocumentSearch);
-    let notes = preset.notes;
-
-    let runner = Runner::new();
-    let log = ResultLog::new(ExperimentId::DocumentSearch);
+    let workers_limits = document_search::workers_range(machine);
+    let exp = ExperimentState::<Settings>::new(machine);
+    let log = exp.log;
+    let workers = exp.knob(&workers_limits);
+    let tasks = exp.knob(&TASKS);
+    let documents = exp.knob(&DOCUMENTS);
+    let latency = exp.knob(&LATENCY_MS);
+    let repetitions = exp.knob(&REPETITIONS);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| (variant_id(m.job.variant), describe(&m.job)));
-    let compared = Compared::new();
-    let traces = TraceLog::new();
-    let threads_points = RwSignal::new(Vec::<SweepPoint>::new());
-    let goroutines_points = RwSignal::new(Vec::<SweepPoint>::new());
-    let sweep_workers = RwSignal::new(workers.get_untracked() as u32);
-    let jobs_of_run = RwSignal::new(Vec::<Job>::new());
-    // How long the latest run's loop really waited per read (none when its reads do not wait).
-    let overshoot = RwSignal::new(None::<WaitReport>);
+    let views = DocumentSearchViews {
+        rows: log.rows.into(),
+        compared: Compared::new(),
+        // How long the latest run's loop really waited per read (none when its reads do not wait).
+        overshoot: RwSignal::new(None),
+        traces: TraceLog::new(),
+        threads_points: RwSignal::new(Vec::new()),
+        goroutines_points: RwSignal::new(Vec::new()),
+        sweep_workers: RwSignal::new(exp.get().workers),
+    };
+    let DocumentSearchViews { overshoot, traces, threads_points, goroutines_points, sweep_workers, .. } = views;
     let note_waits = move |m: &Measurement| {
         if m.job.variant == Variant::Sequential {
             overshoot.set(m.waits);
         }
     };
 
-    // Read tracked where a signal derives from them (the long-run note), untracked in the runs.
-    let settings = move || Settings {
-        workers: workers.get() as u32,
-        tasks: tasks.get() as u32,
-        documents: documents.get() as u32,
-        latency_ms: latency.get() as u32,
-        repetitions: repetitions.get() as u32,
-    };
-    let remember_settings = move || write_to_url(&untrack(settings).query());
     // A Run or a Sweep of slow reads can take minutes: say so before it starts.
-    let at_least_ms = Signal::derive(move || {
-        let s = settings();
-        experiments::duration::run_takes_at_least_ms(&catalog_docs::run_jobs(&s))
+    let at_least_ms =
+        Signal::derive(move || experiments::duration::run_takes_at_least_ms(&document_search::run_jobs(&exp.track())));
+    let sweep_at_least_ms = Signal::derive(move || {
+        experiments::duration::run_takes_at_least_ms(&document_search::sweep_jobs(&exp.track()))
     });
-    let sweep_at_least_ms =
-        Signal::derive(move || experiments::duration::run_takes_at_least_ms(&catalog_docs::sweep_jobs(&settings())));
     // Threads and goroutines measured with the same knobs are one choice of the picker, side by side.
     let show_trace = move |run: String, m: Measurement| {
         if m.job.variant != Variant::Sequential {
@@ -144,12 +131,9 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
     };
 
     let run = move || {
-        let query = remember_settings();
-        let jobs = catalog_docs::run_jobs(&untrack(settings));
-        jobs_of_run.set(jobs.clone());
-        let run_log = log.start_run(query);
+        let s = exp.get();
         overshoot.set(None);
-        runner.run(jobs, move |_, m| {
+        exp.run(&s, document_search::run_jobs(&s), move |run_log, _, m| {
             note_waits(&m);
             let sequential = m.job.variant == Variant::Sequential;
             run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
@@ -159,19 +143,14 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
 
     // One timed run per point (after the sequential baseline) keeps a sweep of slow reads short.
     let sweep = move || {
-        let query = remember_settings();
-        let s = untrack(settings);
-        let k = s.workers;
-        let jobs = catalog_docs::sweep_jobs(&s);
-        jobs_of_run.set(jobs.clone());
-        sweep_workers.set(k);
+        let s = exp.get();
+        sweep_workers.set(s.workers);
         threads_points.set(Vec::new());
         goroutines_points.set(Vec::new());
         let baseline = StoredValue::new(None);
-        // The sweep's points are results too: one row each in the results table and the downloads.
-        let run_log = log.start_sweep(query);
         overshoot.set(None);
-        runner.run(jobs, move |_, m| {
+        // The sweep's points are results too: one row each in the results table and the downloads.
+        exp.sweep(&s, document_search::sweep_jobs(&s), move |run_log, _, m| {
             note_waits(&m);
             let sequential = m.job.variant == Variant::Sequential;
             run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
@@ -188,14 +167,59 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
             show_trace(run_log.label(), m);
         });
     };
+    exp.autorun(run);
 
-    if autorun {
-        crate::runner::run_on_mount(run, true);
+    let running = exp.running();
+    let documents_help = Signal::derive(move || t.docs_documents_help.to_string());
+    let latency_help = Signal::derive(move || fill(t.docs_latency_help, &[("ms", &format::int(latency.get()))]));
+    // Reads that wait skip the warm-up (see the engine's `measure`); say so.
+    let repetitions_help = Signal::derive(move || {
+        if latency.get() > 0 { t.repetitions_help_no_warm_up } else { t.repetitions_help }.to_string()
+    });
+
+    view! {
+        <ClampNotes notes=exp.notes() />
+        <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.docs_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
+            <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
+            <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(TASKS) disabled=running />
+            <NumberField label=t.documents help=documents_help value=documents range=DOCUMENTS disabled=running />
+            <Slider label=t.read_latency help=latency_help value=latency range=Signal::stored(LATENCY_MS) disabled=running />
+            <Slider label=t.repetitions help=repetitions_help value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
+            <RunButtons runner=exp.runner run_label=t.run second=(t.sweep_tasks, Callback::new(move |_| sweep())) log />
+            <LongRunNote at_least_ms sweep_at_least_ms />
+        </form>
+        // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
+        // comparison and sharing come in code of their own, after the engine's files.
+        <Later>
+            {predict::document_search(log.rows.into(), workers, tasks)}
+            <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
+            <ResultsTable rows=log.rows.into() />
+        </Later>
+        <LaterCode load=move || document_search_views(views) />
     }
+}
 
-    let running = Signal::derive(move || runner.running.get());
-    let describe_job =
-        move |index: usize| jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default());
+/// What the document search panel's later views are given: its rows, comparison and traces, the
+/// latest loop's waits, each kind's sweep line and the worker count they were measured with.
+#[derive(Clone, Copy)]
+struct DocumentSearchViews {
+    rows: Signal<Vec<ResultRow>>,
+    compared: Compared,
+    overshoot: RwSignal<Option<WaitReport>>,
+    traces: TraceLog,
+    threads_points: RwSignal<Vec<SweepPoint>>,
+    goroutines_points: RwSignal<Vec<SweepPoint>>,
+    sweep_workers: RwSignal<u32>,
+}
+
+/// The document search panel's sharing, comparison, read overshoot, timelines and sweep chart: a split point of its own
+/// (`views_document_search`), fetched after the engine's files (components::split_view::LaterCode).
+#[wasm_split(views_document_search, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn document_search_views(views: DocumentSearchViews) -> SplitBuilt {
+    let t = ui();
+    let DocumentSearchViews { rows, compared, overshoot, traces, threads_points, goroutines_points, sweep_workers } =
+        views;
+    let overshoot = Signal::from(overshoot);
     let series = Signal::derive(move || {
         let k = [("workers", Arg::Count(sweep_workers.get() as u64))];
         vec![
@@ -211,54 +235,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
     let axis_max_ms = Signal::derive(move || {
         threads_trace.with(|a| goroutines_trace.with(|b| shared_axis_ms(a.iter().chain(b).map(|m| &m.trace))))
     });
-    let documents_help = Signal::derive(move || t.docs_documents_help.to_string());
-    let latency_help = Signal::derive(move || fill(t.docs_latency_help, &[("ms", &format::int(latency.get() as u64))]));
     let marker = Signal::derive(move || sweep_workers.get());
-    // Reads that wait skip the warm-up (see the engine's `measure`); say so.
-    let repetitions_help = Signal::derive(move || {
-        if latency.get() > 0 { t.repetitions_help_no_warm_up } else { t.repetitions_help }.to_string()
-    });
-
-    view! {
-        <ClampNotes notes />
-        <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.docs_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
-            <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
-            <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(TASKS) disabled=running />
-            <NumberField label=t.documents help=documents_help value=documents range=DOCUMENTS disabled=running />
-            <Slider label=t.read_latency help=latency_help value=latency range=Signal::stored(LATENCY_MS) disabled=running />
-            <Slider label=t.repetitions help=repetitions_help value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
-            <RunButtons runner run_label=t.run second=(t.sweep_tasks, Callback::new(move |_| sweep())) log />
-            <LongRunNote at_least_ms sweep_at_least_ms />
-        </form>
-        // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
-        // comparison and sharing come in code of their own, after the engine's files.
-        <Later>
-            {predict::document_search(log.rows.into(), workers, tasks)}
-            <RunStatus runner describe=describe_job />
-            <ResultsTable rows=log.rows.into() />
-        </Later>
-        <LaterCode load=move || document_search_views(log.rows.into(), compared, overshoot.into(), traces, threads_trace, threads_label, goroutines_trace, goroutines_label, axis_max_ms, series, marker) />
-    }
-}
-
-/// The document search panel's sharing, comparison, read overshoot, timelines and sweep chart: a split point of its own
-/// (`views_document_search`), fetched after the engine's files (components::split_view::LaterCode).
-#[wasm_split(views_document_search, fallible, wasm_split_path = ::leptos::wasm_split)]
-#[allow(clippy::too_many_arguments)]
-fn document_search_views(
-    rows: Signal<Vec<ResultRow>>,
-    compared: Compared,
-    overshoot: Signal<Option<WaitReport>>,
-    traces: TraceLog,
-    threads_trace: Signal<Option<Measurement>>,
-    threads_label: Signal<String>,
-    goroutines_trace: Signal<Option<Measurement>>,
-    goroutines_label: Signal<String>,
-    axis_max_ms: Signal<f64>,
-    series: Signal<Vec<Series>>,
-    marker: Signal<u32>,
-) -> SplitBuilt {
-    let t = ui();
     let lanes_of = move |m: Signal<Option<Measurement>>| {
         Signal::derive(move || m.with(|m| m.as_ref().map_or(1, |m| m.job.workers)))
     };

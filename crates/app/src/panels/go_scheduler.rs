@@ -1,7 +1,8 @@
 //! The Go scheduler chapter: run a scheduling scenario on the engine's M:N task runtime, record
 //! every step, and replay it: local queues, the global queue, parked tasks, steals.
 
-use super::panel::{ExperimentFrame, ResultLog, RunButtons, RunStatus};
+use super::panel::{ExperimentFrame, RunButtons, RunStatus};
+use super::state::ExperimentState;
 use crate::components::compare::{CompareResults, Compared};
 use crate::components::controls::Slider;
 use crate::components::later::Later;
@@ -14,9 +15,7 @@ use crate::components::split_view::{LaterCode, SplitBuilt};
 use crate::components::timeline::Timeline;
 use crate::environment::prefers_reduced_motion;
 use crate::i18n::{fill, message, ui, Arg};
-use crate::presets::{write_to_url, Preset};
-use crate::runner::Runner;
-use experiments::catalog::go_scheduler as catalog_go;
+use experiments::catalog::go_scheduler::{self, Settings};
 use experiments::catalog::ExperimentId;
 use experiments::catalog::Machine;
 use experiments::params::go_scheduler as limits;
@@ -56,18 +55,12 @@ pub fn GoSchedulerExperiment() -> impl IntoView {
 #[component]
 fn GoSchedulerControls(machine: Machine) -> impl IntoView {
     let t = ui();
-    let mut preset = Preset::from_url();
-    let read = catalog_go::read(&mut preset, machine);
-    let (workers_limits, _) = catalog_go::ranges(read.scenario, machine);
-    let scenario = RwSignal::new(read.scenario);
-    let workers = RwSignal::new(read.workers as u64);
-    let tasks = RwSignal::new(read.tasks as u64);
-    let start_step = read.step as usize;
-    let autorun = preset.autorun(ExperimentId::GoScheduler);
-    let notes = preset.notes;
-
-    let runner = Runner::new();
-    let log = ResultLog::new(ExperimentId::GoScheduler);
+    let exp = ExperimentState::<Settings>::new(machine);
+    let log = exp.log;
+    let (workers_limits, _) = go_scheduler::ranges(exp.get().scenario, machine);
+    let scenario = exp.choice("scenario");
+    let workers = exp.knob(&workers_limits);
+    let tasks = exp.knob(&limits::TASKS);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| match m.job.workload {
         experiments::Workload::Scenario { scenario } => ("goroutines", name(scenario).to_string()),
@@ -75,23 +68,20 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
     });
     let compared = Compared::new();
     let recorded = RwSignal::new(None::<Measurement>);
-    let step = RwSignal::new(start_step);
+    let step = RwSignal::new(exp.get().step as usize);
 
     let record = move || {
-        let (kind, k, n) = (scenario.get_untracked(), workers.get_untracked() as u32, tasks.get_untracked() as u32);
-        let query = write_to_url(&catalog_go::Settings { scenario: kind, workers: k, tasks: n, step: 0 }.query());
-        let job = catalog_go::job(kind, k, n);
-        let run_log = log.start_run(query);
-        runner.run(vec![job], move |_, m| {
-            run_log.add(&m, "goroutines", name(kind).to_string(), false);
+        let s = exp.get();
+        // The replay step is where a reader looked, not part of the run: a new recording starts at 0.
+        let job = go_scheduler::job(s.scenario, s.workers, s.tasks);
+        exp.run(&s, vec![job], move |run_log, _, m| {
+            run_log.add(&m, "goroutines", name(s.scenario).to_string(), false);
             recorded.set(Some(m));
         });
     };
-    if autorun {
-        crate::runner::run_on_mount(record, true);
-    }
+    exp.autorun(record);
 
-    let running = Signal::derive(move || runner.running.get());
+    let running = exp.running();
     let traced_label = Signal::derive(move || {
         recorded.with(|m| {
             m.as_ref()
@@ -110,7 +100,7 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
     let reset_note = RwSignal::new(None::<String>);
 
     view! {
-        <ClampNotes notes />
+        <ClampNotes notes=exp.notes() />
         <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.go_title)]) on:submit=move |ev| { ev.prevent_default(); record(); }>
             <fieldset class="control choice scenario-choice">
                 <legend>{t.scenario}</legend>
@@ -120,11 +110,11 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
                             type="radio"
                             name="go-scenario"
                             value=kind.id()
-                            prop:checked=move || scenario.get() == kind
+                            prop:checked=move || scenario.get() == kind.id()
                             disabled=move || running.get()
                             on:change=move |_| {
-                                scenario.set(kind);
-                                let (k, n) = catalog_go::defaults(kind, machine);
+                                scenario.set(kind.id());
+                                let (k, n) = go_scheduler::defaults(kind, machine);
                                 let changed = workers.get_untracked() != k as u64 || tasks.get_untracked() != n as u64;
                                 workers.set(k as u64);
                                 tasks.set(n as u64);
@@ -137,18 +127,18 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
                         {name(kind)}
                     </label>
                 }).collect_view()}
-                <p class="help">{move || help(scenario.get())}</p>
+                <p class="help">{move || help(exp.track().scenario)}</p>
                 <p class="help" role="status" data-testid="scenario-reset">{move || reset_note.get()}</p>
             </fieldset>
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(limits::TASKS) disabled=running />
-            <RunButtons runner run_label=t.record_run />
+            <RunButtons runner=exp.runner run_label=t.record_run />
         </form>
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the replay, timeline,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
             {predict::go_scheduler(Signal::derive(move || recorded.with(|m| m.as_ref().map(|m| predict::stolen_tasks(&m.trace.events, m.job.tasks)))))}
-            <RunStatus runner describe=move |_| name(scenario.get_untracked()).to_string() />
+            <RunStatus runner=exp.runner describe=move |_| name(exp.get().scenario).to_string() />
         </Later>
         <LaterCode load=move || go_scheduler_views(log.rows.into(), compared, recorded, step, traced_label, lanes, reduced_motion) />
     }

@@ -1,7 +1,8 @@
 //! The hashing chapter: SHA-256 of generated data or of a file the reader picks, t times, as a
 //! loop on one worker and as t tasks on k workers (the article's 1, 4 and 16), read slice by slice.
 
-use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
+use super::panel::{variant_id, ExperimentFrame, RunButtons, RunStatus};
+use super::state::{ExperimentState, Launch, RunKind};
 use crate::components::compare::{CompareResults, Compared};
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::later::Later;
@@ -15,9 +16,7 @@ use crate::components::timeline::Timeline;
 use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
-use crate::presets::{write_to_url, Preset};
-use crate::runner::Runner;
-use experiments::catalog::hashing::{self as catalog_hashing, Settings};
+use experiments::catalog::hashing::{self, Settings};
 use experiments::catalog::ExperimentId;
 use experiments::catalog::Machine;
 use experiments::params::hashing::{HASHES, PRESET_WORKERS, REPETITIONS, SIZE_MB};
@@ -90,29 +89,27 @@ fn HashingControls(machine: Machine) -> impl IntoView {
     let t = ui();
     let cores = machine.cores;
     // Without shared memory the hashes run on message-passing workers: every worker count is real.
-    let workers_limits = catalog_hashing::workers_range(cores);
-    let mut preset = Preset::from_url();
-    let read = catalog_hashing::read(&mut preset, machine);
-    let source = RwSignal::new(read.source);
-    let size_mb = RwSignal::new(read.size_mb);
-    let hashes = RwSignal::new(read.hashes as u64);
-    let workers = RwSignal::new(read.workers as u64);
-    let repetitions = RwSignal::new(read.repetitions as u64);
-    let autorun = preset.autorun(ExperimentId::Hashing);
-    let notes = preset.notes;
+    let workers_limits = hashing::workers_range(cores);
+    let exp = ExperimentState::<Settings>::new(machine);
+    let log = exp.log;
+    let source = exp.choice("source");
+    let size_mb = exp.knob(&SIZE_MB);
+    let hashes = exp.knob(&HASHES);
+    let workers = exp.knob(&workers_limits);
+    let repetitions = exp.knob(&REPETITIONS);
     let file = RwSignal::new(None::<SendWrapper<web_sys::File>>);
     let file_label = RwSignal::new(String::new());
     let problem = RwSignal::new(None::<&'static str>);
-
-    let runner = Runner::new();
-    let log = ResultLog::new(ExperimentId::Hashing);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| (variant_id(m.job.variant), describe(&m.job)));
-    let compared = Compared::new();
-    let traces = TraceLog::new();
-    let digests = RwSignal::new(Vec::<(String, bool, u32)>::new());
-    let throughputs = RwSignal::new(Vec::<(String, u32, f64, f64)>::new());
-    let jobs_of_run = RwSignal::new(Vec::<Job>::new());
+    let views = HashingViews {
+        rows: log.rows.into(),
+        compared: Compared::new(),
+        digests: RwSignal::new(Vec::new()),
+        throughputs: RwSignal::new(Vec::new()),
+        traces: TraceLog::new(),
+    };
+    let HashingViews { digests, throughputs, traces, .. } = views;
 
     let choose = move |picked: web_sys::File| {
         file_label
@@ -122,13 +119,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
         problem.set(None);
     };
     let start = move |worker_counts: Vec<u32>| {
-        let s = Settings {
-            source: source.get_untracked(),
-            size_mb: size_mb.get_untracked(),
-            hashes: hashes.get_untracked() as u32,
-            workers: workers.get_untracked() as u32,
-            repetitions: repetitions.get_untracked() as u32,
-        };
+        let s = exp.get();
         let (hash_source, attached) = if s.source == "file" {
             let Some(picked) = file.get_untracked() else {
                 problem.set(Some(t.hash_no_file));
@@ -137,36 +128,31 @@ fn HashingControls(machine: Machine) -> impl IntoView {
             let source = HashSource::File { name: picked.name(), bytes: picked.size() as u64 };
             (source, Some((*picked).clone()))
         } else {
-            (catalog_hashing::generated(&s), None)
+            (hashing::generated(&s), None)
         };
-        let query = write_to_url(&s.query());
-        let jobs = catalog_hashing::run_jobs(&s, &hash_source, &worker_counts, machine);
-        jobs_of_run.set(jobs.clone());
         digests.set(Vec::new());
         throughputs.set(Vec::new());
-        let run_log = log.start_run(query);
-        runner.run_with(jobs, attached, move |_, m| {
-            let sequential = m.job.variant == Variant::Sequential;
-            let speedup = run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
-            throughputs.update(|rows| {
-                rows.push((describe(&m.job), m.job.workers, throughput(&m), speedup.unwrap_or(f64::NAN)))
-            });
-            digests.update(|d| d.push((m.check.value.clone(), m.check.ok, m.job.tasks)));
-            if !sequential {
-                traces.add(run_log.label(), describe(&m.job), by_hash(m));
-            }
-        });
+        let jobs = hashing::run_jobs(&s, &hash_source, &worker_counts, machine);
+        let launch = Launch { kind: RunKind::Run, query: s.query(), jobs, file: attached };
+        exp.start(
+            launch,
+            Box::new(move |run_log, _, m| {
+                let sequential = m.job.variant == Variant::Sequential;
+                let speedup = run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
+                throughputs.update(|rows| {
+                    rows.push((describe(&m.job), m.job.workers, throughput(&m), speedup.unwrap_or(f64::NAN)))
+                });
+                digests.update(|d| d.push((m.check.value.clone(), m.check.ok, m.job.tasks)));
+                if !sequential {
+                    traces.add(run_log.label(), describe(&m.job), by_hash(m));
+                }
+            }),
+        );
     };
-    let run = move || start(vec![workers.get_untracked() as u32]);
+    let run = move || start(vec![exp.get().workers]);
     let run_presets = move || start(PRESET_WORKERS.to_vec());
-    if autorun {
-        crate::runner::run_on_mount(run, true);
-    }
-    let running = Signal::derive(move || runner.running.get());
-    let describe_job =
-        move |index: usize| jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default());
-    let (traced, traced_label) = traces.shown_where(|m| m.job.variant != Variant::Sequential, |m| describe(&m.job));
-    let lanes = Signal::derive(move || traced.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
+    exp.autorun(run);
+    let running = exp.running();
     let group = unique_id("hash-source");
     let file_id = unique_id("hash-file");
     let on_drop = move |ev: web_sys::DragEvent| {
@@ -177,7 +163,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
     };
 
     view! {
-        <ClampNotes notes />
+        <ClampNotes notes=exp.notes() />
         <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.hash_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
             <fieldset class="control choice">
                 <legend>{t.hash_source}</legend>
@@ -211,16 +197,16 @@ fn HashingControls(machine: Machine) -> impl IntoView {
             <Slider label=t.hashes help=t.hashes_help.to_string() value=hashes range=Signal::stored(HASHES) disabled=running />
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <Slider label=t.repetitions help=t.repetitions_help_hash.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
-            <RunButtons runner run_label=t.run second=(t.hash_run_presets, Callback::new(move |_| run_presets())) />
+            <RunButtons runner=exp.runner run_label=t.run second=(t.hash_run_presets, Callback::new(move |_| run_presets())) />
         </form>
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
             {predict::hashing(log.rows.into(), workers, hashes)}
             {move || problem.get().map(|p| view! { <p class="notice notice-warning" role="alert">{p}</p> })}
-            <RunStatus runner describe=describe_job />
+            <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
         </Later>
-        <LaterCode load=move || hashing_views(log.rows.into(), compared, digests, throughputs, traces, traced, traced_label, lanes) />
+        <LaterCode load=move || hashing_views(views) />
     }
 }
 
@@ -229,21 +215,25 @@ fn event_target<T: JsCast>(ev: &web_sys::Event) -> T {
     ev.target().expect("an event has a target").unchecked_into()
 }
 
-/// The hashing panel's digests, results and throughput tables, comparison, sharing and timeline: a split point of its own
-/// (`views_hashing`), fetched after the engine's files (components::split_view::LaterCode).
-#[wasm_split(views_hashing, fallible, wasm_split_path = ::leptos::wasm_split)]
-#[allow(clippy::too_many_arguments)]
-fn hashing_views(
+/// What the hashing panel's later views are given: its rows and comparison, each run's digests (value,
+/// whether it checked, hashes) and throughputs (name, workers, MB/s, speedup), its traces.
+#[derive(Clone, Copy)]
+struct HashingViews {
     rows: Signal<Vec<ResultRow>>,
     compared: Compared,
     digests: RwSignal<Vec<(String, bool, u32)>>,
     throughputs: RwSignal<Vec<(String, u32, f64, f64)>>,
     traces: TraceLog,
-    traced: Signal<Option<Measurement>>,
-    traced_label: Signal<String>,
-    lanes: Signal<u32>,
-) -> SplitBuilt {
+}
+
+/// The hashing panel's digests, results and throughput tables, comparison, sharing and timeline: a split point of its own
+/// (`views_hashing`), fetched after the engine's files (components::split_view::LaterCode).
+#[wasm_split(views_hashing, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn hashing_views(views: HashingViews) -> SplitBuilt {
     let t = ui();
+    let HashingViews { rows, compared, digests, throughputs, traces } = views;
+    let (traced, traced_label) = traces.shown_where(|m| m.job.variant != Variant::Sequential, |m| describe(&m.job));
+    let lanes = Signal::derive(move || traced.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>

@@ -11,6 +11,7 @@ mod os_scheduler_quiz;
 mod panel;
 mod qps;
 mod shared_total;
+mod state;
 mod sum;
 mod task_costs;
 mod task_granularity;

@@ -3,6 +3,7 @@
 //! in flight over time, and Little's law checked against the measurement.
 
 use super::panel::{ExperimentFrame, LongRunNote, RunButtons, RunStatus};
+use super::state::ExperimentState;
 use crate::components::axis::Scale;
 use crate::components::controls::{NumberField, Slider};
 use crate::components::later::Later;
@@ -14,8 +15,6 @@ use crate::components::share::ShareBar;
 use crate::components::split_view::{LaterCode, SplitBuilt};
 use crate::format;
 use crate::i18n::{self, fill, message, ui, Arg};
-use crate::presets::{write_to_url, Preset};
-use crate::runner::Runner;
 use experiments::catalog::qps::{self as catalog_qps, Settings};
 use experiments::catalog::ExperimentId;
 use experiments::catalog::Machine;
@@ -105,45 +104,28 @@ pub fn QpsExperiment() -> impl IntoView {
 fn QpsControls(machine: Machine) -> impl IntoView {
     let t = ui();
     let (threads_limits, workers_limits) = catalog_qps::ranges(machine);
-    let mut preset = Preset::from_url();
-    let read = catalog_qps::read(&mut preset, machine);
-    let requests = RwSignal::new(read.requests as u64);
-    let concurrency = RwSignal::new(read.concurrency as u64);
-    let wait = RwSignal::new(read.wait_ms as u64);
-    let work = RwSignal::new(read.work_us as u64);
-    let threads = RwSignal::new(read.threads as u64);
-    let workers = RwSignal::new(read.workers as u64);
-    let repetitions = RwSignal::new(read.repetitions as u64);
-    let autorun = preset.autorun(ExperimentId::Qps);
-    let notes = preset.notes;
-    let runner = Runner::new();
+    let exp = ExperimentState::<Settings>::new(machine);
+    let requests = exp.knob(&REQUESTS);
+    let concurrency = exp.knob(&CONCURRENCY);
+    let wait = exp.knob(&WAIT_MS);
+    let work = exp.knob(&WORK_US);
+    let threads = exp.knob(&threads_limits);
+    let workers = exp.knob(&workers_limits);
+    let repetitions = exp.knob(&REPETITIONS);
     let results = RwSignal::new(Vec::<Measurement>::new());
 
-    // Read tracked where a signal derives from them (the long-run note), untracked in `run`.
-    let settings = move || Settings {
-        requests: requests.get() as u32,
-        concurrency: concurrency.get() as u32,
-        wait_ms: wait.get() as u32,
-        work_us: work.get() as u32,
-        threads: threads.get() as u32,
-        workers: workers.get() as u32,
-        repetitions: repetitions.get() as u32,
-    };
     // A load test of slow requests can take minutes: say so before it starts.
     let at_least_ms =
-        Signal::derive(move || experiments::duration::run_takes_at_least_ms(&catalog_qps::run_jobs(&settings())));
+        Signal::derive(move || experiments::duration::run_takes_at_least_ms(&catalog_qps::run_jobs(&exp.track())));
     let run = move || {
-        let s = untrack(settings);
-        write_to_url(&s.query());
+        let s = exp.get();
         results.set(Vec::new());
-        runner.run(catalog_qps::run_jobs(&s), move |_, m| {
+        exp.run(&s, catalog_qps::run_jobs(&s), move |_, _, m| {
             results.update(|all| all.push(m));
         });
     };
-    if autorun {
-        crate::runner::run_on_mount(run, true);
-    }
-    let running = Signal::derive(move || runner.running.get());
+    exp.autorun(run);
+    let running = exp.running();
     let ratio = move || {
         results.with(|all| {
             let of =
@@ -155,7 +137,7 @@ fn QpsControls(machine: Machine) -> impl IntoView {
         })
     };
     view! {
-        <ClampNotes notes />
+        <ClampNotes notes=exp.notes() />
         <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.qps_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
             <NumberField label=t.qps_requests help=t.qps_requests_help.to_string() value=requests range=REQUESTS disabled=running />
             <NumberField label=t.qps_concurrency help=t.qps_concurrency_help.to_string() value=concurrency range=CONCURRENCY disabled=running />
@@ -164,27 +146,23 @@ fn QpsControls(machine: Machine) -> impl IntoView {
             <Slider label=t.qps_threads help=t.qps_threads_help.to_string() value=threads range=Signal::stored(threads_limits) disabled=running />
             <Slider label=t.qps_workers help=t.qps_workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <Slider label=t.repetitions help=t.repetitions_help_load_test.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
-            <RunButtons runner run_label=t.run />
+            <RunButtons runner=exp.runner run_label=t.run />
             <LongRunNote at_least_ms />
         </form>
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the results table, the
         // chart and sharing come in code of their own, after the engine's files.
         <Later>
             {predict::qps(Signal::derive(ratio))}
-            <RunStatus runner describe=move |index| if index == 0 { i18n::ui().qps_threads.to_string() } else { i18n::ui().qps_workers.to_string() } />
+            <RunStatus runner=exp.runner describe=move |index| if index == 0 { i18n::ui().qps_threads.to_string() } else { i18n::ui().qps_workers.to_string() } />
         </Later>
-        <LaterCode load=move || qps_views(results, Signal::derive(ratio), concurrency) />
+        <LaterCode load=move || qps_views(results, Signal::derive(ratio), concurrency.into()) />
     }
 }
 
 /// The QPS panel's results table, ratio, in-flight chart and sharing: a split point of its own
 /// (`views_qps`), fetched after the engine's files (components::split_view::LaterCode).
 #[wasm_split(views_qps, fallible, wasm_split_path = ::leptos::wasm_split)]
-fn qps_views(
-    results: RwSignal<Vec<Measurement>>,
-    ratio: Signal<Option<f64>>,
-    concurrency: RwSignal<u64>,
-) -> SplitBuilt {
+fn qps_views(results: RwSignal<Vec<Measurement>>, ratio: Signal<Option<f64>>, concurrency: Signal<u64>) -> SplitBuilt {
     let t = ui();
     let lines = Signal::derive(move || {
         results.with(|all| {

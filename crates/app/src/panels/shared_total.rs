@@ -1,7 +1,8 @@
 //! The Sum chapter's second experiment, one shared total: the loop against k tasks adding into
 //! private sums, one shared counter, or counters side by side, and a sweep over k.
 
-use super::panel::{ExperimentFrame, ResultLog, RunButtons, RunStatus};
+use super::panel::{ExperimentFrame, RunButtons, RunStatus};
+use super::state::ExperimentState;
 use crate::components::compare::{CompareResults, Compared, SweptCount};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::later::Later;
@@ -15,8 +16,6 @@ use crate::components::timeline::Timeline;
 use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
-use crate::presets::{write_to_url, Preset};
-use crate::runner::Runner;
 use experiments::catalog::shared_total::{self as catalog_total, Settings};
 use experiments::catalog::{ExperimentId, Machine};
 use experiments::params::shared_total::{workers as workers_range, NUMBERS, REPETITIONS};
@@ -81,38 +80,25 @@ pub fn SharedTotalExperiment() -> impl IntoView {
 fn SharedTotalControls(machine: Machine) -> impl IntoView {
     let t = ui();
     let workers_limits = workers_range(machine.cores);
-    let mut preset = Preset::from_url();
-    let read = catalog_total::read(&mut preset, machine);
-    let workers = RwSignal::new(read.workers as u64);
-    let numbers = RwSignal::new(read.numbers);
-    let repetitions = RwSignal::new(read.repetitions as u64);
-    let autorun = preset.autorun(ExperimentId::SharedTotal);
-    let notes = preset.notes;
-
-    let runner = Runner::new();
-    let log = ResultLog::new(ExperimentId::SharedTotal);
+    let exp = ExperimentState::<Settings>::new(machine);
+    let log = exp.log;
+    let workers = exp.knob(&workers_limits);
+    let numbers = exp.knob(&NUMBERS);
+    let repetitions = exp.knob(&REPETITIONS);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| (kind_id(&m.job), describe(&m.job)));
-    let compared = Compared::new();
-    let traces = TraceLog::new();
-    let jobs_of_run = RwSignal::new(Vec::<Job>::new());
-    // The sweep's lines: each way of adding, its points in worker order.
-    let sweep = RwSignal::new(Vec::<(TotalKind, Vec<SweepPoint>)>::new());
-
-    let settings = move || Settings {
-        workers: workers.get_untracked() as u32,
-        numbers: numbers.get_untracked(),
-        repetitions: repetitions.get_untracked() as u32,
+    let views = SharedTotalViews {
+        rows: log.rows.into(),
+        compared: Compared::new(),
+        traces: TraceLog::new(),
+        sweep: RwSignal::new(Vec::new()),
     };
-    let remember_settings = move || write_to_url(&settings().query());
+    let SharedTotalViews { traces, sweep, .. } = views;
     let keep_trace = move |run: String, m: Measurement| traces.add(run, describe(&m.job), m);
 
     let run = move || {
-        let query = remember_settings();
-        let jobs = catalog_total::run_jobs(&settings());
-        jobs_of_run.set(jobs.clone());
-        let run_log = log.start_run(query);
-        runner.run(jobs, move |_, m| {
+        let s = exp.get();
+        exp.run(&s, catalog_total::run_jobs(&s), move |run_log, _, m| {
             let sequential = m.job.variant == Variant::Sequential;
             run_log.add(&m, kind_id(&m.job), describe(&m.job), sequential);
             if !sequential {
@@ -122,14 +108,11 @@ fn SharedTotalControls(machine: Machine) -> impl IntoView {
     };
 
     let run_sweep = move || {
-        let query = remember_settings();
-        let jobs = catalog_total::sweep_jobs(&settings(), workers_limits.max as u32);
-        jobs_of_run.set(jobs.clone());
+        let s = exp.get();
         sweep.set(TotalKind::ALL.iter().map(|&total| (total, Vec::new())).collect());
         let baseline = StoredValue::new(None::<Summary>);
         // The sweep's points are results too: one row each in the results table and the downloads.
-        let run_log = log.start_sweep(query);
-        runner.run(jobs, move |_, m| {
+        exp.sweep(&s, catalog_total::sweep_jobs(&s, workers_limits.max as u32), move |run_log, _, m| {
             let Some(total) = total_of(&m.job) else {
                 run_log.add(&m, kind_id(&m.job), describe(&m.job), true);
                 baseline.set_value(Some(m.summary));
@@ -146,52 +129,50 @@ fn SharedTotalControls(machine: Machine) -> impl IntoView {
             keep_trace(run_log.label(), m);
         });
     };
+    exp.autorun(run);
 
-    if autorun {
-        crate::runner::run_on_mount(run, true);
-    }
-
-    let running = Signal::derive(move || runner.running.get());
-    let describe_job =
-        move |index: usize| jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default());
+    let running = exp.running();
     let numbers_help = Signal::derive(move || fill(t.numbers_help, &[("value", &format::compact(numbers.get()))]));
-    let series = Signal::derive(move || {
-        sweep.get().into_iter().map(|(total, points)| Series { name: series_name(total).to_string(), points }).collect()
-    });
-    let (traced, traced_label) = traces.shown_where(|m| m.job.variant != Variant::Sequential, |m| describe(&m.job));
-    let lanes = Signal::derive(move || traced.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
 
     view! {
-        <ClampNotes notes />
+        <ClampNotes notes=exp.notes() />
         <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.shared_total_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <NumberField label=t.numbers help=numbers_help value=numbers range=NUMBERS disabled=running />
             <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
-            <RunButtons runner run_label=t.shared_total_measure second=(t.sweep, Callback::new(move |_| run_sweep())) log />
+            <RunButtons runner=exp.runner run_label=t.shared_total_measure second=(t.sweep, Callback::new(move |_| run_sweep())) log />
         </form>
         // The rest in a later task (issue 15: no main-thread task over 50 ms); sharing, comparison,
         // timeline and chart come in code of their own, after the engine's files.
         <Later>
             {predict::shared_total(log.rows.into(), workers)}
-            <RunStatus runner describe=describe_job />
+            <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
             <ResultsTable rows=log.rows.into() />
         </Later>
-        <LaterCode load=move || shared_total_views(log.rows.into(), compared, traces, traced, traced_label, lanes, series) />
+        <LaterCode load=move || shared_total_views(views) />
     }
+}
+
+/// What the panel's later views are given: its rows, comparison and traces, and the sweep's lines
+/// (each way of adding, its points in worker order). Handles, so they cross the split as they are.
+#[derive(Clone, Copy)]
+struct SharedTotalViews {
+    rows: Signal<Vec<ResultRow>>,
+    compared: Compared,
+    traces: TraceLog,
+    sweep: RwSignal<Vec<(TotalKind, Vec<SweepPoint>)>>,
 }
 
 /// The panel's sharing, comparison, timeline and sweep chart: a split point of its own
 /// (`views_shared_total`), fetched after the engine's files (components::split_view::LaterCode).
 #[wasm_split(views_shared_total, fallible, wasm_split_path = ::leptos::wasm_split)]
-fn shared_total_views(
-    rows: Signal<Vec<ResultRow>>,
-    compared: Compared,
-    traces: TraceLog,
-    traced: Signal<Option<Measurement>>,
-    traced_label: Signal<String>,
-    lanes: Signal<u32>,
-    series: Signal<Vec<Series>>,
-) -> SplitBuilt {
+fn shared_total_views(views: SharedTotalViews) -> SplitBuilt {
+    let SharedTotalViews { rows, compared, traces, sweep } = views;
+    let series = Signal::derive(move || {
+        sweep.get().into_iter().map(|(total, points)| Series { name: series_name(total).to_string(), points }).collect()
+    });
+    let (traced, traced_label) = traces.shown_where(|m| m.job.variant != Variant::Sequential, |m| describe(&m.job));
+    let lanes = Signal::derive(move || traced.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
     let t = ui();
     Ok(view! {
         <Later>

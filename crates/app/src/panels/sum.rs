@@ -1,6 +1,7 @@
 //! The Sum chapter's experiment: one loop versus t tasks on k workers, and a sweep over k.
 
-use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
+use super::panel::{variant_id, ExperimentFrame, RunButtons, RunStatus};
+use super::state::ExperimentState;
 use crate::components::compare::{CompareResults, Compared, SweptCount};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::later::Later;
@@ -15,12 +16,11 @@ use crate::components::timeline::Timeline;
 use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
-use crate::presets::{write_to_url, Preset};
-use crate::runner::Runner;
 use experiments::params::sum::{workers as workers_range, NUMBERS, REPETITIONS, TASKS};
 
+use experiments::catalog::sum::{self, Settings};
 use experiments::catalog::ExperimentId;
-use experiments::catalog::{self, sum::Settings, Machine};
+use experiments::catalog::Machine;
 use experiments::published::SUM_10M;
 use experiments::stats::speedup;
 use experiments::{Job, Measurement, Variant};
@@ -54,46 +54,28 @@ fn SumControls(machine: Machine) -> impl IntoView {
     let cores = machine.cores;
     // Without shared memory these tasks run on message-passing workers: every worker count is real.
     let workers_limits = workers_range(cores);
-    let mut preset = Preset::from_url();
-    let read = catalog::sum::read(&mut preset, machine);
-    let workers = RwSignal::new(read.workers as u64);
-    let tasks = RwSignal::new(read.tasks as u64);
-    let numbers = RwSignal::new(read.numbers);
-    let repetitions = RwSignal::new(read.repetitions as u64);
-    let autorun = preset.autorun(ExperimentId::Sum);
-    let notes = preset.notes;
-
-    let runner = Runner::new();
-    let log = ResultLog::new(ExperimentId::Sum);
+    let exp = ExperimentState::<Settings>::new(machine);
+    let log = exp.log;
+    let workers = exp.knob(&workers_limits);
+    let tasks = exp.knob(&TASKS);
+    let numbers = exp.knob(&NUMBERS);
+    let repetitions = exp.knob(&REPETITIONS);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| (variant_id(m.job.variant), describe(&m.job)));
-    let compared = Compared::new();
-    let points = RwSignal::new(Vec::<SweepPoint>::new());
-    let sweep_tasks = RwSignal::new(tasks.get_untracked() as u32);
-    let series = Signal::derive(move || {
-        vec![Series {
-            name: message(t.sum_series, &[("tasks", Arg::Count(sweep_tasks.get() as u64))]),
-            points: points.get(),
-        }]
-    });
-    let traces = TraceLog::new();
-    let jobs_of_run = RwSignal::new(Vec::<Job>::new());
-
-    let settings = move || Settings {
-        workers: workers.get_untracked() as u32,
-        tasks: tasks.get_untracked() as u32,
-        numbers: numbers.get_untracked(),
-        repetitions: repetitions.get_untracked() as u32,
+    let views = SumViews {
+        rows: log.rows.into(),
+        compared: Compared::new(),
+        traces: TraceLog::new(),
+        points: RwSignal::new(Vec::new()),
+        sweep_tasks: RwSignal::new(exp.get().tasks),
+        cores,
     };
-    let remember_settings = move || write_to_url(&settings().query());
+    let SumViews { traces, points, sweep_tasks, .. } = views;
     let show_trace = move |run: String, m: Measurement| traces.add(run, describe(&m.job), m);
 
     let run = move || {
-        let query = remember_settings();
-        let jobs = catalog::sum::run_jobs(&settings());
-        jobs_of_run.set(jobs.clone());
-        let run_log = log.start_run(query);
-        runner.run(jobs, move |_, m| {
+        let s = exp.get();
+        exp.run(&s, sum::run_jobs(&s), move |run_log, _, m| {
             let sequential = m.job.variant == Variant::Sequential;
             run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
             if !sequential {
@@ -103,16 +85,12 @@ fn SumControls(machine: Machine) -> impl IntoView {
     };
 
     let sweep = move || {
-        let query = remember_settings();
-        let s = settings();
-        let jobs = catalog::sum::sweep_jobs(&s, workers_limits.max as u32);
-        jobs_of_run.set(jobs.clone());
+        let s = exp.get();
         points.set(Vec::new());
         sweep_tasks.set(s.tasks);
         let baseline = StoredValue::new(None);
         // The sweep's points are results too: one row each in the results table and the downloads.
-        let run_log = log.start_sweep(query);
-        runner.run(jobs, move |_, m| match m.job.variant {
+        exp.sweep(&s, sum::sweep_jobs(&s, workers_limits.max as u32), move |run_log, _, m| match m.job.variant {
             Variant::Sequential => {
                 run_log.add(&m, variant_id(m.job.variant), describe(&m.job), true);
                 baseline.set_value(Some(m.summary))
@@ -126,55 +104,58 @@ fn SumControls(machine: Machine) -> impl IntoView {
             }
         });
     };
+    exp.autorun(run);
 
-    if autorun {
-        crate::runner::run_on_mount(run, true);
-    }
-
-    let running = Signal::derive(move || runner.running.get());
-    let describe_job =
-        move |index: usize| jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe).unwrap_or_default());
+    let running = exp.running();
     let numbers_help = Signal::derive(move || fill(t.numbers_help, &[("value", &format::compact(numbers.get()))]));
-    let (traced, traced_label) = traces.shown_where(|m| m.job.variant != Variant::Sequential, |m| describe(&m.job));
-    let lanes = Signal::derive(move || traced.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
 
     view! {
-        <ClampNotes notes />
+        <ClampNotes notes=exp.notes() />
         <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.sum_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(TASKS) disabled=running />
             <NumberField label=t.numbers help=numbers_help value=numbers range=NUMBERS disabled=running />
             <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
-            <RunButtons runner run_label=t.run second=(t.sweep, Callback::new(move |_| sweep())) log />
+            <RunButtons runner=exp.runner run_label=t.run second=(t.sweep, Callback::new(move |_| sweep())) log />
         </form>
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
             {predict::sum(log.rows.into(), workers)}
-            <RunStatus runner describe=describe_job />
+            <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
             <ResultsTable rows=log.rows.into() />
         </Later>
-        <LaterCode load=move || sum_views(log.rows.into(), compared, traces, traced, traced_label, lanes, series, sweep_tasks, cores) />
+        <LaterCode load=move || sum_views(views) />
     }
 }
 
-/// The Sum panel's sharing, comparison, timeline and sweep chart: a split point of its own
-/// (`views_sum`), fetched after the engine's files (components::split_view::LaterCode); it is given
-/// the panel's signals, handles that cross the split as they are.
-#[wasm_split(views_sum, fallible, wasm_split_path = ::leptos::wasm_split)]
-#[allow(clippy::too_many_arguments)]
-fn sum_views(
+/// What the Sum panel's later views are given: its rows, comparison and traces, the sweep's points
+/// and the task count they were measured with, and the machine's logical processors. Handles, so
+/// they cross the split as they are.
+#[derive(Clone, Copy)]
+struct SumViews {
     rows: Signal<Vec<ResultRow>>,
     compared: Compared,
     traces: TraceLog,
-    traced: Signal<Option<Measurement>>,
-    traced_label: Signal<String>,
-    lanes: Signal<u32>,
-    series: Signal<Vec<Series>>,
+    points: RwSignal<Vec<SweepPoint>>,
     sweep_tasks: RwSignal<u32>,
     cores: u32,
-) -> SplitBuilt {
+}
+
+/// The Sum panel's sharing, comparison, timeline and sweep chart: a split point of its own
+/// (`views_sum`), fetched after the engine's files (components::split_view::LaterCode).
+#[wasm_split(views_sum, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn sum_views(views: SumViews) -> SplitBuilt {
     let t = ui();
+    let SumViews { rows, compared, traces, points, sweep_tasks, cores } = views;
+    let series = Signal::derive(move || {
+        vec![Series {
+            name: message(t.sum_series, &[("tasks", Arg::Count(sweep_tasks.get() as u64))]),
+            points: points.get(),
+        }]
+    });
+    let (traced, traced_label) = traces.shown_where(|m| m.job.variant != Variant::Sequential, |m| describe(&m.job));
+    let lanes = Signal::derive(move || traced.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>

@@ -2,7 +2,9 @@
 //! where the overhead of a task stops mattering; and, as the Hindi article charted it, the overhead
 //! of goroutines on one worker against how many of them a run starts.
 
-use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
+use super::panel::RunLog;
+use super::panel::{variant_id, ExperimentFrame, RunButtons, RunStatus};
+use super::state::{ExperimentState, Launch, RunKind};
 use super::task_costs::CostClaims;
 use crate::components::compare::{CompareResults, Compared};
 use crate::components::controls::NumberField;
@@ -18,10 +20,9 @@ use crate::components::split_view::{LaterCode, SplitBuilt};
 use crate::engine_client::Mode;
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
-use crate::presets::{write_to_url, Preset};
-use crate::runner::Runner;
+use experiments::catalog::task_granularity::{self, Settings};
 use experiments::catalog::ExperimentId;
-use experiments::catalog::{self, Machine};
+use experiments::catalog::Machine;
 use experiments::params::task_cost::{workers as workers_range, COUNT_SWEEP_UP_TO, REPETITIONS, SQRT_COUNTS, TASKS};
 use experiments::published::{BATCHING_LOSS_HI, GOROUTINE_PERFORMANCE_HI};
 use experiments::stats::speedup;
@@ -131,53 +132,39 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
     let t = ui();
     let Machine { cores, mode } = machine;
     let parallel = mode == Mode::Threads;
-    let mut preset = Preset::from_url();
     let workers_limits = workers_range(cores);
-    let read = catalog::task_granularity::read(&mut preset, machine);
-    let workers = RwSignal::new(read.workers as u64);
-    let tasks = RwSignal::new(read.tasks as u64);
-    let repetitions = RwSignal::new(read.repetitions as u64);
-    let up_to = RwSignal::new(preset.value(&COUNT_SWEEP_UP_TO));
-    let autorun = preset.autorun(ExperimentId::TaskGranularity);
-    let notes = preset.notes;
-    let runner = Runner::new();
-    let log = ResultLog::new(ExperimentId::TaskGranularity);
+    let (exp, up_to) =
+        ExperimentState::<Settings>::with_more(machine, |preset| RwSignal::new(preset.value(&COUNT_SWEEP_UP_TO)));
+    let log = exp.log;
+    // Without threads the catalog reads no worker count: the runs have one.
+    let workers = exp.knob_or(&workers_limits, exp.get().workers as u64);
+    let tasks = exp.knob(&TASKS);
+    let repetitions = exp.knob(&REPETITIONS);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
     log.restore(&|m, _| (variant_id(m.job.variant), describe_measured(m)));
     let compared = Compared::new();
-    let jobs_of_run = RwSignal::new(Vec::<Job>::new());
     // Per (variant, workers): the overhead points; and the loop's time per task size.
     let lines = RwSignal::new(Vec::<((Variant, u32), Vec<SweepPoint>)>::new());
     let loop_ms = RwSignal::new(Vec::<(u32, f64)>::new());
-    let measured_tasks = RwSignal::new(tasks.get_untracked() as u32);
+    let measured_tasks = RwSignal::new(exp.get().tasks);
     // The task-count sweep: per task size, goroutines ÷ loop at each task count.
     let count_lines = RwSignal::new(Vec::<(u32, Vec<SweepPoint>)>::new());
-
-    let settings = move || catalog::task_granularity::Settings {
-        workers: workers.get_untracked() as u32,
-        tasks: tasks.get_untracked() as u32,
-        repetitions: repetitions.get_untracked() as u32,
-    };
-    let remember_settings = move |s: &catalog::task_granularity::Settings| {
+    // Both buttons measure a sweep (every task size, or every task count): its rows say so. The
+    // address also keeps how far the count sweep goes.
+    let sweep = move |s: &Settings, jobs: Vec<Job>, on_measured: Box<dyn Fn(RunLog, usize, Measurement)>| {
         let mut query = s.query();
         query.push((COUNT_SWEEP_UP_TO.key, up_to.get_untracked().to_string()));
-        write_to_url(&query)
+        exp.start(Launch { kind: RunKind::Sweep, query, jobs, file: None }, on_measured);
     };
 
     let run = move || {
-        let s = settings();
-        let x = s.tasks;
-        let query = remember_settings(&s);
-        let kinds = catalog::task_granularity::kinds(&s, mode);
-        let jobs = catalog::task_granularity::run_jobs(&s, mode);
-        jobs_of_run.set(jobs.clone());
+        let s = exp.get();
+        let kinds = task_granularity::kinds(&s, mode);
         lines.set(kinds.iter().map(|&kind| (kind, Vec::new())).collect());
         loop_ms.set(Vec::new());
-        measured_tasks.set(x);
-        // Measuring every task size is a sweep: its rows say so.
-        let run_log = log.start_sweep(query);
+        measured_tasks.set(s.tasks);
         let baseline = StoredValue::new(None::<Summary>);
-        runner.run(jobs, move |_, m| {
+        let on_measured = move |run_log: RunLog, _, m: Measurement| {
             let sequential = m.job.variant == Variant::Sequential;
             run_log.add(&m, variant_id(m.job.variant), describe_measured(&m), sequential);
             if sequential {
@@ -192,17 +179,14 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
                     points.push(point);
                 }
             });
-        });
+        };
+        sweep(&s, task_granularity::run_jobs(&s, mode), Box::new(on_measured));
     };
     let sweep_counts = move || {
-        let s = settings();
-        let query = remember_settings(&s);
-        let jobs = catalog::task_granularity::count_sweep_jobs(&s, up_to.get_untracked() as u32);
-        jobs_of_run.set(jobs.clone());
+        let s = exp.get();
         count_lines.set(SQRT_COUNTS.iter().map(|&sqrt| (sqrt, Vec::new())).collect());
-        let run_log = log.start_sweep(query);
         let baseline = StoredValue::new(None::<Summary>);
-        runner.run(jobs, move |_, m| {
+        let on_measured = move |run_log: RunLog, _, m: Measurement| {
             let sequential = m.job.variant == Variant::Sequential;
             run_log.add(&m, variant_id(m.job.variant), describe_measured(&m), sequential);
             if sequential {
@@ -216,11 +200,10 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
                     points.push(point);
                 }
             });
-        });
+        };
+        sweep(&s, task_granularity::count_sweep_jobs(&s, up_to.get_untracked() as u32), Box::new(on_measured));
     };
-    if autorun {
-        crate::runner::run_on_mount(run, false);
-    }
+    exp.autorun(run);
     let count_series = Signal::derive(move || {
         count_lines.with(|lines| {
             lines
@@ -284,24 +267,21 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
             })
             .unwrap_or_default()
     });
-    let running = Signal::derive(move || runner.running.get());
-    let describe_job = move |index: usize| {
-        jobs_of_run.with_untracked(|jobs| jobs.get(index).map(describe_granularity).unwrap_or_default())
-    };
+    let running = exp.running();
     view! {
-        <ClampNotes notes />
+        <ClampNotes notes=exp.notes() />
         <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.granularity_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
             <NumberField label=t.tasks help=t.granularity_tasks_help.to_string() value=tasks range=TASKS disabled=running />
             <Slider label=t.workers help=t.granularity_workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=Signal::derive(move || running.get() || !parallel) />
             <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <NumberField label=t.count_sweep_up_to help=t.count_sweep_up_to_help.to_string() value=up_to range=COUNT_SWEEP_UP_TO disabled=running />
-            <RunButtons runner run_label=t.granularity_run second=(t.count_sweep, Callback::new(move |_| sweep_counts())) />
+            <RunButtons runner=exp.runner run_label=t.granularity_run second=(t.count_sweep, Callback::new(move |_| sweep_counts())) />
         </form>
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
             {predict::task_granularity(log.rows.into())}
-            <RunStatus runner describe=describe_job />
+            <RunStatus runner=exp.runner describe=exp.describe_job(describe_granularity) />
         </Later>
         <LaterCode load=move || task_granularity_views(log.rows.into(), compared, series, thresholds, measured_tasks, count_series, count_caption) />
     }

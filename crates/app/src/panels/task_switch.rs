@@ -1,7 +1,8 @@
 //! What a task costs, part three: a turn handed back and forth between two threads against two
 //! goroutines (the time of a switch).
 
-use super::panel::{variant_id, ExperimentFrame, ResultLog, RunButtons, RunStatus};
+use super::panel::{variant_id, ExperimentFrame, RunButtons, RunStatus};
+use super::state::ExperimentState;
 use crate::components::compare::{CompareResults, Compared};
 use crate::components::controls::NumberField;
 use crate::components::controls::Slider;
@@ -12,13 +13,20 @@ use crate::components::share::ShareBar;
 use crate::engine_client::Mode;
 use crate::format;
 use crate::i18n::{fill, ui};
-use crate::presets::{write_to_url, Preset};
-use crate::runner::Runner;
-use experiments::catalog::ExperimentId;
-use experiments::catalog::{self, Machine};
+use experiments::catalog::task_switch::{self, Settings};
+use experiments::catalog::{ExperimentId, Machine};
 use experiments::params::task_cost::{ROUND_TRIPS, SWITCH_REPETITIONS};
 use experiments::{Measurement, Variant, Workload};
 use leptos::prelude::*;
+
+/// A row's name: two threads or two goroutines.
+fn switch_name(variant: Variant) -> &'static str {
+    if variant == Variant::ThreadPool {
+        ui().switch_threads
+    } else {
+        ui().switch_goroutines
+    }
+}
 
 #[component]
 pub fn SwitchCostExperiment() -> impl IntoView {
@@ -32,41 +40,25 @@ pub fn SwitchCostExperiment() -> impl IntoView {
 fn SwitchControls(machine: Machine) -> impl IntoView {
     let t = ui();
     let mode = machine.mode;
-    let mut preset = Preset::from_url();
-    let read = catalog::task_switch::read(&mut preset, machine);
-    let trips = RwSignal::new(read.round_trips as u64);
-    let repetitions = RwSignal::new(read.repetitions as u64);
-    let autorun = preset.autorun(ExperimentId::TaskSwitch);
-    let notes = preset.notes;
-    let runner = Runner::new();
+    let exp = ExperimentState::<Settings>::new(machine);
+    let (runner, log) = (exp.runner, exp.log);
+    let trips = exp.knob(&ROUND_TRIPS);
+    let repetitions = exp.knob(&SWITCH_REPETITIONS);
     let results = RwSignal::new(Vec::<Measurement>::new());
-    let log = ResultLog::new(ExperimentId::TaskSwitch);
     // What this tab measured here before (another chapter, another language, a reload) comes back.
-    log.restore(&|m, _| {
-        let name = if m.job.variant == Variant::ThreadPool { ui().switch_threads } else { ui().switch_goroutines };
-        (variant_id(m.job.variant), name.to_string())
-    });
+    log.restore(&|m, _| (variant_id(m.job.variant), switch_name(m.job.variant).to_string()));
     let compared = Compared::new();
 
     let measure = move || {
-        let s = catalog::task_switch::Settings {
-            round_trips: trips.get_untracked() as u32,
-            repetitions: repetitions.get_untracked() as u32,
-        };
-        let query = write_to_url(&s.query());
-        let jobs = catalog::task_switch::run_jobs(&s, mode);
+        let s = exp.get();
         results.set(Vec::new());
-        let run_log = log.start_run(query);
-        runner.run(jobs, move |_, m| {
-            let name = if m.job.variant == Variant::ThreadPool { t.switch_threads } else { t.switch_goroutines };
-            run_log.add(&m, variant_id(m.job.variant), name.to_string(), false);
+        exp.run(&s, task_switch::run_jobs(&s, mode), move |run_log, _, m| {
+            run_log.add(&m, variant_id(m.job.variant), switch_name(m.job.variant).to_string(), false);
             results.update(|r| r.push(m));
         });
     };
-    if autorun {
-        crate::runner::run_on_mount(measure, false);
-    }
-    let running = Signal::derive(move || runner.running.get());
+    exp.autorun(measure);
+    let running = exp.running();
     // Two switches per round trip.
     let ns = |m: &Measurement, ms: f64| {
         let Workload::PingPong { round_trips } = m.job.workload else { return f64::NAN };
@@ -82,7 +74,7 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
         })
     };
     view! {
-        <ClampNotes notes />
+        <ClampNotes notes=exp.notes() />
         <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.switch_title)]) on:submit=move |ev| { ev.prevent_default(); measure(); }>
             <NumberField label=t.round_trips help=t.round_trips_help.to_string() value=trips range=ROUND_TRIPS disabled=running />
             <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(SWITCH_REPETITIONS) disabled=running />
@@ -112,7 +104,7 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
                         </thead>
                         <tbody>
                             {move || results.get().into_iter().map(|m| {
-                                let name = if m.job.variant == Variant::ThreadPool { t.switch_threads } else { t.switch_goroutines };
+                                let name = switch_name(m.job.variant);
                                 let median = ns(&m, m.summary.median_ms);
                                 view! {
                                     <tr data-variant=variant_id(m.job.variant) data-ns=median>

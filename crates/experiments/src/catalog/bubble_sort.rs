@@ -45,6 +45,18 @@ pub fn workers_range(machine: Machine) -> crate::params::ParamRange {
     workers_for(workers(machine.cores), machine.mode)
 }
 
+impl super::ExperimentSettings for Settings {
+    const ID: ExperimentId = EXPERIMENT.id;
+
+    fn read(r: &mut dyn KnobReader, machine: Machine) -> Self {
+        read(r, machine)
+    }
+
+    fn query(&self) -> Query {
+        Settings::query(self)
+    }
+}
+
 /// The knobs, in the panel's order.
 pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
     Settings {

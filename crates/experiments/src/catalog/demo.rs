@@ -37,6 +37,18 @@ impl Settings {
     }
 }
 
+impl super::ExperimentSettings for Settings {
+    const ID: ExperimentId = EXPERIMENT.id;
+
+    fn read(r: &mut dyn KnobReader, machine: Machine) -> Self {
+        read(r, machine)
+    }
+
+    fn query(&self) -> Query {
+        Settings::query(self)
+    }
+}
+
 /// The knobs, in the panel's order. Message-passing workers make every worker count real, so the
 /// worker range does not shrink without shared memory.
 pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {

@@ -58,6 +58,18 @@ pub fn defaults(scenario: ScenarioKind, machine: Machine) -> (u32, u32) {
     (workers.clamp(k as u64) as u32, tasks.clamp(n as u64) as u32)
 }
 
+impl super::ExperimentSettings for Settings {
+    const ID: ExperimentId = EXPERIMENT.id;
+
+    fn read(r: &mut dyn KnobReader, machine: Machine) -> Self {
+        read(r, machine)
+    }
+
+    fn query(&self) -> Query {
+        Settings::query(self)
+    }
+}
+
 /// The knobs, in the panel's order: the scenario first, since its defaults are the others'.
 pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
     let chosen = r.choice("scenario", &SCENARIO_IDS, ScenarioKind::SpawnOnOne.id());

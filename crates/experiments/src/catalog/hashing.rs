@@ -51,6 +51,18 @@ pub fn workers_range(cores: u32) -> ParamRange {
     workers(cores)
 }
 
+impl super::ExperimentSettings for Settings {
+    const ID: ExperimentId = EXPERIMENT.id;
+
+    fn read(r: &mut dyn KnobReader, machine: Machine) -> Self {
+        read(r, machine)
+    }
+
+    fn query(&self) -> Query {
+        Settings::query(self)
+    }
+}
+
 /// The knobs, in the panel's order.
 pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
     Settings {

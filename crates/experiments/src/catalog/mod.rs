@@ -65,6 +65,19 @@ pub trait KnobReader {
     fn choice(&mut self, key: &str, options: &'static [&'static str], default: &'static str) -> &'static str;
 }
 
+/// What an experiment's knobs are set to, as one value: read from a [`KnobReader`] in the panel's
+/// order (`read`) and written back as the address's query pairs under the same keys (`query`). Each
+/// catalog module's `Settings` implements it with its own `read` and `Settings::query`, so the app
+/// can hold any experiment's settings in one generic state (`app::panels::state`).
+pub trait ExperimentSettings: Copy + Send + Sync + 'static {
+    /// The experiment these settings are of.
+    const ID: ExperimentId;
+    /// The knobs, in the panel's order; out-of-range values come back clamped (noted by the reader).
+    fn read(r: &mut dyn KnobReader, machine: Machine) -> Self;
+    /// The settings as URL query pairs, in the panel's order.
+    fn query(&self) -> Query;
+}
+
 /// Which experiment: the one key every panel, prediction, code listing, preset, limit, lab command
 /// and bench figure is filed under. Written (URLs, markers, files, `catalog.json`) as its slug.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]

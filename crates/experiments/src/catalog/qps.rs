@@ -52,6 +52,18 @@ pub fn ranges(machine: Machine) -> (ParamRange, ParamRange) {
     (workers_for(pool_threads(machine.cores), machine.mode), workers_for(workers(machine.cores), machine.mode))
 }
 
+impl super::ExperimentSettings for Settings {
+    const ID: ExperimentId = EXPERIMENT.id;
+
+    fn read(r: &mut dyn KnobReader, machine: Machine) -> Self {
+        read(r, machine)
+    }
+
+    fn query(&self) -> Query {
+        Settings::query(self)
+    }
+}
+
 /// The knobs, in the panel's order.
 pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
     let (threads, workers) = ranges(machine);

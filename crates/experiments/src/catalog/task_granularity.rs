@@ -35,6 +35,18 @@ impl Settings {
     }
 }
 
+impl super::ExperimentSettings for Settings {
+    const ID: ExperimentId = EXPERIMENT.id;
+
+    fn read(r: &mut dyn KnobReader, machine: Machine) -> Self {
+        read(r, machine)
+    }
+
+    fn query(&self) -> Query {
+        Settings::query(self)
+    }
+}
+
 /// The knobs, in the panel's order; without shared memory the worker count stays at one (the
 /// slider is shown, disabled).
 pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {

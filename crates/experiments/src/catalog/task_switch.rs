@@ -30,6 +30,18 @@ impl Settings {
     }
 }
 
+impl super::ExperimentSettings for Settings {
+    const ID: ExperimentId = EXPERIMENT.id;
+
+    fn read(r: &mut dyn KnobReader, machine: Machine) -> Self {
+        read(r, machine)
+    }
+
+    fn query(&self) -> Query {
+        Settings::query(self)
+    }
+}
+
 /// The knobs, in the panel's order.
 pub fn read(r: &mut dyn KnobReader, _machine: Machine) -> Settings {
     Settings { round_trips: r.value(&ROUND_TRIPS) as u32, repetitions: r.value(&SWITCH_REPETITIONS) as u32 }
