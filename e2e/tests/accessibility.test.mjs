@@ -74,6 +74,9 @@ async function auditPage(path, experiment) {
       assert.equal(outcome, 'finished', `${path}: the run ended ${outcome}`);
     } else {
       await page.locator('section.experiment, main h1').first().waitFor();
+      // A page of prose only (the landing text, How the lab works) is audited with its prose; an
+      // experiment embed has none.
+      if (!path.includes('/embed/')) await page.locator('main .prose').first().waitFor();
     }
     const problems = [];
     for (const scheme of ['light', 'dark']) {
@@ -89,7 +92,7 @@ async function auditPage(path, experiment) {
 
 test('the landing page and every chapter, after a run, light and dark: no serious or critical axe violation', { timeout: 600_000 }, async () => {
   const problems = [];
-  for (const path of ['/']) problems.push(...(await auditPage(path, null)).map((p) => `${path} ${p}`));
+  for (const path of ['/', '/how-the-lab-works']) problems.push(...(await auditPage(path, null)).map((p) => `${path} ${p}`));
   for (const [slug, first] of CHAPTERS) {
     const { query, awaited } = ON_LOAD(first);
     const path = `/chapters/${slug}${query}`;

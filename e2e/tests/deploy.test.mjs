@@ -290,6 +290,8 @@ test('deep links load on a static server that never falls back to index.html', a
     ...experiments.map((name) => `/embed/experiments/${name}`),
     '/glossary',
     '/glossary/',
+    '/how-the-lab-works',
+    '/how-the-lab-works/',
   ];
   for (const address of addresses) {
     const response = await page.goto(server.url + address);

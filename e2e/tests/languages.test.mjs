@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { CHAPTER_FIRST_EXPERIMENTS, clickAndWait, launch, newPage, serve, waitForOutcome } from '../lib.mjs';
 
 const LANGUAGES = ['ru', 'zh', 'ja', 'hi'];
-const PAGES = ['/', '/glossary', ...CHAPTER_FIRST_EXPERIMENTS.map(([slug]) => `/chapters/${slug}`)];
+const PAGES = ['/', '/glossary', '/how-the-lab-works', ...CHAPTER_FIRST_EXPERIMENTS.map(([slug]) => `/chapters/${slug}`)];
 
 let browser;
 let server;

@@ -135,6 +135,47 @@ test('the glossary loads as a deep link, and every glossary link in the chapters
   await page.context().close();
 });
 
+test('"How the lab works" loads as a deep link, the chapter menu links it, and every chapter links to one of its sections', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/how-the-lab-works#trace-files`);
+  await page.getByRole('heading', { level: 1, name: 'How the lab works' }).waitFor();
+  assert.match(await page.title(), /^How the lab works · /);
+  await page.locator('#trace-files').waitFor();
+  await page.waitForFunction(() => {
+    const box = document.getElementById('trace-files').getBoundingClientRect();
+    return box.top >= 0 && box.top < window.innerHeight;
+  });
+  const ids = new Set(await page.locator('[data-testid="how-the-lab-works"] h2[id]').evaluateAll((hs) => hs.map((h) => h.id)));
+  for (const id of ['isolation', 'without-isolation', 'engine', 'measuring', 'why-numbers-vary', 'trace-files', 'embedding']) {
+    assert.ok(ids.has(id), `a section #${id}`);
+  }
+  // The chapter menu ends with it, after the numbered chapters (which stay the reading order).
+  const menu = page.locator('details.chapter-menu');
+  await menu.locator('summary').click();
+  assert.equal(await menu.locator('ol a[href$="/how-the-lab-works"]').count(), 0);
+  assert.equal(await menu.locator('.menu-more a[href$="/how-the-lab-works"]').innerText(), 'How the lab works');
+  await page.goto(server.url + '/');
+  await page.locator('.landing .prose a[href$="how-the-lab-works"]').first().waitFor();
+  for (const slug of ORDER) {
+    await page.goto(`${server.url}/chapters/${slug}`);
+    await page.locator('article.chapter .prose').first().waitFor();
+    const hrefs = await page.locator('article.chapter .prose a[href*="how-the-lab-works"]').evaluateAll((as) => as.map((a) => a.href));
+    assert.ok(hrefs.length >= 1, `${slug} links to How the lab works`);
+    for (const href of hrefs) {
+      const url = new URL(href);
+      assert.equal(url.origin + url.pathname, `${server.url}/how-the-lab-works`, `${slug}: ${href}`);
+      assert.ok(url.hash === '' || ids.has(url.hash.slice(1)), `${slug}: ${href} names no section`);
+    }
+  }
+  // Following one inside the app shows the page at that section.
+  await page.goto(`${server.url}/chapters/sum`);
+  await page.locator('article.chapter .prose a[href$="how-the-lab-works#measuring"]').first().click();
+  await page.waitForURL(/\/how-the-lab-works#measuring$/);
+  await page.locator('#measuring').waitFor();
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 /** Each simulated thread's finish time (µs), read from the revealed per-thread table. */
 async function finishes(panel) {
   return panel.getByTestId('os-threads').locator('tbody tr').evaluateAll((rows) => rows.map((r) => Number(r.dataset.finishUs)));

@@ -4,7 +4,7 @@
 //! `i18n::load_table`). The prose itself is fetched when a page shows it ([`crate::prose`]).
 
 use experiments::catalog::ExperimentId;
-/// A text (a chapter, the landing text or the glossary) in the page's language.
+/// A text (a chapter, the landing text, the glossary or "How the lab works") in the page's language.
 pub struct ChapterText {
     pub slug: &'static str,
     pub title: &'static str,
@@ -53,9 +53,13 @@ pub const LANDING: &str = "index";
 /// The slug of the glossary's text (its own page, `/glossary`), which is not a chapter either.
 pub const GLOSSARY: &str = "glossary";
 
-/// Whether `slug` names a chapter (not the landing text or the glossary).
+/// The slug of "How the lab works" (its own page, `/how-the-lab-works`): the browser plumbing the
+/// chapters link to instead of explaining it again. Not a chapter either.
+pub const HOW_THE_LAB_WORKS: &str = "how-the-lab-works";
+
+/// Whether `slug` names a chapter (not the landing text, the glossary or "How the lab works").
 pub fn is_chapter(slug: &str) -> bool {
-    slug != LANDING && slug != GLOSSARY
+    slug != LANDING && slug != GLOSSARY && slug != HOW_THE_LAB_WORKS
 }
 
 /// One text of the page's language.
@@ -63,8 +67,8 @@ pub fn chapter(slug: &str) -> Option<&'static ChapterText> {
     texts().iter().find(|c| c.slug == slug)
 }
 
-/// All chapters of the page's language, in reading order (the landing text and the glossary
-/// excluded).
+/// All chapters of the page's language, in reading order (the landing text, the glossary and "How
+/// the lab works" excluded).
 pub fn chapters() -> impl Iterator<Item = &'static ChapterText> {
     texts().iter().filter(|c| is_chapter(c.slug))
 }

@@ -55,6 +55,7 @@ fn App() -> impl IntoView {
                         <Route path=path!("/") view=pages::landing::Landing />
                         <Route path=path!("/chapters/:slug") view=pages::chapter::ChapterPage />
                         <Route path=path!("/glossary") view=pages::glossary::GlossaryPage />
+                        <Route path=path!("/how-the-lab-works") view=pages::glossary::HowTheLabWorksPage />
                         <Route path=path!("/embed/chapters/:slug") view=pages::chapter::ChapterPage />
                         <Route path=path!("/embed/experiments/:name") view=pages::embed::ExperimentEmbed />
                     </Routes>

@@ -257,6 +257,12 @@ pub fn check_markdown(markdown: &str, first_line: usize) -> Vec<Problem> {
                     problems.last().is_some_and(|p: &Problem| p.line == line && p.what.starts_with("raw HTML"));
                 (!reported).then(|| html_problem(&html))
             }
+            Event::Start(Tag::Link { dest_url, .. }) if dest_url.starts_with('#') => Some(format!(
+                "a link to `{}` alone: a page's `<base href>` is the site's root, so it would open the landing page; \
+                 name the page too (`/how-the-lab-works{}`)",
+                snippet(&dest_url),
+                snippet(&dest_url)
+            )),
             Event::Start(Tag::Link { dest_url, .. }) => url_problem(&dest_url).map(|p| format!("a link to {p}")),
             Event::Start(Tag::Image { dest_url, .. }) => url_problem(&dest_url).map(|p| format!("an image from {p}")),
             Event::InlineMath(latex) => mathml(&latex, false).err(),
@@ -541,6 +547,13 @@ pub(crate) mod tests {
         refused("[x](vbscript:msgbox)\n", 1, "a `vbscript:` URL");
         refused("[x](data:text/html;base64,PHNjcmlwdD4=)\n", 1, "a `data:` URL");
         refused("[x](file:///etc/passwd)\n", 1, "a `file:` URL");
+    }
+
+    #[test]
+    fn a_link_to_a_fragment_alone_is_refused() {
+        // It would resolve against `<base href>` (the site's root), not the page it is on.
+        refused("See [above](#isolation).\n", 1, "a link to `#isolation` alone");
+        assert!(problems("See [above](/how-the-lab-works#isolation).\n").is_empty());
     }
 
     #[test]

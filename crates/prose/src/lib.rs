@@ -18,7 +18,8 @@ use check::Part;
 use pulldown_cmark::{html, CowStr, Event, Parser, Tag, TagEnd};
 use std::path::{Path, PathBuf};
 
-/// One text of the site in one language: a chapter, the landing text (`index`) or the glossary.
+/// One text of the site in one language: a chapter, the landing text (`index`) or a page of its own
+/// ([`PAGES`]: the glossary, "How the lab works").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Text {
     pub lang: String,
@@ -359,6 +360,10 @@ pub const STYLE_SHEET: &str = "STYLE.md";
 pub fn is_text(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "md") && path.file_name().is_none_or(|n| n != STYLE_SHEET)
 }
+
+/// The texts that are pages of their own at the site's top level (`/glossary`,
+/// `/how-the-lab-works`): neither chapters nor the landing text (`index`). Chapters link to them.
+pub const PAGES: [&str; 2] = ["glossary", "how-the-lab-works"];
 
 #[cfg(test)]
 mod tests;

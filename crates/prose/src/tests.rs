@@ -277,3 +277,49 @@ fn every_question_in_every_language_has_choices_to_grade_and_they_match_english(
         }
     }
 }
+
+/// The `{#id}` anchors of the `## ` sections of `markdown`, in order.
+fn section_anchors(markdown: &str) -> Vec<String> {
+    markdown
+        .lines()
+        .filter(|l| l.starts_with("## "))
+        .map(|l| l.rsplit_once("{#").and_then(|(_, id)| id.strip_suffix('}')).unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn how_the_lab_works_is_in_every_language_and_every_chapter_links_to_it() {
+    let content = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content");
+    let read = |lang: &str, slug: &str| std::fs::read_to_string(content.join(lang).join(format!("{slug}.md"))).ok();
+    let page = "how-the-lab-works";
+    assert!(PAGES.contains(&page), "a page of its own, not a chapter");
+    let english = read("en", page).expect("content/en/how-the-lab-works.md");
+    let anchors = section_anchors(&english);
+    assert!(anchors.len() >= 6 && anchors.iter().all(|a| !a.is_empty()), "every section has an anchor: {anchors:?}");
+    let mut linked = 0;
+    for (lang, ..) in OPENING_AND_CLOSING {
+        let text = read(lang, page).unwrap_or_else(|| panic!("content/{lang}/{page}.md"));
+        assert_eq!(section_anchors(&text), anchors, "content/{lang}/{page}.md: the sections of English, in order");
+        assert!(!text.contains("<!-- experiment:"), "content/{lang}/{page}.md places no experiment");
+        for entry in std::fs::read_dir(content.join(lang)).unwrap() {
+            let path = entry.unwrap().path();
+            let markdown = std::fs::read_to_string(&path).unwrap();
+            if !is_text(&path) || !markdown.contains("<!-- experiment:") {
+                continue;
+            }
+            let name = path.display();
+            let links: Vec<&str> = markdown.split("](/how-the-lab-works").skip(1).collect();
+            assert!(!links.is_empty(), "{name}: links to /how-the-lab-works at least once");
+            for link in links {
+                let target = link.split(')').next().unwrap_or_default();
+                let anchor = target.strip_prefix('#').unwrap_or_default();
+                assert!(
+                    target.is_empty() || anchors.iter().any(|a| a == anchor),
+                    "{name}: /how-the-lab-works{target} names no section of the page"
+                );
+            }
+            linked += 1;
+        }
+    }
+    assert!(linked >= 50, "{linked} chapters in five languages link to the page");
+}

@@ -12,15 +12,16 @@ pub struct Chapter {
     pub order: i64,
 }
 
-/// The chapters of `content/<lang>` in chapter order (every `.md` file but `index.md` and `glossary.md`).
+/// The chapters of `content/<lang>` in chapter order (every `.md` file but `index.md` and the pages
+/// of their own, [`prose::PAGES`]).
 pub fn chapters(content_lang: &Path) -> Result<Vec<Chapter>, String> {
     let mut chapters = Vec::new();
     let entries = std::fs::read_dir(content_lang).map_err(|e| format!("{}: {e}", content_lang.display()))?;
     for entry in entries {
         let path = entry.map_err(|e| e.to_string())?.path();
         let slug = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        // The landing page and the glossary are pages of the site, not chapters.
-        if !prose::is_text(&path) || slug == "index" || slug == "glossary" {
+        // The landing page, the glossary and "How the lab works" are pages of the site, not chapters.
+        if !prose::is_text(&path) || slug == "index" || prose::PAGES.contains(&slug.as_str()) {
             continue;
         }
         let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;

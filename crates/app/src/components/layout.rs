@@ -25,6 +25,12 @@ pub fn Layout(children: Children) -> impl IntoView {
         return view! { <main id="main" class="embed" tabindex="-1">{table_failure}{children()}</main> }.into_any();
     }
     let t = ui();
+    // After the chapters, the page they all link to for the browser plumbing (its title is the
+    // text's own, in the page's language).
+    let how_the_lab_works = content::chapter(content::HOW_THE_LAB_WORKS).map(|text| {
+        let href = crate::links::site_path("/how-the-lab-works");
+        view! { <p class="menu-more"><A href=href>{text.title}</A></p> }
+    });
     let chapters = content::chapters()
         .map(|c| {
             let href = crate::links::chapter(c.slug);
@@ -41,7 +47,10 @@ pub fn Layout(children: Children) -> impl IntoView {
                 <Later>
                     <details class="chapter-menu">
                         <summary>{t.nav_chapters}</summary>
-                        <ol>{chapters}</ol>
+                        <div class="menu-panel">
+                            <ol>{chapters}</ol>
+                            {how_the_lab_works}
+                        </div>
                     </details>
                     <A href=crate::links::site_path("/glossary") attr:class="glossary-link">{t.glossary}</A>
                     <LanguageMenu />

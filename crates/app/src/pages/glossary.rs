@@ -1,26 +1,41 @@
-//! The glossary (`/glossary`): the words the chapters use, rendered from `content/<lang>/glossary.md`.
-//! Every term is a heading with an id, so a chapter can link `/glossary#park`.
+//! The site's two reference pages, rendered from `content/<lang>/<slug>.md`: the glossary
+//! (`/glossary`), the words the chapters use, and "How the lab works" (`/how-the-lab-works`), the
+//! browser plumbing behind every experiment. Every term or section is a heading with an id, so a
+//! chapter can link `/glossary#park` or `/how-the-lab-works#isolation`.
 
-use crate::content::{self, GLOSSARY};
+use crate::content::{self, GLOSSARY, HOW_THE_LAB_WORKS};
 use crate::i18n::ui;
 use crate::prose::{Prose, ProseState};
 use leptos::prelude::*;
 
 #[component]
 pub fn GlossaryPage() -> impl IntoView {
-    let Some(text) = content::chapter(GLOSSARY) else {
+    view! { <ReferencePage slug=GLOSSARY class="chapter glossary" label=ui().glossary /> }
+}
+
+#[component]
+pub fn HowTheLabWorksPage() -> impl IntoView {
+    let label = content::chapter(HOW_THE_LAB_WORKS).map_or("", |t| t.title);
+    view! { <ReferencePage slug=HOW_THE_LAB_WORKS class="chapter reference" label /> }
+}
+
+/// A text of its own page, with no experiments: its title, then its prose once fetched.
+#[component]
+fn ReferencePage(slug: &'static str, class: &'static str, label: &'static str) -> impl IntoView {
+    let Some(text) = content::chapter(slug) else {
         return view! { <super::not_found::NotFound /> }.into_any();
     };
     super::set_title_and_description(text.title, text.summary);
     let state = ProseState::load(text);
-    // A deep link (`/glossary#park`) loads before the terms exist: show the term once they do.
+    // A deep link (`/glossary#park`) loads before the headings exist: show the one it names once
+    // they do.
     Effect::new(move || {
         if matches!(state.prose.get(), Prose::Ready(_)) {
             request_animation_frame(scroll_to_hash);
         }
     });
     view! {
-        <article class="chapter glossary" data-testid="glossary" aria-label=ui().glossary>
+        <article class=class data-testid=slug aria-label=label>
             <header>
                 <h1>{text.title}</h1>
             </header>

@@ -1,4 +1,4 @@
-//! Routed pages: the landing page, a chapter, the glossary, and "not found"; `text` the body they
+//! Routed pages: the landing page, a chapter, the glossary and "How the lab works", and "not found"; `text` the body they
 //! share (prose fetched on demand, panels in place).
 
 pub mod chapter;

@@ -116,7 +116,7 @@ pub fn write(out: &Path, site: &str, lang: &str, content_lang: &Path, routes: &[
     let chapters = chapters(content_lang)?;
     let ui = super::interface_texts(lang)?;
     std::fs::create_dir_all(out.join("oembed")).map_err(|e| e.to_string())?;
-    // Chapters and embeds only: the glossary is a page to read, not one to embed.
+    // Chapters and embeds only: the glossary and "How the lab works" are pages to read, not to embed.
     for route in routes.iter().filter(|r| r.starts_with("chapters/") || r.starts_with("embed/")) {
         let answer = answer(site, lang, route, &chapters, ui)?;
         let route = language_route(lang, route);

@@ -87,12 +87,13 @@ pub fn page_in_language(page: &str, lang: &str, alternates: &str) -> String {
 }
 
 /// The routes that get their own copy of `index.html`: `chapters/<slug>` and `embed/chapters/<slug>`
-/// for every chapter in `content` (but `index.md` and `glossary.md`, which is `glossary`), and `embed/experiments/<name>` for every
+/// for every chapter in `content` (but `index.md`, and the pages of their own, [`prose::PAGES`], which
+/// are `glossary` and `how-the-lab-works`), and `embed/experiments/<name>` for every
 /// `<!-- experiment: NAME -->` in them.
 pub fn routes(content: &Path) -> Result<Vec<String>, String> {
     let mut chapters = Vec::new();
     let mut experiments = Vec::new();
-    // Pages of their own at the top level: the glossary (`/glossary`).
+    // Pages of their own at the top level: the glossary (`/glossary`), `/how-the-lab-works`.
     let mut pages = Vec::new();
     for entry in std::fs::read_dir(content).map_err(|e| format!("{}: {e}", content.display()))? {
         let path = entry.map_err(|e| e.to_string())?.path();
@@ -108,11 +109,12 @@ pub fn routes(content: &Path) -> Result<Vec<String>, String> {
         let slug = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         match slug.as_str() {
             "index" => {}
-            "glossary" => pages.push(slug),
+            page if prose::PAGES.contains(&page) => pages.push(slug),
             _ => chapters.push(url_segment(&slug)?),
         }
     }
     chapters.sort();
+    pages.sort();
     experiments.sort();
     experiments.dedup();
     let mut routes: Vec<String> = chapters.iter().map(|s| format!("chapters/{s}")).collect();
@@ -123,7 +125,7 @@ pub fn routes(content: &Path) -> Result<Vec<String>, String> {
 }
 
 /// The text whose prose the page at `route` shows first: `chapters/<slug>` and
-/// `embed/chapters/<slug>` their chapter's, `glossary` the glossary's, `` (the top) the landing
+/// `embed/chapters/<slug>` their chapter's, `glossary` and `how-the-lab-works` their own, `` (the top) the landing
 /// text's; under a language's folder (`ru/chapters/sum`) that language's, else English.
 pub fn prose_of_route<'a>(texts: &'a [prose::Text], route: &str) -> Option<&'a prose::Text> {
     let (lang, rest) = match route.split_once('/') {
@@ -133,7 +135,7 @@ pub fn prose_of_route<'a>(texts: &'a [prose::Text], route: &str) -> Option<&'a p
     };
     let slug = match rest.strip_prefix("embed/").unwrap_or(rest) {
         "" => "index",
-        "glossary" => "glossary",
+        page if prose::PAGES.contains(&page) => page,
         other => other.strip_prefix("chapters/")?,
     };
     texts.iter().find(|t| t.lang == lang && t.slug == slug)

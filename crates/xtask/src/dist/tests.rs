@@ -89,9 +89,17 @@ fn routes_cover_chapters_embeds_and_experiments() {
     std::fs::write(dir.join("sum.md"), "# Sum\n\n<!-- experiment: sum -->\n").unwrap();
     std::fs::write(dir.join("notes.txt"), "not a chapter").unwrap();
     std::fs::write(dir.join("glossary.md"), "# Glossary\n").unwrap();
+    std::fs::write(dir.join("how-the-lab-works.md"), "# How the lab works\n").unwrap();
     assert_eq!(
         routes(&dir).unwrap(),
-        ["chapters/sum", "glossary", "embed/chapters/sum", "embed/experiments/demo", "embed/experiments/sum"]
+        [
+            "chapters/sum",
+            "glossary",
+            "how-the-lab-works",
+            "embed/chapters/sum",
+            "embed/experiments/demo",
+            "embed/experiments/sum"
+        ]
     );
     std::fs::write(dir.join("bad name.md"), "").unwrap();
     assert!(routes(&dir).is_err());
@@ -368,9 +376,11 @@ fn every_route_page_links_its_oembed_answer_which_embeds_the_right_route() {
     }
     for lang in ["en", "ru"] {
         let ui = interface_texts(lang).unwrap();
-        let glossary = std::fs::read_to_string(dir.join(language_route(lang, "glossary")).join("index.html")).unwrap();
-        assert!(!glossary.contains("json+oembed"), "the glossary is not for embedding");
-        for route in routes.iter().filter(|r| r.as_str() != "glossary") {
+        for page in prose::PAGES {
+            let html = std::fs::read_to_string(dir.join(language_route(lang, page)).join("index.html")).unwrap();
+            assert!(!html.contains("json+oembed"), "{page} is not for embedding");
+        }
+        for route in routes.iter().filter(|r| !prose::PAGES.contains(&r.as_str())) {
             let page_route = language_route(lang, route);
             let page = std::fs::read_to_string(dir.join(&page_route).join("index.html")).unwrap();
             let links: Vec<Tag> = tags(&page)
@@ -435,6 +445,7 @@ fn every_route_preloads_the_prose_it_shows_first() {
     assert_eq!(slug("chapters/sum"), Some(("en", "sum")));
     assert_eq!(slug("embed/chapters/sum"), Some(("en", "sum")));
     assert_eq!(slug("glossary"), Some(("en", "glossary")));
+    assert_eq!(slug("ja/how-the-lab-works"), Some(("ja", "how-the-lab-works")));
     assert_eq!(slug("embed/experiments/sum"), None, "an embedded experiment shows no prose");
     assert_eq!(slug("chapters/no-such-chapter"), None);
     assert_eq!(slug("ru/chapters/sum"), Some(("ru", "sum")));
