@@ -78,7 +78,7 @@ test('rows of two sizes keep their own settings in the downloads, the link and t
   await numbers.fill('300000');
   await numbers.press('Tab');
   await panel.getByRole('button', { name: 'Embed…' }).click();
-  const link = await page.getByTestId('plain-link').innerText();
+  const link = await panel.getByTestId('plain-link').innerText();
   assert.match(link, /[?&]n=200000(&|$)/);
   await page.keyboard.press('Escape');
 

@@ -107,13 +107,14 @@ test('without cross-origin isolation the sum runs on message-passing workers, wi
   await page.goto(server.url + '/chapters/sum?workers=4&tasks=8&n=2000000&reps=2&autorun=1');
   assert.equal(await page.evaluate(() => crossOriginIsolated), false);
   await page.getByRole('heading', { level: 1, name: 'Adding up ten million numbers' }).waitFor();
-  const banner = page.getByTestId('single-worker-banner');
+  // The Sum panel's banner (the chapter's other panel, which needs threads, has its own).
+  const panel = page.locator('section[data-experiment="sum"]');
+  const banner = panel.getByTestId('single-worker-banner');
   await banner.waitFor();
   assert.match(await banner.innerText(), /not cross-origin isolated.*share no memory|share no memory.*not cross-origin isolated/s);
   const link = banner.getByRole('link', { name: /own tab/ });
   assert.equal(await link.getAttribute('href'), `${server.url}/chapters/sum?workers=4&tasks=8&n=2000000&reps=2&autorun=1`);
   // Four workers were asked for, and four it is: separate workers, each with its own memory.
-  const panel = page.locator('section[data-experiment="sum"]');
   assert.equal(await panel.getByLabel('Workers', { exact: true }).inputValue(), '4');
   assert.equal(await waitForOutcome(panel), 'finished');
   assert.equal(await panel.getByRole('button', { name: 'Sweep workers' }).isDisabled(), false);
