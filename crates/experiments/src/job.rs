@@ -81,6 +81,15 @@ pub enum TotalKind {
 
 impl TotalKind {
     pub const ALL: [TotalKind; 3] = [TotalKind::Private, TotalKind::OneShared, TotalKind::SideBySide];
+
+    /// Its name in result rows (`data-variant`) and `lab`'s benchmark names.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TotalKind::Private => "private",
+            TotalKind::OneShared => "one-shared",
+            TotalKind::SideBySide => "side-by-side",
+        }
+    }
 }
 
 /// Where the bytes to hash come from.
@@ -263,7 +272,7 @@ pub mod limits {
 
     /// One task per counter of a 64-byte cache line (`workloads::shared_total::ADJACENT_COUNTERS`,
     /// which the engine's kernel holds to it).
-    pub const MAX_SHARED_TOTAL_TASKS: u32 = 8;
+    pub const MAX_SHARED_TOTAL_TASKS: u32 = shared_total::COUNTERS as u32;
     pub const MAX_SHARED_TOTAL_NUMBERS: u64 = shared_total::NUMBERS.max;
     pub const MAX_SHARED_TOTAL_REPETITIONS: u32 = shared_total::REPETITIONS.max as u32;
 

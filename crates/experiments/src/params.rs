@@ -216,9 +216,12 @@ pub mod shared_total {
     pub const NUMBERS: ParamRange = ParamRange::new("n", 100_000, 10_000_000, 2_000_000);
     pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 20, 3);
 
-    /// Workers, one task each: at most the eight counters one cache line holds.
+    /// The counters one 64-byte cache line holds (`workloads::shared_total::ADJACENT_COUNTERS`).
+    pub const COUNTERS: u64 = 8;
+
+    /// Workers, one task each: at most one per counter of the cache line.
     pub fn workers(hardware_concurrency: u32) -> ParamRange {
-        ParamRange::new("workers", 1, max_workers(hardware_concurrency).min(8), 2)
+        ParamRange::new("workers", 1, max_workers(hardware_concurrency).min(COUNTERS), 2)
     }
 }
 

@@ -65,13 +65,9 @@ impl Plan {
             shared_total::job(&settings(1), Variant::Sequential, TotalKind::Private),
         )];
         for workers in distinct(&options.workers) {
-            for (label, total) in [
-                ("private", TotalKind::Private),
-                ("one-shared", TotalKind::OneShared),
-                ("side-by-side", TotalKind::SideBySide),
-            ] {
+            for total in TotalKind::ALL {
                 jobs.push(PlannedJob::new(
-                    format!("BenchmarkSharedTotal/{label}/workers={workers}/n={n}"),
+                    format!("BenchmarkSharedTotal/{}/workers={workers}/n={n}", total.name()),
                     shared_total::job(&settings(workers), Variant::ThreadPool, total),
                 ));
             }

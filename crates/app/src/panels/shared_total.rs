@@ -34,12 +34,7 @@ fn total_of(job: &Job) -> Option<TotalKind> {
 
 /// The row kind (`data-variant`) of `job`'s measurement.
 fn kind_id(job: &Job) -> &'static str {
-    match total_of(job) {
-        None => "sequential",
-        Some(TotalKind::Private) => "private",
-        Some(TotalKind::OneShared) => "one-shared",
-        Some(TotalKind::SideBySide) => "side-by-side",
-    }
+    total_of(job).map_or("sequential", TotalKind::name)
 }
 
 fn describe(job: &Job) -> String {

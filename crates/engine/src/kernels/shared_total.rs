@@ -1,22 +1,19 @@
 //! The Sum chapter's second kernel, one shared total: n random integers added by one task per
 //! worker into one total, through private sums, one shared atomic counter, or counters side by side.
 
+use super::sum::Numbers;
 use crate::cancel::{Cancel, Stopped};
 use crate::kernel_api::{Kernel, Rep};
 use crate::measure::{traced_sequential, traced_tasks};
 use experiments::job::limits::MAX_SHARED_TOTAL_TASKS;
 use experiments::{Job, TotalKind, Variant};
 use std::sync::atomic::{AtomicI64, Ordering};
-use workloads::data::random_number_stream;
 use workloads::shared_total::{add_each_into, add_once_into, AdjacentCounters, ADJACENT_COUNTERS};
 use workloads::split::even_ranges;
-use workloads::sum::{sum, sum_cancellable, SUM_BLOCK};
+use workloads::sum::{sum_cancellable, SUM_BLOCK};
 
 // Every task of a job has a counter of its own in the one cache line.
 const _: () = assert!(MAX_SHARED_TOTAL_TASKS as usize <= ADJACENT_COUNTERS);
-
-/// How many numbers are generated between two looks at the stop flag.
-const GENERATE_BLOCK: usize = 1 << 20;
 
 /// Add `numbers` random integers generated from `seed`, into a total as `total` says.
 #[derive(Clone)]
@@ -26,28 +23,14 @@ pub struct SharedTotal {
     pub total: TotalKind,
 }
 
-/// The numbers to add and their sum.
-pub struct Numbers {
-    numbers: Vec<i32>,
-    expected: i64,
-}
-
 impl Kernel for SharedTotal {
     type Input = Numbers;
     const VARIANTS: &'static [Variant] = &[Variant::Sequential, Variant::ThreadPool];
     const INPUT_PER_TASK_COUNT: bool = false;
 
     fn prepare(&self, _tasks: u32, cancel: &Cancel) -> Result<Numbers, Stopped> {
-        let len = self.numbers as usize;
-        let mut data = Vec::with_capacity(len);
-        let mut stream = random_number_stream(self.seed);
-        while data.len() < len {
-            cancel.check()?;
-            let block = GENERATE_BLOCK.min(len - data.len());
-            data.extend(stream.by_ref().take(block));
-        }
-        let expected = sum(&data);
-        Ok(Numbers { numbers: data, expected })
+        // The sum's own input: the same numbers, so the totals agree with the Sum panel's.
+        Numbers::generate(self.numbers, self.seed, cancel)
     }
 
     fn expected(&self, input: &Numbers) -> u64 {

@@ -23,7 +23,23 @@ pub struct Sum {
 /// The numbers to add and their sum.
 pub struct Numbers {
     pub numbers: Vec<i32>,
-    expected: i64,
+    pub expected: i64,
+}
+
+impl Numbers {
+    /// `numbers` random integers generated from `seed`, and their sum, looking at `cancel` now and then.
+    pub fn generate(numbers: u64, seed: u64, cancel: &Cancel) -> Result<Numbers, Stopped> {
+        let len = numbers as usize;
+        let mut data = Vec::with_capacity(len);
+        let mut stream = random_number_stream(seed);
+        while data.len() < len {
+            cancel.check()?;
+            let block = GENERATE_BLOCK.min(len - data.len());
+            data.extend(stream.by_ref().take(block));
+        }
+        let expected = sum(&data);
+        Ok(Numbers { numbers: data, expected })
+    }
 }
 
 impl Kernel for Sum {
@@ -32,16 +48,7 @@ impl Kernel for Sum {
     const INPUT_PER_TASK_COUNT: bool = false;
 
     fn prepare(&self, _tasks: u32, cancel: &Cancel) -> Result<Numbers, Stopped> {
-        let len = self.numbers as usize;
-        let mut data = Vec::with_capacity(len);
-        let mut stream = random_number_stream(self.seed);
-        while data.len() < len {
-            cancel.check()?;
-            let block = GENERATE_BLOCK.min(len - data.len());
-            data.extend(stream.by_ref().take(block));
-        }
-        let expected = sum(&data);
-        Ok(Numbers { numbers: data, expected })
+        Numbers::generate(self.numbers, self.seed, cancel)
     }
 
     fn expected(&self, input: &Numbers) -> u64 {
