@@ -207,16 +207,17 @@ impl Job {
 }
 
 /// Hard limits the engine enforces whatever it is sent. They are the chapters' own limits
-/// ([`crate::params`]), one source of truth: the largest value a control, a preset URL, a sweep or
+/// (each experiment's knobs in its [`crate::catalog`] module), one source of truth: the largest value a control, a preset URL, a sweep or
 /// a preset button of the page can ask for, and no more, so neither a URL nor a hand-written
 /// request can make the engine do more than the page itself could. The lower limits are the
 /// smallest jobs that mean something; they are below the controls' minimums, which only keep the
 /// chapters' measurements meaningful (the engine's own tests and `lab` run smaller jobs).
 pub mod limits {
-    use crate::params::{
-        cpu_vs_io, demo, docsearch, go_scheduler, hashing, qps, shared_total, sort, sum, task_cost, ParamRange,
-        WORKERS_CAP,
+    use crate::catalog::{
+        bubble_sort as sort, cpu_vs_io, demo, document_search as docsearch, go_scheduler, hashing, qps, shared_total,
+        sum, task_granularity, task_memory, task_switch,
     };
+    use crate::params::{ParamRange, WORKERS_CAP};
 
     /// The largest `max` of `ranges`.
     const fn largest(ranges: &[ParamRange]) -> u64 {
@@ -243,8 +244,8 @@ pub mod limits {
         docsearch::REPETITIONS,
         cpu_vs_io::REPETITIONS,
         sort::REPETITIONS,
-        task_cost::REPETITIONS,
-        task_cost::SWITCH_REPETITIONS,
+        task_granularity::REPETITIONS,
+        task_switch::REPETITIONS,
         hashing::REPETITIONS,
         qps::REPETITIONS,
     ]) as u32;
@@ -292,22 +293,23 @@ pub mod limits {
     pub const MAX_SCENARIO_TASKS: u32 = go_scheduler::TASKS.max as u32;
 
     /// The tasks control and the task-count sweep.
-    pub const MAX_GRANULARITY_TASKS: u32 = largest(&[task_cost::TASKS, task_cost::COUNT_SWEEP_UP_TO]) as u32;
+    pub const MAX_GRANULARITY_TASKS: u32 =
+        largest(&[task_granularity::TASKS, task_granularity::COUNT_SWEEP_UP_TO]) as u32;
     /// The largest task size the granularity chart measures.
     pub const MAX_SQRT: u32 = {
         let (mut largest, mut i) = (0, 0);
-        while i < task_cost::SQRT_COUNTS.len() {
-            if task_cost::SQRT_COUNTS[i] > largest {
-                largest = task_cost::SQRT_COUNTS[i];
+        while i < task_granularity::SQRT_COUNTS.len() {
+            if task_granularity::SQRT_COUNTS[i] > largest {
+                largest = task_granularity::SQRT_COUNTS[i];
             }
             i += 1;
         }
         largest
     };
-    pub const MAX_GRANULARITY_REPETITIONS: u32 = task_cost::REPETITIONS.max as u32;
-    pub const MAX_PARKED_TASKS: u32 = task_cost::PARKED.max as u32;
-    pub const MAX_ROUND_TRIPS: u32 = task_cost::ROUND_TRIPS.max as u32;
-    pub const MAX_SWITCH_REPETITIONS: u32 = task_cost::SWITCH_REPETITIONS.max as u32;
+    pub const MAX_GRANULARITY_REPETITIONS: u32 = task_granularity::REPETITIONS.max as u32;
+    pub const MAX_PARKED_TASKS: u32 = task_memory::PARKED.max as u32;
+    pub const MAX_ROUND_TRIPS: u32 = task_switch::ROUND_TRIPS.max as u32;
+    pub const MAX_SWITCH_REPETITIONS: u32 = task_switch::REPETITIONS.max as u32;
 
     pub const MAX_HASHES: u32 = hashing::HASHES.max as u32;
     pub const MAX_GENERATED_BYTES: u64 = hashing::SIZE_MB.max << 20;

@@ -1,4 +1,4 @@
-//! The engine's job limits are the chapters' limits (`experiments::params`), one source of truth:
+//! The engine's job limits are the chapters' limits (each experiment's knobs in its `experiments::catalog` module), one source of truth:
 //! every job a panel can build from any setting its controls or a preset URL allow passes
 //! `Job::validate`, and any value beyond what the page itself offers is refused with a reason.
 
@@ -6,9 +6,11 @@ mod chapters;
 
 use chapters::{assert_all_valid, panel, Knob, Machine, Mode, PANELS, SWEEP_MAX_TASKS};
 use experiments::catalog::{self, Runs};
-use experiments::params::{
-    cpu_vs_io, demo, docsearch, go_scheduler, hashing, max_workers, qps, sort, sum, task_cost, ParamRange,
+use experiments::catalog::{
+    bubble_sort as sort, cpu_vs_io, demo, document_search as docsearch, go_scheduler, hashing, qps, sum,
+    task_granularity, task_memory, task_switch,
 };
+use experiments::params::{max_workers, ParamRange};
 use experiments::{HashSource, Job, ScenarioKind, SortAlgorithm, Variant, Workload, DEFAULT_SEED};
 use proptest::prelude::*;
 use proptest::test_runner::RngAlgorithm;
@@ -87,8 +89,8 @@ fn repetitions_cap() -> u64 {
         docsearch::REPETITIONS,
         cpu_vs_io::REPETITIONS,
         sort::REPETITIONS,
-        task_cost::REPETITIONS,
-        task_cost::SWITCH_REPETITIONS,
+        task_granularity::REPETITIONS,
+        task_switch::REPETITIONS,
         hashing::REPETITIONS,
         qps::REPETITIONS,
     ])
@@ -149,19 +151,19 @@ fn heaviest(workload: &str) -> Job {
             1,
         ),
         "granularity" => job(
-            Workload::Granularity { sqrt: *task_cost::SQRT_COUNTS.iter().max().unwrap() },
+            Workload::Granularity { sqrt: *task_granularity::SQRT_COUNTS.iter().max().unwrap() },
             Variant::Goroutines,
-            task_cost::workers(u32::MAX).max,
-            task_cost::TASKS.max,
-            task_cost::REPETITIONS.max,
+            task_granularity::workers(u32::MAX).max,
+            task_granularity::TASKS.max,
+            task_granularity::REPETITIONS.max,
         ),
-        "task_memory" => job(Workload::TaskMemory, Variant::Goroutines, 1, task_cost::PARKED.max, 3),
+        "task_memory" => job(Workload::TaskMemory, Variant::Goroutines, 1, task_memory::PARKED.max, 3),
         "ping_pong" => job(
-            Workload::PingPong { round_trips: u32_of(task_cost::ROUND_TRIPS.max) },
+            Workload::PingPong { round_trips: u32_of(task_switch::ROUND_TRIPS.max) },
             Variant::ThreadPool,
             2,
             2,
-            task_cost::SWITCH_REPETITIONS.max,
+            task_switch::REPETITIONS.max,
         ),
         "hash" => job(
             Workload::Hash {
@@ -228,22 +230,22 @@ fn limits() -> Vec<Limit> {
         ("spin", demo::TASKS.max),
         ("docsearch", docsearch::TASKS.max.max(cpu_vs_io::TASKS.max).max(SWEEP_MAX_TASKS.into())),
         ("sort", sort::TASKS.max),
-        ("granularity", task_cost::TASKS.max.max(task_cost::COUNT_SWEEP_UP_TO.max)),
+        ("granularity", task_granularity::TASKS.max.max(task_granularity::COUNT_SWEEP_UP_TO.max)),
         ("qps", task_cap()),
         ("ping_pong", task_cap()),
     ] {
         all.push(Limit { what: "tasks", max, workload, set: set_tasks });
     }
     all.push(Limit { what: "scenario tasks", max: go_scheduler::TASKS.max, workload: "scenario", set: set_tasks });
-    all.push(Limit { what: "parked tasks", max: task_cost::PARKED.max, workload: "task_memory", set: set_tasks });
+    all.push(Limit { what: "parked tasks", max: task_memory::PARKED.max, workload: "task_memory", set: set_tasks });
     all.push(Limit { what: "hashes", max: hashing::HASHES.max, workload: "hash", set: set_tasks });
     for (workload, max) in [
         ("sum", sum::REPETITIONS.max),
         ("spin", repetitions_cap()),
         ("docsearch", docsearch::REPETITIONS.max.max(cpu_vs_io::REPETITIONS.max)),
         ("sort", sort::REPETITIONS.max),
-        ("granularity", task_cost::REPETITIONS.max),
-        ("ping_pong", task_cost::SWITCH_REPETITIONS.max),
+        ("granularity", task_granularity::REPETITIONS.max),
+        ("ping_pong", task_switch::REPETITIONS.max),
         ("hash", hashing::REPETITIONS.max),
         ("qps", qps::REPETITIONS.max),
         ("scenario", repetitions_cap()),
@@ -297,13 +299,13 @@ fn limits() -> Vec<Limit> {
         },
         Limit {
             what: "square roots",
-            max: (*task_cost::SQRT_COUNTS.iter().max().unwrap()).into(),
+            max: (*task_granularity::SQRT_COUNTS.iter().max().unwrap()).into(),
             workload: "granularity",
             set: |job, v| job.workload = Workload::Granularity { sqrt: small(v) },
         },
         Limit {
             what: "round trips",
-            max: task_cost::ROUND_TRIPS.max,
+            max: task_switch::ROUND_TRIPS.max,
             workload: "ping_pong",
             set: |job, v| job.workload = Workload::PingPong { round_trips: small(v) },
         },

@@ -1,10 +1,14 @@
 //! The command line of `lab`: its subcommands, their options and defaults, and how counts are read.
 //!
-//! Defaults are the browser chapters' defaults (`experiments::params`), so `lab sum` with no options
+//! Defaults are the browser chapters' defaults (each experiment's knobs in its `experiments::catalog` module), so `lab sum` with no options
 //! measures what the Sum chapter measures when the reader just presses Run.
 
 use clap::{Args, Parser, Subcommand};
-use experiments::params::{demo, docsearch, hashing, parse_count, qps, shared_total, sort, sum, task_cost};
+use experiments::catalog::{
+    bubble_sort as sort, demo, document_search as docsearch, hashing, qps, shared_total, sum, task_granularity,
+    task_switch,
+};
+use experiments::params::parse_count;
 use std::path::PathBuf;
 
 /// Repetitions of the demo: the chapter's demo always times three runs.
@@ -66,16 +70,16 @@ pub struct CostOptions {
     #[arg(long, value_parser = count::<u32>, default_value_t = 2)]
     pub workers: u32,
     /// Tasks t per run.
-    #[arg(long, value_parser = count::<u32>, default_value_t = task_cost::TASKS.default as u32)]
+    #[arg(long, value_parser = count::<u32>, default_value_t = task_granularity::TASKS.default as u32)]
     pub tasks: u32,
     /// Task sizes: square roots each task computes, comma-separated.
     #[arg(long, value_delimiter = ',', value_parser = count::<u32>, default_value = "1,100,5000")]
     pub sqrt: Vec<u32>,
     /// Round trips of the turn handed between two threads or two goroutines (0 skips it).
-    #[arg(long, value_parser = count::<u32>, default_value_t = task_cost::ROUND_TRIPS.default as u32)]
+    #[arg(long, value_parser = count::<u32>, default_value_t = task_switch::ROUND_TRIPS.default as u32)]
     pub trips: u32,
     /// Timed repetitions of each job.
-    #[arg(long, value_parser = count::<u32>, default_value_t = task_cost::REPETITIONS.default as u32)]
+    #[arg(long, value_parser = count::<u32>, default_value_t = task_granularity::REPETITIONS.default as u32)]
     pub reps: u32,
 }
 

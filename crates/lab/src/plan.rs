@@ -347,7 +347,7 @@ mod tests {
 
     #[test]
     fn the_browsers_limits_hold_here_too() {
-        use experiments::params::{qps, sum};
+        use experiments::catalog::{qps, sum};
         assert!(Plan::sum(&sum_options(&[2], sum::TASKS.max as u32, sum::NUMBERS.max)).is_ok());
         let too_many = Plan::sum(&sum_options(&[2], 8, sum::NUMBERS.max + 1)).unwrap_err();
         assert!(too_many.contains("numbers") && too_many.contains(&sum::NUMBERS.max.to_string()), "{too_many}");

@@ -406,8 +406,8 @@ mod tests {
     #[test]
     fn every_task_the_go_scheduler_allows_has_its_own_colour() {
         let classes: std::collections::HashSet<_> =
-            (0..experiments::params::go_scheduler::TASKS.max as u32).map(task_class).collect();
-        assert_eq!(classes.len() as u64, experiments::params::go_scheduler::TASKS.max);
-        assert!(experiments::params::go_scheduler::TASKS.max <= TASK_HUES as u64);
+            (0..experiments::catalog::go_scheduler::TASKS.max as u32).map(task_class).collect();
+        assert_eq!(classes.len() as u64, experiments::catalog::go_scheduler::TASKS.max);
+        assert!(experiments::catalog::go_scheduler::TASKS.max <= TASK_HUES as u64);
     }
 }

@@ -6,7 +6,7 @@
 use crate::components::controls::unique_id;
 use crate::format;
 use crate::i18n::{fill, ui};
-use experiments::params::os_scheduler::SEED;
+use experiments::catalog::os_scheduler::SEED;
 use leptos::prelude::*;
 use workloads::os_scheduler::{Burst, Schedule, ThreadSpec};
 

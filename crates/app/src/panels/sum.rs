@@ -16,7 +16,7 @@ use crate::components::timeline::Timeline;
 use crate::components::trace_picker::{TraceLog, TracePicker};
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
-use experiments::params::sum::{workers as workers_range, NUMBERS, REPETITIONS, TASKS};
+use experiments::catalog::sum::{workers as workers_range, NUMBERS, REPETITIONS, TASKS};
 
 use experiments::catalog::sum::{self, Settings};
 use experiments::catalog::ExperimentId;

@@ -21,9 +21,11 @@ use crate::engine_client::Mode;
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
 use experiments::catalog::task_granularity::{self, Settings};
+use experiments::catalog::task_granularity::{
+    workers as workers_range, COUNT_SWEEP_UP_TO, REPETITIONS, SQRT_COUNTS, TASKS,
+};
 use experiments::catalog::ExperimentId;
 use experiments::catalog::Machine;
-use experiments::params::task_cost::{workers as workers_range, COUNT_SWEEP_UP_TO, REPETITIONS, SQRT_COUNTS, TASKS};
 use experiments::published::{BATCHING_LOSS_HI, GOROUTINE_PERFORMANCE_HI};
 use experiments::stats::speedup;
 use experiments::{Job, Measurement, Summary, Variant, Workload};

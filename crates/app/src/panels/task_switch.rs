@@ -14,8 +14,8 @@ use crate::engine_client::Mode;
 use crate::format;
 use crate::i18n::{fill, ui};
 use experiments::catalog::task_switch::{self, Settings};
+use experiments::catalog::task_switch::{REPETITIONS as SWITCH_REPETITIONS, ROUND_TRIPS};
 use experiments::catalog::{ExperimentId, Machine};
-use experiments::params::task_cost::{ROUND_TRIPS, SWITCH_REPETITIONS};
 use experiments::{Measurement, Variant, Workload};
 use leptos::prelude::*;
 

@@ -3,7 +3,22 @@
 
 use super::{sweep_counts, workers_for, Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{Job, SortAlgorithm, Variant, Workload, DEFAULT_SEED};
-use crate::params::sort::{workers, NUMBERS, REPETITIONS, TASKS};
+use crate::params::{max_workers, ParamRange};
+
+// The knobs: each one's URL key, limits and default (what the panel, presets, the engine's
+// limits and `lab` all read).
+pub const TASKS: ParamRange = ParamRange::new("tasks", 1, 64, 8);
+
+pub const NUMBERS: ParamRange = ParamRange::new("n", 1_000, 50_000, 10_000);
+
+pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 20, 3);
+
+/// Above this many numbers the page warns that bubble sort will be slow.
+pub const SLOW_ABOVE: u64 = 20_000;
+
+pub fn workers(hardware_concurrency: u32) -> ParamRange {
+    ParamRange::new("workers", 1, max_workers(hardware_concurrency), 2)
+}
 
 pub const EXPERIMENT: Experiment = Experiment {
     id: ExperimentId::BubbleSort,

@@ -5,8 +5,24 @@ use super::{
     sweep_counts, workers_for, Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE, SWEEP_MAX_TASKS,
 };
 use crate::job::{Job, Variant, Workload, DEFAULT_SEED};
-use crate::params::cpu_vs_io::{workers, DOCUMENTS, IO_LATENCY_US, KINDS, REPETITIONS, TASKS};
-use crate::params::ParamRange;
+use crate::params::{max_workers, ParamRange};
+
+// The knobs: each one's URL key, limits and default (what the panel, presets, the engine's
+// limits and `lab` all read).
+pub const TASKS: ParamRange = ParamRange::new("tasks", 1, 64, 8);
+
+pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 20, 3);
+
+/// `kind=io` (each read waits) or `kind=cpu` (documents already in memory).
+pub const KINDS: [&str; 2] = ["io", "cpu"];
+
+pub const DOCUMENTS: u32 = 1_000;
+
+pub const IO_LATENCY_US: u32 = 1_000;
+
+pub fn workers(hardware_concurrency: u32) -> ParamRange {
+    ParamRange::new("workers", 1, max_workers(hardware_concurrency), 2)
+}
 
 pub const EXPERIMENT: Experiment = Experiment {
     id: ExperimentId::CpuVsIo,

@@ -2,7 +2,20 @@
 
 use super::{Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{Job, Variant, Workload};
-use crate::params::demo::{workers, TASKS, UNITS};
+use crate::params::{at_most_cores, max_workers, ParamRange};
+
+// The knobs: each one's URL key, limits and default (what the panel, presets, the engine's
+// limits and `lab` all read).
+pub const TASKS: ParamRange = ParamRange::new("tasks", 1, 16, 4);
+
+/// Size of each task in spin units (see `workloads::spin`).
+pub const UNITS: ParamRange = ParamRange::new("units", 1_000, 200_000, 20_000);
+
+/// Four workers where the machine has four cores; never more than it has, so the chapter that
+/// tells concurrency from parallelism does not start with more parallelism than there is.
+pub fn workers(hardware_concurrency: u32) -> ParamRange {
+    ParamRange::new("workers", 1, max_workers(hardware_concurrency), at_most_cores(4, hardware_concurrency))
+}
 
 pub const EXPERIMENT: Experiment = Experiment {
     id: ExperimentId::Demo,

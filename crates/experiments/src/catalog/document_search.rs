@@ -5,8 +5,22 @@ use super::{
     sweep_counts, workers_for, Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE, SWEEP_MAX_TASKS,
 };
 use crate::job::{Job, Variant, Workload, DEFAULT_SEED};
-use crate::params::docsearch::{workers, DOCUMENTS, LATENCY_MS, REPETITIONS, TASKS};
-use crate::params::ParamRange;
+use crate::params::{max_workers, ParamRange};
+
+// The knobs: each one's URL key, limits and default (what the panel, presets, the engine's
+// limits and `lab` all read).
+pub const TASKS: ParamRange = ParamRange::new("tasks", 1, 64, 8);
+
+pub const DOCUMENTS: ParamRange = ParamRange::new("docs", 100, 10_000, 1_000);
+
+/// Read latency in milliseconds (the engine takes microseconds).
+pub const LATENCY_MS: ParamRange = ParamRange::new("latency", 0, 10, 1);
+
+pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 20, 3);
+
+pub fn workers(hardware_concurrency: u32) -> ParamRange {
+    ParamRange::new("workers", 1, max_workers(hardware_concurrency), 1)
+}
 
 pub const EXPERIMENT: Experiment = Experiment {
     id: ExperimentId::DocumentSearch,

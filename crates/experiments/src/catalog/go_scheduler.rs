@@ -3,8 +3,21 @@
 
 use super::{workers_for, Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{Job, ScenarioKind, Variant, Workload};
-use crate::params::go_scheduler::{workers, STEP, TASKS};
-use crate::params::ParamRange;
+use crate::params::{max_workers, ParamRange};
+
+// The knobs: each one's URL key, limits and default (what the panel, presets, the engine's
+// limits and `lab` all read).
+pub const TASKS: ParamRange = ParamRange::new("tasks", 1, 64, 16);
+
+/// The replay step to open at.
+pub const STEP: ParamRange = ParamRange::new("step", 0, 100_000, 0);
+
+/// The most workers a replay shows, on any machine.
+pub const MAX_WORKERS: u64 = 16;
+
+pub fn workers(hardware_concurrency: u32) -> ParamRange {
+    ParamRange::new("workers", 1, max_workers(hardware_concurrency).min(MAX_WORKERS), 4)
+}
 
 pub const EXPERIMENT: Experiment = Experiment {
     id: ExperimentId::GoScheduler,

@@ -3,8 +3,28 @@
 
 use super::{Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{HashSource, Job, Variant, Workload, DEFAULT_SEED};
-use crate::params::hashing::{workers, HASHES, PRESET_WORKERS, REPETITIONS, SIZE_MB, SLICE_BYTES};
-use crate::params::ParamRange;
+use crate::params::{at_most_cores, max_workers, ParamRange};
+
+// The knobs: each one's URL key, limits and default (what the panel, presets, the engine's
+// limits and `lab` all read).
+/// t: how many independent SHA-256 hashes of the data (the article hashed 30 times).
+pub const HASHES: ParamRange = ParamRange::new("hashes", 1, 64, 30);
+
+/// Size of the generated data, in megabytes.
+pub const SIZE_MB: ParamRange = ParamRange::new("mb", 1, 4_096, 16);
+
+pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 10, 1);
+
+/// Bytes read and hashed at a time.
+pub const SLICE_BYTES: u32 = 4 << 20;
+
+/// The article's worker counts.
+pub const PRESET_WORKERS: [u32; 3] = [1, 4, 16];
+
+/// Four workers, as in the article, where the machine has four cores; never more than it has.
+pub fn workers(hardware_concurrency: u32) -> ParamRange {
+    ParamRange::new("workers", 1, max_workers(hardware_concurrency), at_most_cores(4, hardware_concurrency))
+}
 
 pub const EXPERIMENT: Experiment = Experiment {
     id: ExperimentId::Hashing,

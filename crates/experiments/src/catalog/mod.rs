@@ -300,6 +300,13 @@ pub const SWEEP_MAX_TASKS: u32 = 64;
 #[cfg(test)]
 mod tests {
     #[test]
+    fn a_default_worker_count_never_exceeds_the_cores() {
+        assert_eq!(super::demo::workers(2).default, 2);
+        assert_eq!(super::demo::workers(16).default, 4);
+        assert_eq!(super::hashing::workers(1).default, 1);
+    }
+
+    #[test]
     fn only_chapters_that_never_weigh_the_page_fetch_the_engine_with_the_page() {
         use super::fetches_engine_with_page;
         assert!(fetches_engine_with_page("sum"));

@@ -2,7 +2,24 @@
 
 use super::{Experiment, ExperimentId, KnobReader, Machine, Query, Runs};
 use crate::job::Job;
-use crate::params::os_scheduler::{CORES, MIXES, QUANTUM_MS, SEED, SWITCH_US, THREADS};
+use crate::params::ParamRange;
+
+// The knobs: each one's URL key, limits and default (what the panel, presets, the engine's
+// limits and `lab` all read).
+pub const THREADS: ParamRange = ParamRange::new("threads", 1, 24, 6);
+
+pub const CORES: ParamRange = ParamRange::new("cores", 1, 8, 2);
+
+/// Time slice in milliseconds.
+pub const QUANTUM_MS: ParamRange = ParamRange::new("quantum", 1, 50, 4);
+
+/// Context-switch cost in microseconds.
+pub const SWITCH_US: ParamRange = ParamRange::new("switch", 0, 1_000, 0);
+
+pub const SEED: ParamRange = ParamRange::new("seed", 1, 9_999, 1);
+
+/// `mix=cpu`, `mix=io` or `mix=mixed`.
+pub const MIXES: [&str; 3] = ["cpu", "io", "mixed"];
 
 pub const EXPERIMENT: Experiment = Experiment {
     id: ExperimentId::OsScheduler,

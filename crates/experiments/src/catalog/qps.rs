@@ -3,8 +3,31 @@
 
 use super::{workers_for, Experiment, ExperimentId, KnobReader, Machine, Mode, Query, Runs};
 use crate::job::{Job, Variant, Workload};
-use crate::params::qps::{pool_threads, workers, CONCURRENCY, REPETITIONS, REQUESTS, WAIT_MS, WORK_US};
-use crate::params::ParamRange;
+use crate::params::{max_workers, ParamRange};
+
+// The knobs: each one's URL key, limits and default (what the panel, presets, the engine's
+// limits and `lab` all read).
+pub const REQUESTS: ParamRange = ParamRange::new("requests", 10, 100_000, 500);
+
+pub const CONCURRENCY: ParamRange = ParamRange::new("c", 1, 2_000, 50);
+
+/// The blocking wait of each request, in milliseconds.
+pub const WAIT_MS: ParamRange = ParamRange::new("wait", 0, 100, 10);
+
+/// CPU work of each request, in microseconds.
+pub const WORK_US: ParamRange = ParamRange::new("work", 0, 10_000, 100);
+
+pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 10, 1);
+
+/// T: threads of the thread-pool server.
+pub fn pool_threads(hardware_concurrency: u32) -> ParamRange {
+    ParamRange::new("threads", 1, max_workers(hardware_concurrency).max(64), 2)
+}
+
+/// k: workers of the goroutine server.
+pub fn workers(hardware_concurrency: u32) -> ParamRange {
+    ParamRange::new("workers", 1, max_workers(hardware_concurrency), 2)
+}
 
 pub const EXPERIMENT: Experiment = Experiment {
     id: ExperimentId::Qps,

@@ -4,7 +4,21 @@
 
 use super::{sweep_counts, Experiment, ExperimentId, KnobReader, Machine, Mode, Query, Runs};
 use crate::job::{Job, TotalKind, Variant, Workload, DEFAULT_SEED};
-use crate::params::shared_total::{workers, NUMBERS, REPETITIONS};
+use crate::params::{max_workers, ParamRange};
+
+// The knobs: each one's URL key, limits and default (what the panel, presets, the engine's
+// limits and `lab` all read).
+pub const NUMBERS: ParamRange = ParamRange::new("n", 100_000, 10_000_000, 2_000_000);
+
+pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 20, 3);
+
+/// The counters one 64-byte cache line holds (`workloads::shared_total::ADJACENT_COUNTERS`).
+pub const COUNTERS: u64 = 8;
+
+/// Workers, one task each: at most one per counter of the cache line.
+pub fn workers(hardware_concurrency: u32) -> ParamRange {
+    ParamRange::new("workers", 1, max_workers(hardware_concurrency).min(COUNTERS), 2)
+}
 
 pub const EXPERIMENT: Experiment = Experiment {
     id: ExperimentId::SharedTotal,

@@ -2,7 +2,19 @@
 
 use super::{sweep_counts, Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{Job, Variant, Workload, DEFAULT_SEED};
-use crate::params::sum::{workers, NUMBERS, REPETITIONS, TASKS};
+use crate::params::{max_workers, ParamRange};
+
+// The knobs: each one's URL key, limits and default (what the panel, presets, the engine's
+// limits and `lab` all read).
+pub const TASKS: ParamRange = ParamRange::new("tasks", 1, 64, 8);
+
+pub const NUMBERS: ParamRange = ParamRange::new("n", 100_000, 50_000_000, 10_000_000);
+
+pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 50, 5);
+
+pub fn workers(hardware_concurrency: u32) -> ParamRange {
+    ParamRange::new("workers", 1, max_workers(hardware_concurrency), 2)
+}
 
 pub const EXPERIMENT: Experiment = Experiment {
     id: ExperimentId::Sum,

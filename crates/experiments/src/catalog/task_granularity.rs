@@ -3,7 +3,25 @@
 
 use super::{Experiment, ExperimentId, KnobReader, Machine, Mode, Query, Runs, EVERY_MODE};
 use crate::job::{Job, Variant, Workload};
-use crate::params::task_cost::{workers, COUNT_SWEEP_UP_TO, REPETITIONS, SQRT_COUNTS, TASKS};
+use crate::params::{max_workers, ParamRange};
+
+// The knobs: each one's URL key, limits and default (what the panel, presets, the engine's
+// limits and `lab` all read).
+/// X: how many tasks (or loop iterations) per measurement.
+pub const TASKS: ParamRange = ParamRange::new("tasks", 1_000, 100_000, 10_000);
+
+pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 20, 3);
+
+/// Square roots per task, as in the article.
+pub const SQRT_COUNTS: [u32; 5] = [1, 10, 100, 1_000, 5_000];
+
+/// The largest task count of the task-count sweep (the Hindi article's x-axis reaches 700,000
+/// goroutines). All of them are alive at once on the task runtime: about 65 MB at ~93 B each.
+pub const COUNT_SWEEP_UP_TO: ParamRange = ParamRange::new("upto", 1_000, 700_000, 100_000);
+
+pub fn workers(hardware_concurrency: u32) -> ParamRange {
+    ParamRange::new("workers", 2, max_workers(hardware_concurrency), 2)
+}
 
 pub const EXPERIMENT: Experiment = Experiment {
     id: ExperimentId::TaskGranularity,

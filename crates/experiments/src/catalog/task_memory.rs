@@ -2,7 +2,11 @@
 
 use super::{Experiment, ExperimentId, KnobReader, Machine, Runs, EVERY_MODE};
 use crate::job::{Job, Variant, Workload};
-use crate::params::task_cost::PARKED;
+use crate::params::ParamRange;
+
+// The knobs: each one's URL key, limits and default (what the panel, presets, the engine's
+// limits and `lab` all read).
+pub const PARKED: ParamRange = ParamRange::new("parked", 1_000, 200_000, 10_000);
 
 pub const EXPERIMENT: Experiment = Experiment {
     id: ExperimentId::TaskMemory,

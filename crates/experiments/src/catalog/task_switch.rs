@@ -3,7 +3,13 @@
 
 use super::{Experiment, ExperimentId, KnobReader, Machine, Mode, Query, Runs, EVERY_MODE};
 use crate::job::{Job, Variant, Workload};
-use crate::params::task_cost::{ROUND_TRIPS, SWITCH_REPETITIONS};
+use crate::params::ParamRange;
+
+// The knobs: each one's URL key, limits and default (what the panel, presets, the engine's
+// limits and `lab` all read).
+pub const ROUND_TRIPS: ParamRange = ParamRange::new("trips", 1_000, 1_000_000, 100_000);
+
+pub const REPETITIONS: ParamRange = ParamRange::new("reps", 1, 20, 5);
 
 pub const EXPERIMENT: Experiment = Experiment {
     id: ExperimentId::TaskSwitch,
@@ -26,7 +32,7 @@ pub struct Settings {
 impl Settings {
     /// The settings as URL query pairs, under the keys [`read`] reads them from.
     pub fn query(&self) -> Query {
-        vec![(ROUND_TRIPS.key, self.round_trips.to_string()), (SWITCH_REPETITIONS.key, self.repetitions.to_string())]
+        vec![(ROUND_TRIPS.key, self.round_trips.to_string()), (REPETITIONS.key, self.repetitions.to_string())]
     }
 }
 
@@ -44,7 +50,7 @@ impl super::ExperimentSettings for Settings {
 
 /// The knobs, in the panel's order.
 pub fn read(r: &mut dyn KnobReader, _machine: Machine) -> Settings {
-    Settings { round_trips: r.value(&ROUND_TRIPS) as u32, repetitions: r.value(&SWITCH_REPETITIONS) as u32 }
+    Settings { round_trips: r.value(&ROUND_TRIPS) as u32, repetitions: r.value(&REPETITIONS) as u32 }
 }
 
 /// Measure: two threads (only with shared memory: two threads need two workers), then two
