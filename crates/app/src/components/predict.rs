@@ -130,7 +130,7 @@ pub fn latest_run(rows: &[ResultRow]) -> &[ResultRow] {
 }
 
 /// The speedup of the first row of `kind` among `rows` that has one.
-fn speedup_of(rows: &[ResultRow], kind: &str) -> Option<(f64, u32)> {
+pub(crate) fn speedup_of(rows: &[ResultRow], kind: &str) -> Option<(f64, u32)> {
     rows.iter().find(|r| r.kind == kind).and_then(|r| r.speedup.map(|s| (s, r.workers)))
 }
 
@@ -240,18 +240,19 @@ pub fn Prediction(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Each experiment's question, wired from the signals its panel already has.
+// The shared shapes of a question; each panel wires its own (`fn prediction` in `panels/<name>.rs`)
+// from the signals it already has.
 // ---------------------------------------------------------------------------------------------
 
-fn strings(options: &[&'static str]) -> Vec<String> {
+pub(crate) fn strings(options: &[&'static str]) -> Vec<String> {
     options.iter().map(|s| s.to_string()).collect()
 }
 
-fn with_workers(options: &[&'static str], k: u32) -> Vec<String> {
+pub(crate) fn with_workers(options: &[&'static str], k: u32) -> Vec<String> {
     options.iter().map(|s| message(s, &[("k", Arg::Count(k as u64))])).collect()
 }
 
-fn speedup_value(speedup: f64) -> String {
+pub(crate) fn speedup_value(speedup: f64) -> String {
     fill(ui().predict_value_speedup, &[("x", &format::times(speedup))])
 }
 
@@ -259,7 +260,7 @@ fn speedup_value(speedup: f64) -> String {
 /// the most that row's workers can give on this machine, the least of its workers and the logical
 /// processors ([`speedup_against_workers`]), so no answer offered suggests more parallelism than
 /// the machine has.
-fn speedup_question(
+pub(crate) fn speedup_question(
     experiment: ExperimentId,
     question: Signal<String>,
     rows: Signal<Vec<ResultRow>>,
@@ -285,7 +286,7 @@ fn speedup_question(
 /// A speedup question of work that waits, whose bands depend on the worker count
 /// ([`speedup_against_workers`]): waiting tasks can beat the workers, so the bands name at least
 /// 2× (on one worker, "faster, up to about 1×" would be an empty band beside "about the same").
-fn workers_question(
+pub(crate) fn workers_question(
     experiment: ExperimentId,
     question: Signal<String>,
     rows: Signal<Vec<ResultRow>>,
@@ -304,156 +305,6 @@ fn workers_question(
         with_workers(&ui().predict_workers_options, k.max(2))
     });
     view! { <Prediction experiment question options measured /> }.into_any()
-}
-
-/// Chapter 1: which of the two runs finishes first.
-pub fn demo(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
-    let t = ui();
-    let question = Signal::derive(move || message(t.predict_demo_question, &[("workers", Arg::Count(workers.get()))]));
-    let options = Signal::derive(move || with_workers(&t.predict_demo_options, workers.get() as u32));
-    let measured = Signal::derive(move || {
-        rows.with(|rows| speedup_of(latest_plain_run(rows), "many-workers"))
-            .and_then(|(s, _)| first_to_finish(s).map(|option| Measured { option, value: speedup_value(s) }))
-    });
-    view! { <Prediction experiment=ExperimentId::Demo question options measured /> }.into_any()
-}
-
-/// The sum: the speedup of the tasks over the loop.
-pub fn sum(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
-    let question =
-        Signal::derive(move || message(ui().predict_sum_question, &[("workers", Arg::Count(workers.get()))]));
-    speedup_question(ExperimentId::Sum, question, rows, "tasks", workers)
-}
-
-/// One shared total: the speedup over the loop of k tasks adding every number into one counter.
-pub fn shared_total(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
-    let question =
-        Signal::derive(move || message(ui().predict_shared_total_question, &[("workers", Arg::Count(workers.get()))]));
-    speedup_question(ExperimentId::SharedTotal, question, rows, "one-shared", workers)
-}
-
-/// Bubble sort: the chunked sort's speedup over one bubble sort.
-pub fn bubble_sort(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
-    let question =
-        Signal::derive(move || message(ui().predict_sort_question, &[("workers", Arg::Count(workers.get()))]));
-    speedup_question(ExperimentId::BubbleSort, question, rows, "chunked", workers)
-}
-
-/// Hashing: the hashes on k workers against one after another.
-pub fn hashing(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>, hashes: RwSignal<u64>) -> AnyView {
-    let question = Signal::derive(move || {
-        message(
-            ui().predict_hash_question,
-            &[("workers", Arg::Count(workers.get())), ("hashes", Arg::Count(hashes.get()))],
-        )
-    });
-    speedup_question(ExperimentId::Hashing, question, rows, "tasks", workers)
-}
-
-/// Document search: goroutines waiting on reads, against the loop.
-pub fn document_search(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>, tasks: RwSignal<u64>) -> AnyView {
-    let question = Signal::derive(move || {
-        message(
-            ui().predict_docs_question,
-            &[("workers", Arg::Count(workers.get())), ("tasks", Arg::Count(tasks.get()))],
-        )
-    });
-    workers_question(ExperimentId::DocumentSearch, question, rows, workers)
-}
-
-/// CPU- vs IO-bound: the chosen kind as goroutines, against the loop.
-pub fn cpu_vs_io(
-    rows: Signal<Vec<ResultRow>>,
-    kind: RwSignal<&'static str>,
-    workers: RwSignal<u64>,
-    tasks: RwSignal<u64>,
-) -> AnyView {
-    let t = ui();
-    let question = Signal::derive(move || {
-        let template = if kind.get() == "io" { t.predict_cpu_io_question_io } else { t.predict_cpu_io_question_cpu };
-        message(template, &[("workers", Arg::Count(workers.get())), ("tasks", Arg::Count(tasks.get()))])
-    });
-    workers_question(ExperimentId::CpuVsIo, question, rows, workers)
-}
-
-/// What a task costs: the smallest tasks as goroutines on one worker, against the loop.
-pub fn task_granularity(rows: Signal<Vec<ResultRow>>) -> AnyView {
-    let t = ui();
-    let measured = Signal::derive(move || {
-        rows.with(|rows| {
-            let row = latest_run(rows).iter().find(|r| r.kind == "goroutines" && r.workers == 1)?;
-            let time_over_loop = 1.0 / row.speedup?;
-            overhead_band(time_over_loop).map(|option| Measured {
-                option,
-                value: fill(t.predict_value_overhead, &[("x", &format::times(time_over_loop))]),
-            })
-        })
-    });
-    let question = Signal::stored(t.predict_granularity_question.to_string());
-    let options = Signal::stored(strings(&t.predict_granularity_options));
-    view! { <Prediction experiment=ExperimentId::TaskGranularity question options measured /> }.into_any()
-}
-
-/// What a task costs in memory: bytes per parked task; `per_task` gives them with their display.
-pub fn task_memory(per_task: Signal<Option<(f64, String)>>) -> AnyView {
-    let t = ui();
-    let measured = Signal::derive(move || {
-        per_task.get().and_then(|(bytes, shown)| {
-            memory_band(bytes)
-                .map(|option| Measured { option, value: fill(t.predict_value_memory, &[("bytes", &shown)]) })
-        })
-    });
-    let question = Signal::stored(t.predict_memory_question.to_string());
-    let options = Signal::stored(strings(&t.predict_memory_options));
-    view! { <Prediction experiment=ExperimentId::TaskMemory question options measured /> }.into_any()
-}
-
-/// What a switch costs: a thread switch over a task switch.
-pub fn task_switch(thread_over_task: Signal<Option<f64>>) -> AnyView {
-    let t = ui();
-    let measured = Signal::derive(move || {
-        let ratio = thread_over_task.get()?;
-        // Decided on the number as shown (one decimal), so the sentence and the band agree.
-        let shown = experiments::params::parse_decimal(&format!("{ratio:.1}"))?;
-        switch_band(shown).map(|option| Measured {
-            option,
-            value: fill(t.predict_value_switch, &[("ratio", &format::fixed(ratio, 1))]),
-        })
-    });
-    let question = Signal::stored(t.predict_switch_question.to_string());
-    let options = Signal::stored(strings(&t.predict_switch_options));
-    view! { <Prediction experiment=ExperimentId::TaskSwitch question options measured /> }.into_any()
-}
-
-/// High concurrency: which server answers more requests per second.
-pub fn qps(tasks_over_pool: Signal<Option<f64>>) -> AnyView {
-    let t = ui();
-    let measured = Signal::derive(move || {
-        let ratio = tasks_over_pool.get()?;
-        qps_winner(ratio)
-            .map(|option| Measured { option, value: fill(t.predict_value_qps, &[("ratio", &format::fixed(ratio, 1))]) })
-    });
-    let question = Signal::stored(t.predict_qps_question.to_string());
-    let options = Signal::stored(strings(&t.predict_qps_options));
-    view! { <Prediction experiment=ExperimentId::Qps question options measured /> }.into_any()
-}
-
-/// The Go scheduler's replay: how many tasks other workers steal. `stolen` gives (stolen, total).
-pub fn go_scheduler(stolen: Signal<Option<(u32, u32)>>) -> AnyView {
-    let t = ui();
-    let measured = Signal::derive(move || {
-        let (stolen, total) = stolen.get()?;
-        steal_band(stolen, total).map(|option| Measured {
-            option,
-            value: message(
-                t.predict_value_steals,
-                &[("stolen", Arg::Count(stolen as u64)), ("total", Arg::Count(total as u64))],
-            ),
-        })
-    });
-    let question = Signal::stored(t.predict_go_question.to_string());
-    let options = Signal::stored(strings(&t.predict_go_options));
-    view! { <Prediction experiment=ExperimentId::GoScheduler question options measured /> }.into_any()
 }
 
 /// The tasks a recorded scheduler trace shows stolen (each counted once), and all its tasks.

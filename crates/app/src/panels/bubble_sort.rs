@@ -8,7 +8,6 @@ use crate::components::compare::{CompareResults, Compared, SweptCount};
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
-use crate::components::predict;
 use crate::components::results::{ResultRow, ResultsTable};
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint, YAxis};
@@ -163,7 +162,7 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
-            {predict::bubble_sort(log.rows.into(), workers)}
+            {prediction(log.rows.into(), workers)}
             <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
             <ResultsTable rows=log.rows.into() />
         </Later>
@@ -281,4 +280,12 @@ fn bubble_sort_views(views: BubbleSortViews) -> SplitBuilt {
         </Later>
     }
     .into_any())
+}
+
+/// Bubble sort: the chunked sort's speedup over one bubble sort.
+fn prediction(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
+    use crate::components::predict::speedup_question;
+    let question =
+        Signal::derive(move || message(ui().predict_sort_question, &[("workers", Arg::Count(workers.get()))]));
+    speedup_question(ExperimentId::BubbleSort, question, rows, "chunked", workers)
 }

@@ -8,7 +8,6 @@ use crate::components::compare::{CompareResults, Compared, SweptCount};
 use crate::components::controls::{unique_id, Slider};
 use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
-use crate::components::predict;
 use crate::components::results::{ResultRow, ResultsTable};
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
@@ -143,7 +142,7 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
-            {predict::cpu_vs_io(log.rows.into(), kind, workers, tasks)}
+            {prediction(log.rows.into(), kind, workers, tasks)}
             <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
             <ResultsTable rows=log.rows.into() />
         </Later>
@@ -203,4 +202,20 @@ fn cpu_vs_io_views(views: CpuVsIoViews) -> SplitBuilt {
         </Later>
     }
     .into_any())
+}
+
+/// CPU- vs IO-bound: the chosen kind as goroutines, against the loop.
+fn prediction(
+    rows: Signal<Vec<ResultRow>>,
+    kind: RwSignal<&'static str>,
+    workers: RwSignal<u64>,
+    tasks: RwSignal<u64>,
+) -> AnyView {
+    use crate::components::predict::workers_question;
+    let t = ui();
+    let question = Signal::derive(move || {
+        let template = if kind.get() == "io" { t.predict_cpu_io_question_io } else { t.predict_cpu_io_question_cpu };
+        message(template, &[("workers", Arg::Count(workers.get())), ("tasks", Arg::Count(tasks.get()))])
+    });
+    workers_question(ExperimentId::CpuVsIo, question, rows, workers)
 }

@@ -7,7 +7,6 @@ use crate::components::compare::{CompareResults, Compared};
 use crate::components::controls::Slider;
 use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
-use crate::components::predict;
 use crate::components::results::{ResultRow, ResultsTable};
 use crate::components::share::ShareBar;
 use crate::components::split_view::{LaterCode, SplitBuilt};
@@ -82,7 +81,7 @@ fn DemoControls(machine: Machine) -> impl IntoView {
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the timelines,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
-            {predict::demo(log.rows.into(), workers)}
+            {prediction(log.rows.into(), workers)}
             <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
             <ResultsTable rows=log.rows.into() />
         </Later>
@@ -119,4 +118,19 @@ fn demo_views(
         </Later>
     }
     .into_any())
+}
+
+/// Chapter 1: which of the two runs finishes first.
+fn prediction(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
+    use crate::components::predict::{
+        first_to_finish, latest_plain_run, speedup_of, speedup_value, with_workers, Measured, Prediction,
+    };
+    let t = ui();
+    let question = Signal::derive(move || message(t.predict_demo_question, &[("workers", Arg::Count(workers.get()))]));
+    let options = Signal::derive(move || with_workers(&t.predict_demo_options, workers.get() as u32));
+    let measured = Signal::derive(move || {
+        rows.with(|rows| speedup_of(latest_plain_run(rows), "many-workers"))
+            .and_then(|(s, _)| first_to_finish(s).map(|option| Measured { option, value: speedup_value(s) }))
+    });
+    view! { <Prediction experiment=ExperimentId::Demo question options measured /> }.into_any()
 }

@@ -7,7 +7,6 @@ use crate::components::compare::{CompareResults, Compared, SweptCount};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
-use crate::components::predict;
 use crate::components::published::{published_points, PublishedTable};
 use crate::components::results::{ResultRow, ResultsTable};
 use crate::components::share::ShareBar;
@@ -191,7 +190,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
-            {predict::document_search(log.rows.into(), workers, tasks)}
+            {prediction(log.rows.into(), workers, tasks)}
             <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
             <ResultsTable rows=log.rows.into() />
         </Later>
@@ -268,4 +267,16 @@ fn document_search_views(views: DocumentSearchViews) -> SplitBuilt {
         </Later>
     }
     .into_any())
+}
+
+/// Document search: goroutines waiting on reads, against the loop.
+fn prediction(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>, tasks: RwSignal<u64>) -> AnyView {
+    use crate::components::predict::workers_question;
+    let question = Signal::derive(move || {
+        message(
+            ui().predict_docs_question,
+            &[("workers", Arg::Count(workers.get())), ("tasks", Arg::Count(tasks.get()))],
+        )
+    });
+    workers_question(ExperimentId::DocumentSearch, question, rows, workers)
 }

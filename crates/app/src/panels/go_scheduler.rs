@@ -137,7 +137,7 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the replay, timeline,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
-            {predict::go_scheduler(Signal::derive(move || recorded.with(|m| m.as_ref().map(|m| predict::stolen_tasks(&m.trace.events, m.job.tasks)))))}
+            {prediction(Signal::derive(move || recorded.with(|m| m.as_ref().map(|m| predict::stolen_tasks(&m.trace.events, m.job.tasks)))))}
             <RunStatus runner=exp.runner describe=move |_| name(exp.get().scenario).to_string() />
         </Later>
         <LaterCode load=move || go_scheduler_views(log.rows.into(), compared, recorded, step, traced_label, lanes, reduced_motion) />
@@ -181,4 +181,23 @@ fn go_scheduler_views(
         </Later>
     }
     .into_any())
+}
+
+/// The Go scheduler's replay: how many tasks other workers steal. `stolen` gives (stolen, total).
+fn prediction(stolen: Signal<Option<(u32, u32)>>) -> AnyView {
+    use crate::components::predict::{steal_band, strings, Measured, Prediction};
+    let t = ui();
+    let measured = Signal::derive(move || {
+        let (stolen, total) = stolen.get()?;
+        steal_band(stolen, total).map(|option| Measured {
+            option,
+            value: message(
+                t.predict_value_steals,
+                &[("stolen", Arg::Count(stolen as u64)), ("total", Arg::Count(total as u64))],
+            ),
+        })
+    });
+    let question = Signal::stored(t.predict_go_question.to_string());
+    let options = Signal::stored(strings(&t.predict_go_options));
+    view! { <Prediction experiment=ExperimentId::GoScheduler question options measured /> }.into_any()
 }

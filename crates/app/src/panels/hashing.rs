@@ -7,7 +7,6 @@ use crate::components::compare::{CompareResults, Compared};
 use crate::components::controls::{unique_id, NumberField, Slider};
 use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
-use crate::components::predict;
 use crate::components::published::SourceCitation;
 use crate::components::results::{ResultRow, ResultsTable};
 use crate::components::share::ShareBar;
@@ -202,7 +201,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
-            {predict::hashing(log.rows.into(), workers, hashes)}
+            {prediction(log.rows.into(), workers, hashes)}
             {move || problem.get().map(|p| view! { <p class="notice notice-warning" role="alert">{p}</p> })}
             <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
         </Later>
@@ -280,4 +279,16 @@ fn hashing_views(views: HashingViews) -> SplitBuilt {
         </Later>
     }
     .into_any())
+}
+
+/// Hashing: the hashes on k workers against one after another.
+fn prediction(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>, hashes: RwSignal<u64>) -> AnyView {
+    use crate::components::predict::speedup_question;
+    let question = Signal::derive(move || {
+        message(
+            ui().predict_hash_question,
+            &[("workers", Arg::Count(workers.get())), ("hashes", Arg::Count(hashes.get()))],
+        )
+    });
+    speedup_question(ExperimentId::Hashing, question, rows, "tasks", workers)
 }

@@ -9,7 +9,6 @@ use crate::components::controls::{NumberField, Slider};
 use crate::components::later::Later;
 use crate::components::line_chart::{Line, LineChart};
 use crate::components::notes::ClampNotes;
-use crate::components::predict;
 use crate::components::published::SourceCitation;
 use crate::components::share::ShareBar;
 use crate::components::split_view::{LaterCode, SplitBuilt};
@@ -152,7 +151,7 @@ fn QpsControls(machine: Machine) -> impl IntoView {
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the results table, the
         // chart and sharing come in code of their own, after the engine's files.
         <Later>
-            {predict::qps(Signal::derive(ratio))}
+            {prediction(Signal::derive(ratio))}
             <RunStatus runner=exp.runner describe=move |index| if index == 0 { i18n::ui().qps_threads.to_string() } else { i18n::ui().qps_workers.to_string() } />
         </Later>
         <LaterCode load=move || qps_views(results, Signal::derive(ratio), concurrency.into()) />
@@ -218,4 +217,18 @@ fn qps_views(results: RwSignal<Vec<Measurement>>, ratio: Signal<Option<f64>>, co
         </Later>
     }
     .into_any())
+}
+
+/// High concurrency: which server answers more requests per second.
+fn prediction(tasks_over_pool: Signal<Option<f64>>) -> AnyView {
+    use crate::components::predict::{qps_winner, strings, Measured, Prediction};
+    let t = ui();
+    let measured = Signal::derive(move || {
+        let ratio = tasks_over_pool.get()?;
+        qps_winner(ratio)
+            .map(|option| Measured { option, value: fill(t.predict_value_qps, &[("ratio", &format::fixed(ratio, 1))]) })
+    });
+    let question = Signal::stored(t.predict_qps_question.to_string());
+    let options = Signal::stored(strings(&t.predict_qps_options));
+    view! { <Prediction experiment=ExperimentId::Qps question options measured /> }.into_any()
 }

@@ -7,7 +7,6 @@ use crate::components::compare::{CompareResults, Compared, SweptCount};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
-use crate::components::predict;
 use crate::components::results::{ResultRow, ResultsTable};
 use crate::components::share::ShareBar;
 use crate::components::speedup_chart::{ChartSpec, Series, SpeedupChart, SweepPoint};
@@ -140,7 +139,7 @@ fn SharedTotalControls(machine: Machine) -> impl IntoView {
         // The rest in a later task (issue 15: no main-thread task over 50 ms); sharing, comparison,
         // timeline and chart come in code of their own, after the engine's files.
         <Later>
-            {predict::shared_total(log.rows.into(), workers)}
+            {prediction(log.rows.into(), workers)}
             <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
             <ResultsTable rows=log.rows.into() />
         </Later>
@@ -188,4 +187,12 @@ fn shared_total_views(views: SharedTotalViews) -> SplitBuilt {
         </Later>
     }
     .into_any())
+}
+
+/// One shared total: the speedup over the loop of k tasks adding every number into one counter.
+fn prediction(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
+    use crate::components::predict::speedup_question;
+    let question =
+        Signal::derive(move || message(ui().predict_shared_total_question, &[("workers", Arg::Count(workers.get()))]));
+    speedup_question(ExperimentId::SharedTotal, question, rows, "one-shared", workers)
 }

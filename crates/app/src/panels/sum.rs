@@ -6,7 +6,6 @@ use crate::components::compare::{CompareResults, Compared, SweptCount};
 use crate::components::controls::{NumberField, Slider};
 use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
-use crate::components::predict;
 use crate::components::published::{published_points, PublishedTable};
 use crate::components::results::{ResultRow, ResultsTable};
 use crate::components::share::ShareBar;
@@ -121,7 +120,7 @@ fn SumControls(machine: Machine) -> impl IntoView {
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
-            {predict::sum(log.rows.into(), workers)}
+            {prediction(log.rows.into(), workers)}
             <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
             <ResultsTable rows=log.rows.into() />
         </Later>
@@ -176,4 +175,12 @@ fn sum_views(views: SumViews) -> SplitBuilt {
         </Later>
     }
     .into_any())
+}
+
+/// The sum: the speedup of the tasks over the loop.
+fn prediction(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
+    use crate::components::predict::speedup_question;
+    let question =
+        Signal::derive(move || message(ui().predict_sum_question, &[("workers", Arg::Count(workers.get()))]));
+    speedup_question(ExperimentId::Sum, question, rows, "tasks", workers)
 }

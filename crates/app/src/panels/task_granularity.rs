@@ -11,7 +11,6 @@ use crate::components::controls::NumberField;
 use crate::components::controls::Slider;
 use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
-use crate::components::predict;
 use crate::components::published::article_label;
 use crate::components::results::{ResultRow, ResultsTable, RowRatio};
 use crate::components::share::ShareBar;
@@ -282,11 +281,30 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
         // comparison and sharing come in code of their own, after the engine's files.
         <Later>
-            {predict::task_granularity(log.rows.into())}
+            {prediction(log.rows.into())}
             <RunStatus runner=exp.runner describe=exp.describe_job(describe_granularity) />
         </Later>
         <LaterCode load=move || task_granularity_views(log.rows.into(), compared, series, thresholds, measured_tasks, count_series, count_caption) />
     }
+}
+
+/// What a task costs: the smallest tasks as goroutines on one worker, against the loop.
+fn prediction(rows: Signal<Vec<ResultRow>>) -> AnyView {
+    use crate::components::predict::{latest_run, overhead_band, strings, Measured, Prediction};
+    let t = ui();
+    let measured = Signal::derive(move || {
+        rows.with(|rows| {
+            let row = latest_run(rows).iter().find(|r| r.kind == "goroutines" && r.workers == 1)?;
+            let time_over_loop = 1.0 / row.speedup?;
+            overhead_band(time_over_loop).map(|option| Measured {
+                option,
+                value: fill(t.predict_value_overhead, &[("x", &format::times(time_over_loop))]),
+            })
+        })
+    });
+    let question = Signal::stored(t.predict_granularity_question.to_string());
+    let options = Signal::stored(strings(&t.predict_granularity_options));
+    view! { <Prediction experiment=ExperimentId::TaskGranularity question options measured /> }.into_any()
 }
 
 #[cfg(test)]

@@ -5,7 +5,6 @@ use super::task_costs::CostClaims;
 use crate::components::controls::NumberField;
 use crate::components::later::{after_ms, Later};
 use crate::components::notes::ClampNotes;
-use crate::components::predict;
 use crate::components::share::ShareBar;
 use crate::engine_client::{self, Mode};
 use crate::format;
@@ -269,7 +268,7 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
         </form>
         // The rest in a task of its own (issue 15: no main-thread task over 50 ms).
         <Later>
-            {predict::task_memory(Signal::derive(move || {
+            {prediction(Signal::derive(move || {
                 task_report.with(|m| m.as_ref().and_then(|m| m.memory).and_then(|r| r.bytes_per_task)).map(|b| (b, bytes(b)))
             }))}
             <ShareBar experiment=ExperimentId::TaskMemory />
@@ -335,4 +334,19 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
             </div>
         </Later>
     }
+}
+
+/// What a task costs in memory: bytes per parked task; `per_task` gives them with their display.
+fn prediction(per_task: Signal<Option<(f64, String)>>) -> AnyView {
+    use crate::components::predict::{memory_band, strings, Measured, Prediction};
+    let t = ui();
+    let measured = Signal::derive(move || {
+        per_task.get().and_then(|(bytes, shown)| {
+            memory_band(bytes)
+                .map(|option| Measured { option, value: fill(t.predict_value_memory, &[("bytes", &shown)]) })
+        })
+    });
+    let question = Signal::stored(t.predict_memory_question.to_string());
+    let options = Signal::stored(strings(&t.predict_memory_options));
+    view! { <Prediction experiment=ExperimentId::TaskMemory question options measured /> }.into_any()
 }

@@ -8,7 +8,6 @@ use crate::components::controls::NumberField;
 use crate::components::controls::Slider;
 use crate::components::later::Later;
 use crate::components::notes::ClampNotes;
-use crate::components::predict;
 use crate::components::share::ShareBar;
 use crate::engine_client::Mode;
 use crate::format;
@@ -82,7 +81,7 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
         </form>
         // The rest in a task of its own (issue 15: no main-thread task over 50 ms).
         <Later>
-            {(mode == Mode::Threads).then(|| predict::task_switch(Signal::derive(ratio)))}
+            {(mode == Mode::Threads).then(|| prediction(Signal::derive(ratio)))}
             {(mode == Mode::SingleWorker).then(|| view! { <p class="help">{t.switch_single_worker}</p> })}
             <ShareBar experiment=ExperimentId::TaskSwitch rows=log.rows.into() />
             <CompareResults experiment=ExperimentId::TaskSwitch own=log.rows.into() compared />
@@ -122,4 +121,22 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
             </Show>
         </Later>
     }
+}
+
+/// What a switch costs: a thread switch over a task switch.
+fn prediction(thread_over_task: Signal<Option<f64>>) -> AnyView {
+    use crate::components::predict::{strings, switch_band, Measured, Prediction};
+    let t = ui();
+    let measured = Signal::derive(move || {
+        let ratio = thread_over_task.get()?;
+        // Decided on the number as shown (one decimal), so the sentence and the band agree.
+        let shown = experiments::params::parse_decimal(&format!("{ratio:.1}"))?;
+        switch_band(shown).map(|option| Measured {
+            option,
+            value: fill(t.predict_value_switch, &[("ratio", &format::fixed(ratio, 1))]),
+        })
+    });
+    let question = Signal::stored(t.predict_switch_question.to_string());
+    let options = Signal::stored(strings(&t.predict_switch_options));
+    view! { <Prediction experiment=ExperimentId::TaskSwitch question options measured /> }.into_any()
 }
