@@ -7,7 +7,7 @@
 //!
 //! Why this exists: right after a page loads, Chromium compiles the page's WebAssembly and renders
 //! on the same cores the workers need; measured then, two workers look no faster than one (see
-//! ARCHITECTURE.md, "First runs").
+//! docs/design-notes.md, "First runs").
 
 use crate::clock::now_ms;
 use std::collections::VecDeque;

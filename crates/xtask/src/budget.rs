@@ -31,8 +31,8 @@ pub const APP_WASM_GZIP_BUDGET: u64 = 202 * KB;
 /// The most one chapter's experiments may load beyond the core: the files their panels and their
 /// later views need, each gzip -9, summed (347,763 B here as 58 chunk files, document search;
 /// 331,622 B as 10 once the chunks were bundled, `chunk_bundles`; 331,961 B as 17 with the later
-/// views a split of their own and the protocol's enums externally tagged). The code most panels share is most of it (ARCHITECTURE.md,
-/// "Why not … one chunk per experiment"). Raised on purpose by issue 34 to 349,966 B here (the
+/// views a split of their own and the protocol's enums externally tagged). The code most panels share is most of it (docs/design-notes.md,
+/// "The split UI"). Raised on purpose by issue 34 to 349,966 B here (the
 /// results row with its spread, range, notes row and run context, the sentence of what a run
 /// found and how it was timed, every row's settings, samples and first attempt in the downloads
 /// and the protocol, the comparison by each row's own settings), after taking 5 KB back by
@@ -88,7 +88,7 @@ pub const YIELD_SWITCH_OVER_NATIVE_TARGET: f64 = 1.3;
 pub const KERNEL_OVER_NATIVE_TARGET: f64 = 1.15;
 
 /// Why a target is not met today, as the bench report says beside it (each was measured; see the
-/// closing notes of issue 15 and ARCHITECTURE.md, "Why not"). A target that is met shows none.
+/// closing notes of issue 15 and docs/design-notes.md). A target that is met shows none.
 pub mod why_not {
     pub const APP: &str = "what every page needs: Leptos, its router, the page shell, English strings, formats; \
         issue 34's strings (a replaced version's \"reload\", the long-run note) took it 0.8 KB past 200 KB: the \

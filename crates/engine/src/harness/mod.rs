@@ -10,7 +10,7 @@
 //! channel, so the driving thread never runs a workload itself (pages without shared memory are the
 //! exception: there the driving thread is the only worker).
 //!
-//! Why all this: see ARCHITECTURE.md, "First runs". Waiting for quiet is `settle`'s part, handing
+//! Why all this: see docs/design-notes.md, "First runs". Waiting for quiet is `settle`'s part, handing
 //! work to executors and awaiting it
 //! [`crate::driver::handoff`]'s.
 

@@ -1,6 +1,6 @@
 //! Before a job is timed: untimed warm-ups until its code is optimised and its caches are warm, and
-//! quiet probes until the cores it needs are found free, within a time limit (see ARCHITECTURE.md,
-//! "First runs").
+//! quiet probes until the cores it needs are found free, within a time limit (see
+//! docs/design-notes.md, "First runs").
 
 use super::{warms_up, Work};
 use crate::cancel::Stopped;
