@@ -32,43 +32,22 @@ function ratioCell(panel, variant, workers) {
   return rows.first().locator('td[data-col="speedup"] .value');
 }
 
-// Each experiment the engine runs, by name: a quick setup, the button that runs it, and where its
-// panel shows the number the sentence must quote. (The OS scheduler's model asks through its quiz
-// instead.)
-const CHECKS = {
-  demo: { query: 'workers=2&tasks=4', button: 'Run both',
-    number: (panel) => shownNumber(ratioCell(panel, 'many-workers')) },
-  sum: { query: 'workers=2&tasks=8&n=100000&reps=1', button: 'Run',
-    number: (panel) => shownNumber(ratioCell(panel, 'tasks')) },
-  'shared-total': { query: 'workers=2&n=100000&reps=1', button: 'Measure the three totals',
-    number: (panel) => shownNumber(ratioCell(panel, 'one-shared')) },
-  'bubble-sort': { query: 'workers=2&tasks=4&n=1500&reps=1', button: 'Run',
-    number: (panel) => shownNumber(ratioCell(panel, 'chunked')) },
-  'cpu-vs-io': { query: 'kind=io&workers=2&tasks=8&reps=1', button: 'Run',
-    number: (panel) => shownNumber(ratioCell(panel, 'goroutines')) },
-  'document-search': { query: 'workers=2&tasks=4&docs=100&latency=1&reps=1', button: 'Run',
-    number: (panel) => shownNumber(ratioCell(panel, 'goroutines')) },
-  hashing: { query: 'mb=2&hashes=4&workers=2&reps=1', button: 'Run',
-    number: (panel) => shownNumber(ratioCell(panel, 'tasks')) },
-  'task-granularity': { query: 'tasks=1000&workers=2&reps=1', button: 'Measure every task size',
-    number: (panel) => shownNumber(ratioCell(panel, 'goroutines', 1)) },
-  'task-memory': { query: 'parked=1000', button: 'Measure memory',
-    number: (panel) => shownNumber(panel.getByTestId('bytes-per-task'), /[\d][\d,]* B/) },
-  'task-switch': { query: 'trips=5000&reps=3', button: 'Measure switches',
-    number: (panel) => shownNumber(panel.getByTestId('switch-ratio')) },
-  qps: { query: 'requests=200&c=20&wait=10&work=50&threads=2&workers=2&reps=1', button: 'Run',
-    number: (panel) => shownNumber(panel.getByTestId('qps-ratio')) },
-  'go-scheduler': { query: 'scenario=spawn-on-one&workers=4&tasks=16', button: 'Record a run',
-    // The replay counts steals itself; the sentence's total must be the run's task count.
-    number: async () => 'of 16 tasks' },
-};
-/** The catalog's experiments that the engine runs, each with its check; one without a check fails. */
+/** Where the panel shows the number its sentence quotes, as the prediction says (`data-quotes`). */
+async function quotedNumber(panel, quotes) {
+  const [kind, what] = quotes.split(':');
+  if (kind === 'row') {
+    const [variant, workers] = what.split('@');
+    return shownNumber(ratioCell(panel, variant, workers));
+  }
+  if (kind === 'testid') return shownNumber(panel.getByTestId(what), /[\d][\d,.]*(?:\s?B\b)?/);
+  throw new Error(`predict: no reading for data-quotes="${quotes}"`);
+}
+
+// Every experiment the engine runs, at the catalog's quick settings, run by its panel's primary
+// button. (The OS scheduler's model asks through its quiz instead.)
 const EXPERIMENTS = CATALOG.experiments
   .filter((e) => e.runs === 'engine')
-  .map((e) => {
-    if (!CHECKS[e.name]) throw new Error(`predict: say how ${e.name}'s panel shows the number its sentence quotes`);
-    return { name: e.name, chapter: e.chapter, ...CHECKS[e.name] };
-  });
+  .map((e) => ({ name: e.name, chapter: e.chapter, query: e.quick }));
 const SUM = EXPERIMENTS.find((e) => e.name === 'sum');
 
 async function openPanel(page, experiment, extra = '') {
@@ -100,23 +79,31 @@ test('every experiment: a chosen answer is set against the measured number after
     assert.ok(await radios.nth(chosen).isChecked(), `${experiment.name}: answer ${chosen} is checked`);
     const chosenLabel = (await fieldset.locator('label').nth(chosen).innerText()).trim();
     const result = prediction.getByTestId('prediction-result');
-    if (experiment.button) {
-      assert.equal(await result.innerText(), '', `${experiment.name}: no sentence before the run`);
-      assert.equal(await clickAndWait(panel, experiment.button, 180_000), 'finished', experiment.name);
-      assert.ok(await radios.nth(chosen).isDisabled(), `${experiment.name}: the answer stands after the run`);
-    }
+    const quotes = await prediction.getAttribute('data-quotes');
+    assert.ok(quotes, `${experiment.name}: the prediction says where its number is shown`);
+    const button = (await panel.locator('.actions button.primary').first().innerText()).trim();
+    assert.equal(await result.innerText(), '', `${experiment.name}: no sentence before the run`);
+    assert.equal(await clickAndWait(panel, button, 180_000), 'finished', experiment.name);
+    assert.ok(await radios.nth(chosen).isDisabled(), `${experiment.name}: the answer stands after the run`);
     await page.waitForFunction((el) => el.textContent.length > 0, await result.elementHandle(), { timeout: 10_000 });
     const sentence = await result.innerText();
     assert.ok(sentence.includes(`“${chosenLabel}”`), `${experiment.name}: "${sentence}" names "${chosenLabel}"`);
-    const number = await experiment.number(panel);
-    assert.ok(sentence.includes(number), `${experiment.name}: "${sentence}" quotes the panel's ${number}`);
+    if (quotes === 'steals') {
+      // The replay counts steals itself; the sentence's total must be the run's task count.
+      const tasks = Number(new URLSearchParams(experiment.query).get('tasks'));
+      const stolen = Number(sentence.match(new RegExp(`(\\d+) of ${tasks} tasks stolen`))?.[1]);
+      assert.ok(Number.isInteger(stolen), `${experiment.name}: "${sentence}" counts the steals of ${tasks} tasks`);
+    } else {
+      const number = await quotedNumber(panel, quotes);
+      assert.ok(sentence.includes(number), `${experiment.name}: "${sentence}" quotes the panel's ${number}`);
+    }
     assert.equal(await result.getAttribute('data-chosen'), String(chosen), experiment.name);
     const measured = Number(await result.getAttribute('data-measured'));
     const measuredLabel = (await fieldset.locator('label').nth(measured).innerText()).trim();
     assert.ok(sentence.includes(`which is “${measuredLabel}”`), `${experiment.name}: "${sentence}" names the measured answer`);
-    if (experiment.name === 'go-scheduler') {
-      const stolen = Number(sentence.match(/(\d+) of 16 tasks stolen/)?.[1]);
-      assert.equal(measured, stolen === 0 ? 0 : 2 * stolen < 16 ? 1 : 2, `go-scheduler: ${stolen} stolen`);
+    if (quotes === 'steals') {
+      const [, stolen, total] = sentence.match(/(\d+) of (\d+) tasks stolen/).map(Number);
+      assert.equal(measured, stolen === 0 ? 0 : 2 * stolen < total ? 1 : 2, `${experiment.name}: ${stolen} of ${total} stolen`);
     }
   }
   assert.deepEqual(page.problems, []);

@@ -1,19 +1,18 @@
 //! `lab`: Concurrency Lab's browser experiments, same parameters, on OS threads, printed like `go test -bench`.
 //!
-//! `lab sum --workers 1,2 --tasks 8 --n 1e7 --reps 5` measures the Sum chapter, `lab demo …` the
-//! "concurrency is not parallelism" demo, `lab docsearch …` threads versus goroutines on blocking
-//! reads, `lab sort`, `lab cost`, `lab hash` and `lab qps` the sorting, task-cost, hashing and
-//! high-concurrency chapters; `--json` prints the raw measurements for `cargo xtask bench`.
+//! `lab sum --workers 1,2 --tasks 8 --n 1e7 --reps 5` measures the Sum chapter; every experiment
+//! whose catalog module declares a `LabCommand` has its subcommand (`lab --help` lists them);
+//! `--json` prints the raw measurements for `cargo xtask bench`.
 //! Exit codes: 0 all jobs measured and correct, 1 a job failed or computed a wrong result, 2 bad input.
 
 mod cli;
 mod plan;
 mod report;
 
-use clap::Parser;
-use cli::{Cli, Experiment};
+use cli::Cli;
 use engine::native::{NativeEngine, RunError};
 use engine::Cancel;
+use experiments::catalog::ExperimentId;
 use experiments::published::{FIND_1000, SUM_10M};
 use experiments::{Measurement, Workload};
 use plan::Plan;
@@ -26,22 +25,7 @@ const EXIT_BAD_INPUT: u8 = 2;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let (plan, published) = match &cli.command {
-        Experiment::Sum(options) => {
-            (Plan::sum(options), Some(published_table("summing 10,000,000 integers", &SUM_10M)))
-        }
-        Experiment::SharedTotal(options) => (Plan::shared_total(options), None),
-        Experiment::Demo(options) => (Plan::demo(options), None),
-        Experiment::Docsearch(options) => (
-            Plan::docsearch(options),
-            Some(published_table("searching 1,000 RSS documents with 1 ms reads", &FIND_1000)),
-        ),
-        Experiment::Sort(options) => (Plan::sort(options), None),
-        Experiment::Cost(options) => (Plan::cost(options), None),
-        Experiment::Hash(options) => (Plan::hash(options), Some(HASH_CLAIM.to_string())),
-        Experiment::Qps(options) => (Plan::qps(options), Some(published_servers())),
-    };
-    let plan = match plan {
+    let plan = match cli.resolved_args().and_then(|args| Plan::new(cli.command, &args)) {
         Ok(plan) => plan,
         Err(reason) => {
             eprintln!("lab: cannot run this: {reason}");
@@ -49,7 +33,8 @@ fn main() -> ExitCode {
         }
     };
     let machine = Machine::current();
-    let outcome = if cli.json { print_json(&plan, &machine) } else { print_table(&plan, &machine, published) };
+    let outcome =
+        if cli.json { print_json(&plan, &machine) } else { print_table(&plan, &machine, published(cli.experiment)) };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
@@ -57,6 +42,19 @@ fn main() -> ExitCode {
             eprintln!("lab: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// What the articles published for an experiment, to print under its table.
+fn published(experiment: ExperimentId) -> Option<String> {
+    match experiment {
+        ExperimentId::Sum => Some(published_table("summing 10,000,000 integers", &SUM_10M)),
+        ExperimentId::DocumentSearch => {
+            Some(published_table("searching 1,000 RSS documents with 1 ms reads", &FIND_1000))
+        }
+        ExperimentId::Hashing => Some(HASH_CLAIM.to_string()),
+        ExperimentId::Qps => Some(published_servers()),
+        _ => None,
     }
 }
 

@@ -157,7 +157,10 @@ fn storage() -> Option<web_sys::Storage> {
 
 /// An optional question before the run, and after it one sentence comparing the answer with the
 /// measurement. `measured` is `None` until a run has measured something. A `model` (a simulation
-/// recomputed as the reader moves the controls) never locks the answer.
+/// recomputed as the reader moves the controls) never locks the answer. `quotes` says where the
+/// panel shows the number the sentence quotes (`data-quotes`, read by the end-to-end tests):
+/// `row:VARIANT` or `row:VARIANT@WORKERS` (the first results row of that variant), `testid:ID`
+/// (an element of the panel), or `steals` (the replay's own count).
 #[component]
 pub fn Prediction(
     experiment: ExperimentId,
@@ -165,6 +168,7 @@ pub fn Prediction(
     #[prop(into)] options: Signal<Vec<String>>,
     #[prop(into)] measured: Signal<Option<Measured>>,
     #[prop(optional)] model: bool,
+    #[prop(optional, into)] quotes: Option<String>,
 ) -> impl IntoView {
     if !enabled(use_query_map().get_untracked().get(PARAMETER).as_deref()) {
         return ().into_any();
@@ -196,7 +200,7 @@ pub fn Prediction(
         Some((choice, measured.option, format!("{text} {verdict}")))
     };
     view! {
-        <div class="prediction" data-testid="prediction" hidden=hidden>
+        <div class="prediction" data-testid="prediction" data-quotes=quotes hidden=hidden>
             <fieldset class="prediction-question" disabled=move || locked.get()>
                 <legend>
                     <span class="prediction-kicker">{t.predict_kicker}</span>
@@ -280,7 +284,8 @@ pub(crate) fn speedup_question(
             .unwrap_or(workers.get() as u32);
         with_workers(&ui().predict_workers_options, k.min(cores))
     });
-    view! { <Prediction experiment question options measured /> }.into_any()
+    let quotes = format!("row:{kind}");
+    view! { <Prediction experiment question options measured quotes /> }.into_any()
 }
 
 /// A speedup question of work that waits, whose bands depend on the worker count
@@ -304,7 +309,7 @@ pub(crate) fn workers_question(
             .unwrap_or(workers.get() as u32);
         with_workers(&ui().predict_workers_options, k.max(2))
     });
-    view! { <Prediction experiment question options measured /> }.into_any()
+    view! { <Prediction experiment question options measured quotes="row:goroutines" /> }.into_any()
 }
 
 /// The tasks a recorded scheduler trace shows stolen (each counted once), and all its tasks.

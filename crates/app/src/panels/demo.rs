@@ -132,5 +132,6 @@ fn prediction(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
         rows.with(|rows| speedup_of(latest_plain_run(rows), "many-workers"))
             .and_then(|(s, _)| first_to_finish(s).map(|option| Measured { option, value: speedup_value(s) }))
     });
-    view! { <Prediction experiment=ExperimentId::Demo question options measured /> }.into_any()
+    view! { <Prediction experiment=ExperimentId::Demo question options measured quotes="row:many-workers" /> }
+        .into_any()
 }

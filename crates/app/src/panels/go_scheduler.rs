@@ -199,5 +199,5 @@ fn prediction(stolen: Signal<Option<(u32, u32)>>) -> AnyView {
     });
     let question = Signal::stored(t.predict_go_question.to_string());
     let options = Signal::stored(strings(&t.predict_go_options));
-    view! { <Prediction experiment=ExperimentId::GoScheduler question options measured /> }.into_any()
+    view! { <Prediction experiment=ExperimentId::GoScheduler question options measured quotes="steals" /> }.into_any()
 }

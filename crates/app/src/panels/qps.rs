@@ -230,5 +230,5 @@ fn prediction(tasks_over_pool: Signal<Option<f64>>) -> AnyView {
     });
     let question = Signal::stored(t.predict_qps_question.to_string());
     let options = Signal::stored(strings(&t.predict_qps_options));
-    view! { <Prediction experiment=ExperimentId::Qps question options measured /> }.into_any()
+    view! { <Prediction experiment=ExperimentId::Qps question options measured quotes="testid:qps-ratio" /> }.into_any()
 }

@@ -304,7 +304,7 @@ fn prediction(rows: Signal<Vec<ResultRow>>) -> AnyView {
     });
     let question = Signal::stored(t.predict_granularity_question.to_string());
     let options = Signal::stored(strings(&t.predict_granularity_options));
-    view! { <Prediction experiment=ExperimentId::TaskGranularity question options measured /> }.into_any()
+    view! { <Prediction experiment=ExperimentId::TaskGranularity question options measured quotes="row:goroutines@1" /> }.into_any()
 }
 
 #[cfg(test)]

@@ -348,5 +348,5 @@ fn prediction(per_task: Signal<Option<(f64, String)>>) -> AnyView {
     });
     let question = Signal::stored(t.predict_memory_question.to_string());
     let options = Signal::stored(strings(&t.predict_memory_options));
-    view! { <Prediction experiment=ExperimentId::TaskMemory question options measured /> }.into_any()
+    view! { <Prediction experiment=ExperimentId::TaskMemory question options measured quotes="testid:bytes-per-task" /> }.into_any()
 }

@@ -138,5 +138,6 @@ fn prediction(thread_over_task: Signal<Option<f64>>) -> AnyView {
     });
     let question = Signal::stored(t.predict_switch_question.to_string());
     let options = Signal::stored(strings(&t.predict_switch_options));
-    view! { <Prediction experiment=ExperimentId::TaskSwitch question options measured /> }.into_any()
+    view! { <Prediction experiment=ExperimentId::TaskSwitch question options measured quotes="testid:switch-ratio" /> }
+        .into_any()
 }

@@ -1,6 +1,8 @@
 //! The bubble sort chapter: bubble sort as one loop against three parallel sorts on k workers, and
 //! a sweep of the three over k.
 
+#[cfg(feature = "lab")]
+use super::lab::{LabOption, LabValue};
 use super::{sweep_counts, workers_for, Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{Job, SortAlgorithm, Variant, Workload, DEFAULT_SEED};
 use crate::params::{max_workers, ParamRange};
@@ -29,6 +31,8 @@ pub const EXPERIMENT: Experiment = Experiment {
     measures_page_memory: false,
     variants: &[Variant::Sequential, Variant::ThreadPool],
     every_run,
+    #[cfg(feature = "lab")]
+    lab: Some(LAB),
 };
 
 /// The parallel sorts measured against the bubble sort.
@@ -113,4 +117,52 @@ pub fn sweep_jobs(s: &Settings, max_workers: u32) -> Vec<Job> {
 fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<Vec<Job>> {
     let s = read(r, machine);
     vec![run_jobs(&s), sweep_jobs(&s, workers_range(machine).max as u32)]
+}
+
+/// `lab sort`: bubble sort as one loop, then its parallel rivals on each worker count.
+#[cfg(feature = "lab")]
+const LAB: super::lab::LabCommand = super::lab::LabCommand {
+    name: "sort",
+    about: "Sort random integers: bubble sort as one loop, then its parallel rivals on each worker count k.",
+    options: &[
+        LabOption {
+            flag: "workers",
+            help: "Worker counts k to measure, comma-separated.",
+            value: LabValue::Counts("1,2"),
+        },
+        LabOption {
+            flag: "tasks",
+            help: "Tasks t (chunks or runs) the list is split into.",
+            value: LabValue::Count(TASKS.default),
+        },
+        LabOption { flag: "n", help: "How many integers to sort.", value: LabValue::Count(NUMBERS.default) },
+        LabOption {
+            flag: "reps",
+            help: "Timed repetitions of each job (after one untimed warm-up).",
+            value: LabValue::Count(REPETITIONS.default),
+        },
+    ],
+    plan: lab_plan,
+};
+
+#[cfg(feature = "lab")]
+fn lab_plan(args: &super::lab::LabArgs) -> Result<Vec<super::lab::Benchmark>, String> {
+    use super::lab::Benchmark;
+    let (tasks, n) = (args.count32("tasks")?, args.count32("n")?);
+    let settings = Settings { workers: 1, tasks, numbers: n, repetitions: args.count32("reps")? };
+    let mut jobs =
+        vec![Benchmark::new(format!("BenchmarkSort/bubble/n={n}"), job(&settings, SortAlgorithm::Bubble, 1, tasks))];
+    for workers in args.distinct32("workers")? {
+        for (label, algorithm) in [
+            ("chunked", SortAlgorithm::ChunkedBubble),
+            ("odd-even", SortAlgorithm::OddEven),
+            ("merge", SortAlgorithm::Merge),
+        ] {
+            jobs.push(Benchmark::new(
+                format!("BenchmarkSort/{label}/tasks={tasks}/workers={workers}/n={n}"),
+                job(&settings, algorithm, workers, tasks),
+            ));
+        }
+    }
+    Ok(jobs)
 }

@@ -33,6 +33,8 @@ pub const EXPERIMENT: Experiment = Experiment {
     measures_page_memory: false,
     variants: &[Variant::Sequential, Variant::Goroutines],
     every_run,
+    #[cfg(feature = "lab")]
+    lab: None,
 };
 
 /// What the panel's knobs are set to.

@@ -1,5 +1,7 @@
 //! "Concurrency is not parallelism": t tasks of pure CPU work on one worker, then on k.
 
+#[cfg(feature = "lab")]
+use super::lab::{LabOption, LabValue};
 use super::{Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{Job, Variant, Workload};
 use crate::params::{at_most_cores, max_workers, ParamRange};
@@ -26,6 +28,8 @@ pub const EXPERIMENT: Experiment = Experiment {
     measures_page_memory: false,
     variants: &[Variant::ThreadPool],
     every_run,
+    #[cfg(feature = "lab")]
+    lab: Some(LAB),
 };
 
 /// Repetitions of each demo job: the demo shows timelines, not statistics.
@@ -90,4 +94,52 @@ pub fn run_jobs(s: &Settings) -> Vec<Job> {
 
 fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<Vec<Job>> {
     vec![run_jobs(&read(r, machine))]
+}
+
+/// Repetitions of `lab demo`: the chapter's demo always times three runs.
+#[cfg(feature = "lab")]
+pub const LAB_REPETITIONS: u64 = 3;
+
+/// `lab demo`: the tasks on one worker, then on each other worker count.
+#[cfg(feature = "lab")]
+const LAB: super::lab::LabCommand = super::lab::LabCommand {
+    name: "demo",
+    about: "Spin t tasks of pure CPU work on each worker count k (\"concurrency is not parallelism\").",
+    options: &[
+        LabOption {
+            flag: "workers",
+            help: "Worker counts k to measure, comma-separated; 1 worker is always measured as the baseline.",
+            value: LabValue::Counts("1,4"),
+        },
+        LabOption {
+            flag: "tasks",
+            help: "Tasks t, each doing `units` units of work.",
+            value: LabValue::Count(TASKS.default),
+        },
+        LabOption { flag: "units", help: "Size of each task in spin units.", value: LabValue::Count(UNITS.default) },
+        LabOption {
+            flag: "reps",
+            help: "Timed repetitions of each job (after one untimed warm-up).",
+            value: LabValue::Count(LAB_REPETITIONS),
+        },
+    ],
+    plan: lab_plan,
+};
+
+#[cfg(feature = "lab")]
+fn lab_plan(args: &super::lab::LabArgs) -> Result<Vec<super::lab::Benchmark>, String> {
+    use super::lab::Benchmark;
+    let (tasks, units, repetitions) = (args.count32("tasks")?, args.count32("units")?, args.count32("reps")?);
+    let settings = Settings { workers: 1, tasks, units };
+    let mut counts = vec![1];
+    counts.extend(args.distinct32("workers")?.into_iter().filter(|&k| k != 1));
+    Ok(counts
+        .into_iter()
+        .map(|workers| {
+            Benchmark::new(
+                format!("BenchmarkDemo/tasks={tasks}/workers={workers}/units={units}"),
+                job(&settings, workers, repetitions),
+            )
+        })
+        .collect())
 }

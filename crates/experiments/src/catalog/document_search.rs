@@ -1,6 +1,8 @@
 //! IO-bound document search: threads whose reads block against goroutines whose reads park, on k
 //! workers, and a sweep over the task count.
 
+#[cfg(feature = "lab")]
+use super::lab::{LabOption, LabValue};
 use super::{
     sweep_counts, workers_for, Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE, SWEEP_MAX_TASKS,
 };
@@ -31,6 +33,8 @@ pub const EXPERIMENT: Experiment = Experiment {
     measures_page_memory: false,
     variants: &[Variant::Sequential, Variant::ThreadPool, Variant::Goroutines],
     every_run,
+    #[cfg(feature = "lab")]
+    lab: Some(LAB),
 };
 
 /// What the panel's knobs are set to.
@@ -119,4 +123,59 @@ pub fn sweep_jobs(s: &Settings) -> Vec<Job> {
 fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<Vec<Job>> {
     let s = read(r, machine);
     vec![run_jobs(&s), sweep_jobs(&s)]
+}
+
+/// `lab docsearch`: the loop, then threads and goroutines for every worker and task count.
+#[cfg(feature = "lab")]
+const LAB: super::lab::LabCommand = super::lab::LabCommand {
+    name: "docsearch",
+    about: "Search RSS documents with a blocking read each: threads (reads block) versus goroutines \
+            (reads park) for every worker count k and task count t.",
+    options: &[
+        LabOption {
+            flag: "workers",
+            help: "Worker counts k to measure, comma-separated.",
+            value: LabValue::Counts("1,2,8"),
+        },
+        LabOption {
+            flag: "tasks",
+            help: "Task counts t to measure, comma-separated.",
+            value: LabValue::Counts("8,64"),
+        },
+        LabOption {
+            flag: "docs",
+            help: "How many RSS documents to search.",
+            value: LabValue::Count(DOCUMENTS.default),
+        },
+        LabOption {
+            flag: "latency-ms",
+            help: "How long each read waits, in milliseconds.",
+            value: LabValue::Count(LATENCY_MS.default),
+        },
+        LabOption { flag: "reps", help: "Timed repetitions of each job.", value: LabValue::Count(REPETITIONS.default) },
+    ],
+    plan: lab_plan,
+};
+
+#[cfg(feature = "lab")]
+fn lab_plan(args: &super::lab::LabArgs) -> Result<Vec<super::lab::Benchmark>, String> {
+    use super::lab::Benchmark;
+    let (docs, latency, repetitions) = (args.count32("docs")?, args.count32("latency-ms")?, args.count32("reps")?);
+    let settings = Settings { workers: 1, tasks: 1, documents: docs, latency_ms: latency, repetitions };
+    let job = |variant, workers, tasks| job(&settings, variant, workers, tasks, repetitions);
+    let suffix = format!("docs={docs}/latency={latency}ms");
+    let mut jobs =
+        vec![Benchmark::new(format!("BenchmarkDocsearch/sequential/{suffix}"), job(Variant::Sequential, 1, 1))];
+    let task_counts = args.distinct32("tasks")?;
+    for workers in args.distinct32("workers")? {
+        for &tasks in &task_counts {
+            for (label, variant) in [("threads", Variant::ThreadPool), ("goroutines", Variant::Goroutines)] {
+                jobs.push(Benchmark::new(
+                    format!("BenchmarkDocsearch/{label}/tasks={tasks}/workers={workers}/{suffix}"),
+                    job(variant, workers, tasks),
+                ));
+            }
+        }
+    }
+    Ok(jobs)
 }

@@ -28,6 +28,8 @@ pub const EXPERIMENT: Experiment = Experiment {
     measures_page_memory: false,
     variants: &[Variant::Goroutines],
     every_run,
+    #[cfg(feature = "lab")]
+    lab: None,
 };
 
 /// The ids of [`ScenarioKind::ALL`], for `scenario=…`.

@@ -1,6 +1,8 @@
 //! The hashing chapter: t independent SHA-256 hashes of generated data or a picked file, as a loop
 //! and on k workers (or the article's 1, 4 and 16).
 
+#[cfg(feature = "lab")]
+use super::lab::{LabOption, LabValue};
 use super::{Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{HashSource, Job, Variant, Workload, DEFAULT_SEED};
 use crate::params::{at_most_cores, max_workers, ParamRange};
@@ -35,6 +37,8 @@ pub const EXPERIMENT: Experiment = Experiment {
     measures_page_memory: false,
     variants: &[Variant::Sequential, Variant::ThreadPool],
     every_run,
+    #[cfg(feature = "lab")]
+    lab: Some(LAB),
 };
 
 /// `source=generated` or `source=file`.
@@ -128,4 +132,65 @@ fn every_run(r: &mut dyn KnobReader, machine: Machine, file_bytes: u64) -> Vec<V
         runs.push(run_jobs(&s, &source, &PRESET_WORKERS, machine));
     }
     runs
+}
+
+/// `lab hash`: the hashes as one loop, then as tasks on each worker count.
+#[cfg(feature = "lab")]
+const LAB: super::lab::LabCommand = super::lab::LabCommand {
+    name: "hash",
+    about: "SHA-256 of a file (or generated data), h independent hashes, as a loop and on each worker count k.",
+    options: &[
+        LabOption {
+            flag: "workers",
+            help: "Worker counts k to measure, comma-separated (the article compared 1, 4 and 16).",
+            value: LabValue::Counts("1,4,16"),
+        },
+        LabOption {
+            flag: "hashes",
+            help: "Independent hashes h of the data: the tasks.",
+            value: LabValue::Count(HASHES.default),
+        },
+        LabOption { flag: "file", help: "Hash this file instead of generated data.", value: LabValue::File },
+        LabOption {
+            flag: "mb",
+            help: "Size of the generated data in MB (ignored with --file).",
+            value: LabValue::Count(SIZE_MB.default),
+        },
+        LabOption { flag: "reps", help: "Timed repetitions of each job.", value: LabValue::Count(REPETITIONS.default) },
+    ],
+    plan: lab_plan,
+};
+
+#[cfg(feature = "lab")]
+fn lab_plan(args: &super::lab::LabArgs) -> Result<Vec<super::lab::Benchmark>, String> {
+    use super::lab::Benchmark;
+    let mb = args.count("mb");
+    let (source, data) = match &args.file {
+        Some(file) => {
+            (HashSource::File { name: file.name.clone(), bytes: file.bytes }, format!("file={}B", file.bytes))
+        }
+        None => (
+            HashSource::Generated { bytes: mb.saturating_mul(1 << 20), seed: DEFAULT_SEED },
+            format!("generated={mb}MB"),
+        ),
+    };
+    let hashes = args.count32("hashes")?;
+    let settings = Settings {
+        source: if args.file.is_some() { "file" } else { "generated" },
+        size_mb: mb,
+        hashes,
+        workers: 1,
+        repetitions: args.count32("reps")?,
+    };
+    let mut jobs = vec![Benchmark::new(
+        format!("BenchmarkHash/loop/hashes={hashes}/{data}"),
+        job(&settings, &source, Variant::Sequential, 1),
+    )];
+    for workers in args.distinct32("workers")? {
+        jobs.push(Benchmark::new(
+            format!("BenchmarkHash/tasks/hashes={hashes}/workers={workers}/{data}"),
+            job(&settings, &source, Variant::ThreadPool, workers),
+        ));
+    }
+    Ok(jobs)
 }

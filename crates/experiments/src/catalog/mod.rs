@@ -12,6 +12,8 @@ pub mod demo;
 pub mod document_search;
 pub mod go_scheduler;
 pub mod hashing;
+#[cfg(feature = "lab")]
+pub mod lab;
 pub mod os_scheduler;
 pub mod qps;
 pub mod shared_total;
@@ -179,6 +181,9 @@ pub struct Experiment {
     /// settings (each run a list of jobs). `file_bytes`: the size of a file the reader picked, for
     /// an experiment that can read one.
     pub every_run: fn(&mut dyn KnobReader, Machine, u64) -> Vec<Vec<Job>>,
+    /// Its `lab` subcommand, where the native command line runs it.
+    #[cfg(feature = "lab")]
+    pub lab: Option<lab::LabCommand>,
 }
 
 impl Experiment {

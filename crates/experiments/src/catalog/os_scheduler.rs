@@ -30,6 +30,8 @@ pub const EXPERIMENT: Experiment = Experiment {
     measures_page_memory: false,
     variants: &[],
     every_run,
+    #[cfg(feature = "lab")]
+    lab: None,
 };
 
 /// What the simulation's knobs are set to.

@@ -1,6 +1,8 @@
 //! High concurrency: a load test of a thread-pool server against a goroutine server whose
 //! requests compute, then block.
 
+#[cfg(feature = "lab")]
+use super::lab::{LabOption, LabValue};
 use super::{workers_for, Experiment, ExperimentId, KnobReader, Machine, Mode, Query, Runs};
 use crate::job::{Job, Variant, Workload};
 use crate::params::{max_workers, ParamRange};
@@ -39,6 +41,8 @@ pub const EXPERIMENT: Experiment = Experiment {
     measures_page_memory: false,
     variants: &[Variant::ThreadPool, Variant::Goroutines],
     every_run,
+    #[cfg(feature = "lab")]
+    lab: Some(LAB),
 };
 
 /// What the panel's knobs are set to.
@@ -123,4 +127,63 @@ fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<
         return Vec::new();
     }
     vec![run_jobs(&read(r, machine))]
+}
+
+/// `lab qps`: for each worker count, a thread-pool server and a goroutine server under one load.
+#[cfg(feature = "lab")]
+const LAB: super::lab::LabCommand = super::lab::LabCommand {
+    name: "qps",
+    about: "Load-test a server whose requests compute, then block: a thread pool versus goroutines.",
+    options: &[
+        LabOption {
+            flag: "workers",
+            help: "Worker counts to measure, comma-separated: threads of the pool, and workers under the goroutines.",
+            value: LabValue::Counts("2"),
+        },
+        LabOption { flag: "requests", help: "Requests per load test.", value: LabValue::Count(REQUESTS.default) },
+        LabOption {
+            flag: "concurrency",
+            help: "Requests in flight at once (the load generator's connections).",
+            value: LabValue::Count(CONCURRENCY.default),
+        },
+        LabOption {
+            flag: "work-us",
+            help: "CPU work per request, in microseconds.",
+            value: LabValue::Count(WORK_US.default),
+        },
+        LabOption {
+            flag: "wait-ms",
+            help: "Blocking wait per request (a database or disk), in milliseconds.",
+            value: LabValue::Count(WAIT_MS.default),
+        },
+        LabOption { flag: "reps", help: "Timed repetitions of each job.", value: LabValue::Count(REPETITIONS.default) },
+    ],
+    plan: lab_plan,
+};
+
+#[cfg(feature = "lab")]
+fn lab_plan(args: &super::lab::LabArgs) -> Result<Vec<super::lab::Benchmark>, String> {
+    use super::lab::Benchmark;
+    let settings = Settings {
+        requests: args.count32("requests")?,
+        concurrency: args.count32("concurrency")?,
+        wait_ms: args.count32("wait-ms")?,
+        work_us: args.count32("work-us")?,
+        threads: 1,
+        workers: 1,
+        repetitions: args.count32("reps")?,
+    };
+    let suffix = format!("c={}/wait={}ms/work={}us", settings.concurrency, settings.wait_ms, settings.work_us);
+    let mut jobs = Vec::new();
+    for workers in args.distinct32("workers")? {
+        jobs.push(Benchmark::new(
+            format!("BenchmarkQPS/thread-pool/threads={workers}/{suffix}"),
+            job(&settings, Variant::ThreadPool, workers),
+        ));
+        jobs.push(Benchmark::new(
+            format!("BenchmarkQPS/goroutines/workers={workers}/{suffix}"),
+            job(&settings, Variant::Goroutines, workers),
+        ));
+    }
+    Ok(jobs)
 }

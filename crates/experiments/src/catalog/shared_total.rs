@@ -2,6 +2,8 @@
 //! atomic counter, or into counters of their own side by side in one cache line, against private
 //! sums added once at the end (what the sum's tasks do), beside the one loop.
 
+#[cfg(feature = "lab")]
+use super::lab::{LabOption, LabValue};
 use super::{sweep_counts, Experiment, ExperimentId, KnobReader, Machine, Mode, Query, Runs};
 use crate::job::{Job, TotalKind, Variant, Workload, DEFAULT_SEED};
 use crate::params::{max_workers, ParamRange};
@@ -30,6 +32,8 @@ pub const EXPERIMENT: Experiment = Experiment {
     measures_page_memory: false,
     variants: &[Variant::Sequential, Variant::ThreadPool],
     every_run,
+    #[cfg(feature = "lab")]
+    lab: Some(LAB),
 };
 
 /// What the panel's knobs are set to.
@@ -108,4 +112,47 @@ fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<
     }
     let s = read(r, machine);
     vec![run_jobs(&s), sweep_jobs(&s, workers(machine.cores).max as u32)]
+}
+
+/// `lab shared-total`: the loop, then the three ways of adding on each worker count.
+#[cfg(feature = "lab")]
+const LAB: super::lab::LabCommand = super::lab::LabCommand {
+    name: "shared-total",
+    about: "Add n random integers into one total on each worker count k, one task per worker: private \
+            sums added at the end, one shared atomic counter, and counters side by side in a cache line.",
+    options: &[
+        LabOption {
+            flag: "workers",
+            help:
+                "Worker counts k to measure, comma-separated (one task each; at most 8, the counters of a cache line).",
+            value: LabValue::Counts("1,2"),
+        },
+        LabOption { flag: "n", help: "How many numbers to add.", value: LabValue::Count(NUMBERS.default) },
+        LabOption {
+            flag: "reps",
+            help: "Timed repetitions of each job (after one untimed warm-up).",
+            value: LabValue::Count(REPETITIONS.default),
+        },
+    ],
+    plan: lab_plan,
+};
+
+#[cfg(feature = "lab")]
+fn lab_plan(args: &super::lab::LabArgs) -> Result<Vec<super::lab::Benchmark>, String> {
+    use super::lab::Benchmark;
+    let (n, repetitions) = (args.count("n"), args.count32("reps")?);
+    let settings = |workers| Settings { workers, numbers: n, repetitions };
+    let mut jobs = vec![Benchmark::new(
+        format!("BenchmarkSharedTotal/sequential/n={n}"),
+        job(&settings(1), Variant::Sequential, TotalKind::Private),
+    )];
+    for workers in args.distinct32("workers")? {
+        for total in TotalKind::ALL {
+            jobs.push(Benchmark::new(
+                format!("BenchmarkSharedTotal/{}/workers={workers}/n={n}", total.name()),
+                job(&settings(workers), Variant::ThreadPool, total),
+            ));
+        }
+    }
+    Ok(jobs)
 }

@@ -1,5 +1,7 @@
 //! The Sum chapter: one loop over n numbers against t tasks on k workers, and a sweep over k.
 
+#[cfg(feature = "lab")]
+use super::lab::{LabOption, LabValue};
 use super::{sweep_counts, Experiment, ExperimentId, KnobReader, Machine, Query, Runs, EVERY_MODE};
 use crate::job::{Job, Variant, Workload, DEFAULT_SEED};
 use crate::params::{max_workers, ParamRange};
@@ -25,6 +27,8 @@ pub const EXPERIMENT: Experiment = Experiment {
     measures_page_memory: false,
     variants: &[Variant::Sequential, Variant::ThreadPool],
     every_run,
+    #[cfg(feature = "lab")]
+    lab: Some(LAB),
 };
 
 /// What the Sum panel's knobs are set to.
@@ -96,4 +100,46 @@ pub fn sweep_jobs(s: &Settings, max_workers: u32) -> Vec<Job> {
 fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<Vec<Job>> {
     let s = read(r, machine);
     vec![run_jobs(&s), sweep_jobs(&s, workers(machine.cores).max as u32)]
+}
+
+/// `lab sum`: the loop, then t tasks on each worker count.
+#[cfg(feature = "lab")]
+const LAB: super::lab::LabCommand = super::lab::LabCommand {
+    name: "sum",
+    about: "Sum n random integers: one plain loop, then t tasks on each worker count k.",
+    options: &[
+        LabOption {
+            flag: "workers",
+            help: "Worker counts k to measure, comma-separated (e.g. 1,2,4).",
+            value: LabValue::Counts("1,2"),
+        },
+        LabOption { flag: "tasks", help: "Tasks t the numbers are split into.", value: LabValue::Count(TASKS.default) },
+        LabOption {
+            flag: "n",
+            help: "How many numbers to add (10000000, 10_000_000 and 1e7 all work).",
+            value: LabValue::Count(NUMBERS.default),
+        },
+        LabOption {
+            flag: "reps",
+            help: "Timed repetitions of each job (after one untimed warm-up).",
+            value: LabValue::Count(REPETITIONS.default),
+        },
+    ],
+    plan: lab_plan,
+};
+
+#[cfg(feature = "lab")]
+fn lab_plan(args: &super::lab::LabArgs) -> Result<Vec<super::lab::Benchmark>, String> {
+    use super::lab::Benchmark;
+    let (tasks, n) = (args.count32("tasks")?, args.count("n"));
+    let settings = Settings { workers: 1, tasks, numbers: n, repetitions: args.count32("reps")? };
+    let mut jobs =
+        vec![Benchmark::new(format!("BenchmarkSum/sequential/n={n}"), job(&settings, Variant::Sequential, 1, 1))];
+    for workers in args.distinct32("workers")? {
+        jobs.push(Benchmark::new(
+            format!("BenchmarkSum/tasks={tasks}/workers={workers}/n={n}"),
+            job(&settings, Variant::ThreadPool, workers, tasks),
+        ));
+    }
+    Ok(jobs)
 }

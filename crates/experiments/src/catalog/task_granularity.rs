@@ -1,6 +1,8 @@
 //! What a task costs, part one: x tiny tasks of each size as a loop, on a thread pool and as
 //! goroutines, on one worker and on k; and a sweep of the task count, as the Hindi article's chart.
 
+#[cfg(feature = "lab")]
+use super::lab::{LabOption, LabValue};
 use super::{Experiment, ExperimentId, KnobReader, Machine, Mode, Query, Runs, EVERY_MODE};
 use crate::job::{Job, Variant, Workload};
 use crate::params::{max_workers, ParamRange};
@@ -32,6 +34,8 @@ pub const EXPERIMENT: Experiment = Experiment {
     measures_page_memory: false,
     variants: &[Variant::Sequential, Variant::ThreadPool, Variant::Goroutines],
     every_run,
+    #[cfg(feature = "lab")]
+    lab: Some(LAB),
 };
 
 /// What the panel's knobs are set to.
@@ -123,6 +127,73 @@ fn every_run(r: &mut dyn KnobReader, machine: Machine, _file_bytes: u64) -> Vec<
     let s = read(r, machine);
     let up_to = r.value(&COUNT_SWEEP_UP_TO) as u32;
     vec![run_jobs(&s, machine.mode), count_sweep_jobs(&s, up_to)]
+}
+
+/// `lab cost`: what a task costs (this experiment), then what a switch costs (`task_switch`).
+#[cfg(feature = "lab")]
+const LAB: super::lab::LabCommand = super::lab::LabCommand {
+    name: "cost",
+    about: "What a task costs: t tiny tasks as a loop, on a thread pool and as goroutines, for each task \
+            size; then a turn handed back and forth between two threads and between two goroutines.",
+    options: &[
+        LabOption {
+            flag: "workers",
+            help: "Workers of the thread pool and of the goroutine runtime.",
+            value: LabValue::Count(2),
+        },
+        LabOption { flag: "tasks", help: "Tasks t per run.", value: LabValue::Count(TASKS.default) },
+        LabOption {
+            flag: "sqrt",
+            help: "Task sizes: square roots each task computes, comma-separated.",
+            value: LabValue::Counts("1,100,5000"),
+        },
+        LabOption {
+            flag: "trips",
+            help: "Round trips of the turn handed between two threads or two goroutines (0 skips it).",
+            value: LabValue::Count(super::task_switch::ROUND_TRIPS.default),
+        },
+        LabOption { flag: "reps", help: "Timed repetitions of each job.", value: LabValue::Count(REPETITIONS.default) },
+    ],
+    plan: lab_plan,
+};
+
+/// For each task size, t tasks as a loop (the baseline of that size), on a thread pool and as
+/// goroutines; then handing a turn between two threads (the baseline) and two goroutines.
+#[cfg(feature = "lab")]
+fn lab_plan(args: &super::lab::LabArgs) -> Result<Vec<super::lab::Benchmark>, String> {
+    use super::lab::Benchmark;
+    use super::task_switch;
+    let (workers, tasks, repetitions) = (args.count32("workers")?, args.count32("tasks")?, args.count32("reps")?);
+    let settings = Settings { workers, tasks, repetitions };
+    let mut jobs = Vec::new();
+    for sqrt in args.distinct32("sqrt")? {
+        let suffix = format!("tasks={tasks}/sqrt={sqrt}");
+        jobs.push(Benchmark::baseline(
+            format!("BenchmarkCost/loop/{suffix}"),
+            job(&settings, Variant::Sequential, 1, sqrt),
+        ));
+        jobs.push(Benchmark::new(
+            format!("BenchmarkCost/threads/workers={workers}/{suffix}"),
+            job(&settings, Variant::ThreadPool, workers, sqrt),
+        ));
+        jobs.push(Benchmark::new(
+            format!("BenchmarkCost/goroutines/workers={workers}/{suffix}"),
+            job(&settings, Variant::Goroutines, workers, sqrt),
+        ));
+    }
+    let trips = args.count32("trips")?;
+    if trips > 0 {
+        let settings = task_switch::Settings { round_trips: trips, repetitions };
+        jobs.push(Benchmark::baseline(
+            format!("BenchmarkSwitch/threads/trips={trips}"),
+            task_switch::job(&settings, Variant::ThreadPool, 2),
+        ));
+        jobs.push(Benchmark::new(
+            format!("BenchmarkSwitch/goroutines/trips={trips}"),
+            task_switch::job(&settings, Variant::Goroutines, 1),
+        ));
+    }
+    Ok(jobs)
 }
 
 #[cfg(test)]

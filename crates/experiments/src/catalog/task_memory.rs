@@ -17,6 +17,8 @@ pub const EXPERIMENT: Experiment = Experiment {
     measures_page_memory: true,
     variants: &[Variant::ThreadPool, Variant::Goroutines],
     every_run,
+    #[cfg(feature = "lab")]
+    lab: None,
 };
 
 /// Extra workers started to weigh one Web Worker.
