@@ -257,70 +257,8 @@ pub fn CompareResults(experiment: ExperimentId, own: Signal<Vec<ResultRow>>, com
                 <p class="notice notice-warning" role="alert" data-testid="compare-refusal">{text}</p>
             }).collect_view()}
             <Show when=any>
-                <ul class="compare-files" data-testid="compare-files">
-                    {move || compared.files.get().into_iter().enumerate().map(|(index, file)| {
-                        let machine = machine_label(&file.download.machine);
-                        let shape = SHAPES[index % SHAPES.len()];
-                        let remove_label = fill(t.compare_remove, &[("machine", &machine)]);
-                        let key = file.key;
-                        view! {
-                            <li>
-                                <span class="compare-shape" aria-hidden="true">{shape}</span>" "
-                                {format!("{machine} ({})", file.file_name)}" "
-                                <button type="button" aria-label=remove_label on:click=move |_| {
-                                    compared.files.update(|f| f.retain(|f| f.key != key));
-                                }>{t.compare_remove_button}</button>
-                            </li>
-                        }
-                    }).collect_view()}
-                </ul>
-                <div class="table-scroll" tabindex="0">
-                    <table class="compared" data-testid="compared">
-                        <caption>{t.compare_table_caption}</caption>
-                        <thead>
-                            <tr>
-                                <th scope="col">{t.col_machine}</th>
-                                <th scope="col">{t.col_run}</th>
-                                <th scope="col">{t.col_variant}</th>
-                                <th scope="col">{t.col_workers}</th>
-                                <th scope="col">{t.col_tasks}</th>
-                                <th scope="col">{t.col_median}</th>
-                                <th scope="col">{t.col_speedup}</th>
-                            </tr>
-                        </thead>
-                        <tbody>
-                            {
-                                let this_machine = this_machine.clone();
-                                move || {
-                                    let mine = own.get().into_iter().map(|r| {
-                                        let name = format!("● {}", t.compare_this_machine);
-                                        ((name, this_machine.clone()), "own", r.run, r.variant, r.workers, r.tasks, r.summary.median_ms, r.speedup)
-                                    }).collect::<Vec<_>>();
-                                    let theirs: Vec<_> = compared.files.with(|files| {
-                                        files.iter().enumerate().flat_map(|(index, file)| {
-                                            let name = format!("{} {}", SHAPES[index % SHAPES.len()], file.file_name);
-                                            let label = machine_label(&file.download.machine);
-                                            file.download.rows.iter().map(move |r| {
-                                                ((name.clone(), label.clone()), "loaded", r.run, r.variant.clone(), r.workers, r.tasks, r.median_ms, r.speedup)
-                                            }).collect::<Vec<_>>()
-                                        }).collect()
-                                    });
-                                    mine.into_iter().chain(theirs).take(compare::MAX_SHOWN_ROWS).map(|((name, machine), origin, run, variant, workers, tasks, median, speedup)| view! {
-                                        <tr data-origin=origin>
-                                            <td title=machine>{name}</td>
-                                            <td class="num">{format::int(run as u64)}</td>
-                                            <th scope="row">{variant}</th>
-                                            <td class="num">{format::int(workers as u64)}</td>
-                                            <td class="num">{format::int(tasks as u64)}</td>
-                                            <td class="num">{format::ms(median)}</td>
-                                            <td class="num">{speedup.map(format::times).unwrap_or_else(|| "—".into())}</td>
-                                        </tr>
-                                    }).collect_view()
-                                }
-                            }
-                        </tbody>
-                    </table>
-                </div>
+                {loaded_files(compared)}
+                {compared_table(own, compared, this_machine.clone())}
                 {move || {
                     let rows = own.with(Vec::len) + compared.files.with(|f| f.iter().map(|f| f.download.rows.len()).sum::<usize>());
                     (rows > compare::MAX_SHOWN_ROWS).then(|| view! {
@@ -334,5 +272,82 @@ pub fn CompareResults(experiment: ExperimentId, own: Signal<Vec<ResultRow>>, com
                 }}
             </Show>
         </details>
+    }
+}
+
+/// The files loaded, each with its shape and a button that removes it.
+fn loaded_files(compared: Compared) -> impl IntoView {
+    let t = ui();
+    view! {
+        <ul class="compare-files" data-testid="compare-files">
+            {move || compared.files.get().into_iter().enumerate().map(|(index, file)| {
+                let machine = machine_label(&file.download.machine);
+                let shape = SHAPES[index % SHAPES.len()];
+                let remove_label = fill(t.compare_remove, &[("machine", &machine)]);
+                let key = file.key;
+                view! {
+                    <li>
+                        <span class="compare-shape" aria-hidden="true">{shape}</span>" "
+                        {format!("{machine} ({})", file.file_name)}" "
+                        <button type="button" aria-label=remove_label on:click=move |_| {
+                            compared.files.update(|f| f.retain(|f| f.key != key));
+                        }>{t.compare_remove_button}</button>
+                    </li>
+                }
+            }).collect_view()}
+        </ul>
+    }
+}
+
+/// This machine's rows and every loaded file's, side by side (at most `compare::MAX_SHOWN_ROWS`).
+fn compared_table(own: Signal<Vec<ResultRow>>, compared: Compared, this_machine: String) -> impl IntoView {
+    let t = ui();
+    view! {
+        <div class="table-scroll" tabindex="0">
+            <table class="compared" data-testid="compared">
+                <caption>{t.compare_table_caption}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{t.col_machine}</th>
+                        <th scope="col">{t.col_run}</th>
+                        <th scope="col">{t.col_variant}</th>
+                        <th scope="col">{t.col_workers}</th>
+                        <th scope="col">{t.col_tasks}</th>
+                        <th scope="col">{t.col_median}</th>
+                        <th scope="col">{t.col_speedup}</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {
+                        move || {
+                            let mine = own.get().into_iter().map(|r| {
+                                let name = format!("● {}", t.compare_this_machine);
+                                ((name, this_machine.clone()), "own", r.run, r.variant, r.workers, r.tasks, r.summary.median_ms, r.speedup)
+                            }).collect::<Vec<_>>();
+                            let theirs: Vec<_> = compared.files.with(|files| {
+                                files.iter().enumerate().flat_map(|(index, file)| {
+                                    let name = format!("{} {}", SHAPES[index % SHAPES.len()], file.file_name);
+                                    let label = machine_label(&file.download.machine);
+                                    file.download.rows.iter().map(move |r| {
+                                        ((name.clone(), label.clone()), "loaded", r.run, r.variant.clone(), r.workers, r.tasks, r.median_ms, r.speedup)
+                                    }).collect::<Vec<_>>()
+                                }).collect()
+                            });
+                            mine.into_iter().chain(theirs).take(compare::MAX_SHOWN_ROWS).map(|((name, machine), origin, run, variant, workers, tasks, median, speedup)| view! {
+                                <tr data-origin=origin>
+                                    <td title=machine>{name}</td>
+                                    <td class="num">{format::int(run as u64)}</td>
+                                    <th scope="row">{variant}</th>
+                                    <td class="num">{format::int(workers as u64)}</td>
+                                    <td class="num">{format::int(tasks as u64)}</td>
+                                    <td class="num">{format::ms(median)}</td>
+                                    <td class="num">{speedup.map(format::times).unwrap_or_else(|| "—".into())}</td>
+                                </tr>
+                            }).collect_view()
+                        }
+                    }
+                </tbody>
+            </table>
+        </div>
     }
 }

@@ -120,6 +120,70 @@ fn chips(tasks: &[u32], active: Option<u32>) -> AnyView {
     }
 }
 
+/// Where the replay stands, shared by its parts: the step, whether it plays and how fast.
+#[derive(Clone, Copy)]
+struct Playback {
+    step: RwSignal<usize>,
+    playing: RwSignal<bool>,
+    speed: RwSignal<u64>,
+    snapshots: Signal<Vec<Snapshot>>,
+    events: Signal<Vec<SchedulerEvent>>,
+}
+
+impl Playback {
+    /// The last step: one per event.
+    fn last(self) -> usize {
+        self.snapshots.with(|s| s.len().saturating_sub(1))
+    }
+
+    /// Stop playing and show step `to` (at most the last).
+    fn go(self, to: usize) {
+        self.playing.set(false);
+        self.step.set(to.min(self.last()));
+    }
+
+    /// The event the current step shows, none before the first.
+    fn current_event(self) -> Option<SchedulerEvent> {
+        let i = self.step.get();
+        (i > 0).then(|| self.events.with(|e| e.get(i - 1).copied())).flatten()
+    }
+
+    /// The state after the current step.
+    fn snapshot(self) -> Snapshot {
+        self.snapshots.with(|s| s.get(self.step.get()).cloned().unwrap_or_default())
+    }
+
+    /// Advance one step per tick while playing; stop at the end.
+    fn tick_while_playing(self) {
+        let timer = StoredValue::new(None::<IntervalHandle>);
+        let stop_timer = move || {
+            if let Some(handle) = timer.try_update_value(|h| h.take()).flatten() {
+                handle.clear();
+            }
+        };
+        Effect::new(move |_| {
+            stop_timer();
+            if !self.playing.get() {
+                return;
+            }
+            let period = Duration::from_millis(1000 / self.speed.get().max(1));
+            let handle = set_interval_with_handle(
+                move || {
+                    let next = self.step.get_untracked() + 1;
+                    if next > self.last() {
+                        self.playing.set(false);
+                    } else {
+                        self.step.set(next);
+                    }
+                },
+                period,
+            );
+            timer.set_value(handle.ok());
+        });
+        on_cleanup(stop_timer);
+    }
+}
+
 #[component]
 pub fn Replay(
     /// The recorded events, in order.
@@ -136,216 +200,213 @@ pub fn Replay(
     reduced_motion: bool,
 ) -> impl IntoView {
     let t = ui();
-    let last = move || snapshots.with(|s| s.len().saturating_sub(1));
-    let playing = RwSignal::new(false);
-    let speed = RwSignal::new(8u64);
+    let playback = Playback { step, playing: RwSignal::new(false), speed: RwSignal::new(8u64), snapshots, events };
     // Keep the step inside the recording.
     Effect::new(move |_| {
-        let last = last();
+        let last = playback.last();
         // Only once there is a recording: a preset step must survive until it arrives.
         if last > 0 && step.get() > last {
             step.set(last);
         }
     });
-    let timer = StoredValue::new(None::<IntervalHandle>);
-    let stop_timer = move || {
-        if let Some(handle) = timer.try_update_value(|h| h.take()).flatten() {
-            handle.clear();
-        }
-    };
-    Effect::new(move |_| {
-        stop_timer();
-        if !playing.get() {
-            return;
-        }
-        let period = Duration::from_millis(1000 / speed.get().max(1));
-        let handle = set_interval_with_handle(
-            move || {
-                let next = step.get_untracked() + 1;
-                if next > last() {
-                    playing.set(false);
-                } else {
-                    step.set(next);
-                }
-            },
-            period,
-        );
-        timer.set_value(handle.ok());
-    });
-    on_cleanup(stop_timer);
-
-    let current_event = move || {
-        let i = step.get();
-        (i > 0).then(|| events.with(|e| e.get(i - 1).copied())).flatten()
-    };
-    let status = move || match current_event() {
+    playback.tick_while_playing();
+    let status = move || match playback.current_event() {
         None => t.replay_start.to_string(),
         Some(event) => fill(
             t.replay_status,
             &[
                 ("step", &format::int(step.get() as u64)),
-                ("steps", &format::int(last() as u64)),
+                ("steps", &format::int(playback.last() as u64)),
                 ("ms", &format::ms(event.at_ms)),
                 ("what", &describe_event(&event)),
             ],
         ),
     };
-    let snapshot = move || snapshots.with(|s| s.get(step.get()).cloned().unwrap_or_default());
-    let active = move || current_event().map(|e| e.task);
+    view! {
+        <div class="replay" role="group" aria-label=t.replay_label data-testid="replay">
+            {replay_buttons(playback, reduced_motion)}
+            {reduced_motion.then(|| view! { <p class="help">{t.replay_reduced_motion}</p> })}
+            {replay_sliders(playback, reduced_motion)}
+            <p class="replay-status" aria-live="polite" data-testid="replay-status">{status}</p>
+            {replay_strip(playback)}
+            {replay_state(playback, tasks)}
+        </div>
+    }
+}
+
+/// First, back, play or pause (not with reduced motion), forward, last.
+fn replay_buttons(playback: Playback, reduced_motion: bool) -> impl IntoView {
+    let t = ui();
+    let Playback { step, playing, .. } = playback;
+    let at_start = move || step.get() == 0;
+    let at_end = move || step.get() >= playback.last();
+    view! {
+        <div class="replay-controls">
+            <button type="button" on:click=move |_| playback.go(0) disabled=at_start>{t.replay_first}</button>
+            <button type="button" on:click=move |_| playback.go(step.get().saturating_sub(1)) disabled=at_start>
+                {t.replay_back}
+            </button>
+            {(!reduced_motion).then(|| view! {
+                <button
+                    type="button"
+                    class="primary"
+                    aria-pressed=move || playing.get().to_string()
+                    on:click=move |_| {
+                        if step.get_untracked() >= playback.last() {
+                            step.set(0);
+                        }
+                        playing.update(|p| *p = !*p);
+                    }
+                >
+                    {move || if playing.get() { t.replay_pause } else { t.replay_play }}
+                </button>
+            })}
+            <button type="button" on:click=move |_| playback.go(step.get() + 1) disabled=at_end>{t.replay_forward}</button>
+            <button type="button" on:click=move |_| playback.go(playback.last()) disabled=at_end>{t.replay_last}</button>
+        </div>
+    }
+}
+
+/// The step slider, and the speed slider (not with reduced motion).
+fn replay_sliders(playback: Playback, reduced_motion: bool) -> impl IntoView {
+    let t = ui();
+    let Playback { step, speed, .. } = playback;
     let step_id = unique_id("replay-step");
     let speed_id = unique_id("replay-speed");
     let step_output_for = step_id.clone();
     let speed_output_for = speed_id.clone();
+    view! {
+        <div class="replay-sliders">
+            <div class="control">
+                <label for=step_id.clone()>{t.replay_step}</label>
+                <input
+                    type="range"
+                    id=step_id
+                    min="0"
+                    max=move || playback.last().to_string()
+                    prop:value=move || step.get().to_string()
+                    on:input=move |ev| {
+                        if let Ok(v) = event_target_value(&ev).parse::<usize>() {
+                            playback.go(v);
+                        }
+                    }
+                />
+                <output for=step_output_for class="slider-value" data-testid="replay-step-value">
+                    {move || fill(t.replay_step_value, &[("step", &format::int(step.get() as u64)), ("steps", &format::int(playback.last() as u64))])}
+                </output>
+            </div>
+            {(!reduced_motion).then(|| view! {
+                <div class="control">
+                    <label for=speed_id.clone()>{t.replay_speed}</label>
+                    <input
+                        type="range"
+                        id=speed_id.clone()
+                        min="1"
+                        max="60"
+                        prop:value=move || speed.get().to_string()
+                        on:input=move |ev| {
+                            if let Ok(v) = event_target_value(&ev).parse::<u64>() {
+                                speed.set(v.clamp(1, 60));
+                            }
+                        }
+                    />
+                    <output for=speed_output_for.clone() class="slider-value" data-testid="replay-speed-value">
+                        {move || fill(t.replay_speed_value, &[("n", &format::int(speed.get()))])}
+                    </output>
+                </div>
+            })}
+        </div>
+    }
+}
+
+/// What each worker ran over the recording, and where the replay stands in it.
+fn replay_strip(playback: Playback) -> impl IntoView {
+    let t = ui();
+    let Playback { step, snapshots, events, .. } = playback;
     let strip = Memo::new(move |_| events.with(|e| snapshots.with(|s| bars(e, s))));
     let lane_count = move || snapshots.with(|s| s.first().map_or(0, |s| s.running.len()).max(1));
     let playhead = move || events.with(|e| playhead_fraction(e, step.get()));
     let percent = |fraction: f64| format!("{:.3}%", fraction * 100.0);
-    let go = move |to: usize| {
-        playing.set(false);
-        step.set(to.min(last()));
-    };
-
     view! {
-        <div class="replay" role="group" aria-label=t.replay_label data-testid="replay">
-            <div class="replay-controls">
-                <button type="button" on:click=move |_| go(0) disabled=move || step.get() == 0>{t.replay_first}</button>
-                <button type="button" on:click=move |_| go(step.get().saturating_sub(1)) disabled=move || step.get() == 0>
-                    {t.replay_back}
-                </button>
-                {(!reduced_motion).then(|| view! {
-                    <button
-                        type="button"
-                        class="primary"
-                        aria-pressed=move || playing.get().to_string()
-                        on:click=move |_| {
-                            if step.get_untracked() >= last() {
-                                step.set(0);
-                            }
-                            playing.update(|p| *p = !*p);
-                        }
-                    >
-                        {move || if playing.get() { t.replay_pause } else { t.replay_play }}
-                    </button>
-                })}
-                <button type="button" on:click=move |_| go(step.get() + 1) disabled=move || { step.get() >= last() }>
-                    {t.replay_forward}
-                </button>
-                <button type="button" on:click=move |_| go(last()) disabled=move || { step.get() >= last() }>{t.replay_last}</button>
+        <div class="replay-track">
+            <div class="replay-track-lanes" aria-hidden="true">
+                {move || (0..lane_count()).map(|w| view! { <span>{format!("W{w}")}</span> }).collect_view()}
             </div>
-            {reduced_motion.then(|| view! { <p class="help">{t.replay_reduced_motion}</p> })}
-            <div class="replay-sliders">
-                <div class="control">
-                    <label for=step_id.clone()>{t.replay_step}</label>
-                    <input
-                        type="range"
-                        id=step_id
-                        min="0"
-                        max=move || last().to_string()
-                        prop:value=move || step.get().to_string()
-                        on:input=move |ev| {
-                            if let Ok(v) = event_target_value(&ev).parse::<usize>() {
-                                go(v);
-                            }
-                        }
-                    />
-                    <output for=step_output_for class="slider-value" data-testid="replay-step-value">
-                        {move || fill(t.replay_step_value, &[("step", &format::int(step.get() as u64)), ("steps", &format::int(last() as u64))])}
-                    </output>
-                </div>
-                {(!reduced_motion).then(|| view! {
-                    <div class="control">
-                        <label for=speed_id.clone()>{t.replay_speed}</label>
-                        <input
-                            type="range"
-                            id=speed_id.clone()
-                            min="1"
-                            max="60"
-                            prop:value=move || speed.get().to_string()
-                            on:input=move |ev| {
-                                if let Ok(v) = event_target_value(&ev).parse::<u64>() {
-                                    speed.set(v.clamp(1, 60));
-                                }
-                            }
-                        />
-                        <output for=speed_output_for.clone() class="slider-value" data-testid="replay-speed-value">
-                            {move || fill(t.replay_speed_value, &[("n", &format::int(speed.get()))])}
-                        </output>
-                    </div>
-                })}
-            </div>
-            <p class="replay-status" aria-live="polite" data-testid="replay-status">{status}</p>
-            // What each worker ran over the recording, and where the replay stands in it.
-            <div class="replay-track">
-                <div class="replay-track-lanes" aria-hidden="true">
-                    {move || (0..lane_count()).map(|w| view! { <span>{format!("W{w}")}</span> }).collect_view()}
-                </div>
-                <svg
-                    class="replay-strip"
-                    role="img"
-                    aria-label=move || fill(t.replay_strip_label, &[("percent", &format::int((playhead() * 100.0).round() as u64))])
-                    data-testid="replay-strip"
-                    data-playhead-step=move || step.get()
-                    data-playhead=move || format!("{:.4}", playhead())
-                    height=move || (lane_count() * 16).to_string()
-                >
-                    {move || strip.get().into_iter().map(|bar| {
-                        let class = format!("bar {}", task_class(bar.task));
-                        let tip = format!("T{} · W{}", bar.task, bar.worker);
-                        view! {
-                            <rect class=class x=percent(bar.from) width=percent((bar.to - bar.from).max(0.002)) y=(bar.worker * 16 + 2).to_string() height="12">
-                                <title>{tip}</title>
-                            </rect>
-                        }
-                    }).collect_view()}
-                    <line class="playhead" data-testid="playhead" x1=move || percent(playhead()) x2=move || percent(playhead()) y1="0" y2="100%"></line>
-                </svg>
-            </div>
-            <div class="table-scroll" tabindex="0">
-                <table class="replay-state">
-                    <colgroup>
-                        <col class="replay-col-worker" />
-                        <col class="replay-col-running" />
-                        <col />
-                    </colgroup>
-                    <thead>
-                        <tr>
-                            <th scope="col">{t.col_worker}</th>
-                            <th scope="col">{t.col_running}</th>
-                            <th scope="col">{t.col_local_queue}</th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        {move || {
-                            let snapshot = snapshot();
-                            let active = active();
-                            snapshot.running.iter().zip(&snapshot.local).enumerate().map(|(w, (running, local))| view! {
-                                <tr data-worker=w>
-                                    <th scope="row">{format!("W{w}")}</th>
-                                    <td class="running">
-                                        {match running {
-                                            Some(task) => chip(*task, Some(*task) == active).into_any(),
-                                            None => view! { <span class="queue-empty">{t.idle}</span> }.into_any(),
-                                        }}
-                                    </td>
-                                    <td class="queue" data-queue-length=local.len()>{chips(local, active)}</td>
-                                </tr>
-                            }).collect_view()
-                        }}
-                    </tbody>
-                </table>
-            </div>
-            <p class="replay-row" data-testid="global-queue">
-                <span class="row-label">{t.global_queue}</span>
-                {move || chips(&snapshot().global, active())}
-            </p>
-            <p class="replay-row" data-testid="parked">
-                <span class="row-label">{t.parked_tasks}</span>
-                {move || chips(&snapshot().parked, active())}
-            </p>
-            <p class="replay-row">
-                {move || fill(t.finished_tasks, &[("done", &format::int(snapshot().finished as u64)), ("total", &format::int(tasks.get() as u64))])}
-            </p>
+            <svg
+                class="replay-strip"
+                role="img"
+                aria-label=move || fill(t.replay_strip_label, &[("percent", &format::int((playhead() * 100.0).round() as u64))])
+                data-testid="replay-strip"
+                data-playhead-step=move || step.get()
+                data-playhead=move || format!("{:.4}", playhead())
+                height=move || (lane_count() * 16).to_string()
+            >
+                {move || strip.get().into_iter().map(|bar| {
+                    let class = format!("bar {}", task_class(bar.task));
+                    let tip = format!("T{} · W{}", bar.task, bar.worker);
+                    view! {
+                        <rect class=class x=percent(bar.from) width=percent((bar.to - bar.from).max(0.002)) y=(bar.worker * 16 + 2).to_string() height="12">
+                            <title>{tip}</title>
+                        </rect>
+                    }
+                }).collect_view()}
+                <line class="playhead" data-testid="playhead" x1=move || percent(playhead()) x2=move || percent(playhead()) y1="0" y2="100%"></line>
+            </svg>
         </div>
+    }
+}
+
+/// The state after the current step as text: each worker's running task and local queue, the
+/// global queue, the parked tasks and how many have finished.
+fn replay_state(playback: Playback, tasks: Signal<u32>) -> impl IntoView {
+    let t = ui();
+    let active = move || playback.current_event().map(|e| e.task);
+    view! {
+        <div class="table-scroll" tabindex="0">
+            <table class="replay-state">
+                <colgroup>
+                    <col class="replay-col-worker" />
+                    <col class="replay-col-running" />
+                    <col />
+                </colgroup>
+                <thead>
+                    <tr>
+                        <th scope="col">{t.col_worker}</th>
+                        <th scope="col">{t.col_running}</th>
+                        <th scope="col">{t.col_local_queue}</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {move || {
+                        let snapshot = playback.snapshot();
+                        let active = active();
+                        snapshot.running.iter().zip(&snapshot.local).enumerate().map(|(w, (running, local))| view! {
+                            <tr data-worker=w>
+                                <th scope="row">{format!("W{w}")}</th>
+                                <td class="running">
+                                    {match running {
+                                        Some(task) => chip(*task, Some(*task) == active).into_any(),
+                                        None => view! { <span class="queue-empty">{t.idle}</span> }.into_any(),
+                                    }}
+                                </td>
+                                <td class="queue" data-queue-length=local.len()>{chips(local, active)}</td>
+                            </tr>
+                        }).collect_view()
+                    }}
+                </tbody>
+            </table>
+        </div>
+        <p class="replay-row" data-testid="global-queue">
+            <span class="row-label">{t.global_queue}</span>
+            {move || chips(&playback.snapshot().global, active())}
+        </p>
+        <p class="replay-row" data-testid="parked">
+            <span class="row-label">{t.parked_tasks}</span>
+            {move || chips(&playback.snapshot().parked, active())}
+        </p>
+        <p class="replay-row">
+            {move || fill(t.finished_tasks, &[("done", &format::int(playback.snapshot().finished as u64)), ("total", &format::int(tasks.get() as u64))])}
+        </p>
     }
 }
 

@@ -209,11 +209,6 @@ pub fn ShareBar(experiment: ExperimentId, #[prop(optional)] rows: Option<Signal<
             let _ = dialog.show_modal();
         }
     };
-    let close = move |_| {
-        if let Some(dialog) = dialog.get() {
-            dialog.close();
-        }
-    };
     let close_on_escape = move |ev: leptos::ev::KeyboardEvent| {
         if ev.key() == "Escape" && open.get_untracked() {
             ev.prevent_default();
@@ -223,12 +218,7 @@ pub fn ShareBar(experiment: ExperimentId, #[prop(optional)] rows: Option<Signal<
             }
         }
     };
-    let experiment_id = unique_id("embed-experiment");
-    let chapter_id = unique_id("embed-chapter");
     let menu_id = unique_id("share-menu");
-    let title_id = format!("{experiment_id}-title");
-    let labelled_by = title_id.clone();
-    let (experiment_label, chapter_label) = (experiment_id.clone(), chapter_id.clone());
     let has_rows = move || rows.is_some_and(|r| r.with(|r| !r.is_empty()));
     view! {
         <div class="share-bar" on:keydown=close_on_escape>
@@ -258,22 +248,44 @@ pub fn ShareBar(experiment: ExperimentId, #[prop(optional)] rows: Option<Signal<
                 })}
             </div>
         </div>
-        <dialog node_ref=dialog class="embed-dialog" aria-labelledby=labelled_by>
-            <h3 id=title_id>{t.embed_title}</h3>
-            <p>{t.embed_help}</p>
-            <label for=experiment_label>{t.embed_experiment}</label>
-            <textarea id=experiment_id readonly rows="4" prop:value=move || snippets.get().0 data-testid="embed-snippet"></textarea>
-            <button type="button" on:click=move |_| copy_text(snippets.get_untracked().0, status)>{t.copy_snippet}</button>
-            <label for=chapter_label>{t.embed_chapter}</label>
-            <textarea id=chapter_id readonly rows="4" prop:value=move || snippets.get().1></textarea>
-            <button type="button" on:click=move |_| copy_text(snippets.get_untracked().1, status)>{t.copy_snippet}</button>
-            <p>
-                {t.plain_link}" "
-                <a href=move || snippets.get().2 target="_blank" rel="noopener" data-testid="plain-link">{move || snippets.get().2}</a>
-            </p>
-            <p class="help">{move || fill(t.embed_isolation_note, &[])}</p>
-            <button type="button" class="primary" on:click=close>{t.close}</button>
-        </dialog>
+        {embed_dialog(dialog, snippets, status)}
+    }
+}
+
+/// The embed dialog: the iframe snippets of the experiment and of its chapter, and the plain link.
+fn embed_dialog(
+    dialog: NodeRef<Dialog>,
+    snippets: RwSignal<(String, String, String)>,
+    status: RwSignal<Option<&'static str>>,
+) -> impl IntoView {
+    let t = ui();
+    let close = move |_| {
+        if let Some(dialog) = dialog.get() {
+            dialog.close();
+        }
+    };
+    let experiment_id = unique_id("embed-experiment");
+    let chapter_id = unique_id("embed-chapter");
+    let title_id = format!("{experiment_id}-title");
+    let labelled_by = title_id.clone();
+    let (experiment_label, chapter_label) = (experiment_id.clone(), chapter_id.clone());
+    view! {
+    <dialog node_ref=dialog class="embed-dialog" aria-labelledby=labelled_by>
+        <h3 id=title_id>{t.embed_title}</h3>
+        <p>{t.embed_help}</p>
+        <label for=experiment_label>{t.embed_experiment}</label>
+        <textarea id=experiment_id readonly rows="4" prop:value=move || snippets.get().0 data-testid="embed-snippet"></textarea>
+        <button type="button" on:click=move |_| copy_text(snippets.get_untracked().0, status)>{t.copy_snippet}</button>
+        <label for=chapter_label>{t.embed_chapter}</label>
+        <textarea id=chapter_id readonly rows="4" prop:value=move || snippets.get().1></textarea>
+        <button type="button" on:click=move |_| copy_text(snippets.get_untracked().1, status)>{t.copy_snippet}</button>
+        <p>
+            {t.plain_link}" "
+            <a href=move || snippets.get().2 target="_blank" rel="noopener" data-testid="plain-link">{move || snippets.get().2}</a>
+        </p>
+        <p class="help">{move || fill(t.embed_isolation_note, &[])}</p>
+        <button type="button" class="primary" on:click=close>{t.close}</button>
+    </dialog>
     }
 }
 

@@ -407,24 +407,82 @@ pub fn SpeedupChart(
             }
         });
     });
-    let label = move || {
-        series.with(|all| {
-            all.iter()
-                .map(|s| {
-                    let points: Vec<String> = s
-                        .points
-                        .iter()
-                        .map(|p| {
-                            let x = format::int(p.x as u64);
-                            fill(ui().chart_point, &[("axis", x_label), ("x", &x), ("value", &metric(p))])
-                        })
-                        .collect();
-                    format!("{}: {}", s.name, points.join(", "))
+    let label = move || series.with(|all| spoken(all, x_label, metric));
+    view! {
+        <figure class="chart" data-testid=test_id>
+            <figcaption>{move || format!("{} {note}", caption.get())}</figcaption>
+            <Show when=has_data fallback=move || view! { <p class="empty">{empty_text}</p> }>
+                <div class="chart-with-table">
+                    <div class="chart-canvas">
+                        <canvas node_ref=canvas role="img" aria-label=label></canvas>
+                        {legends(series, published, has_published)}
+                    </div>
+
+                    {data_table(series, x_label, metric_name, metric)}
+                </div>
+                {fit_amdahl.then(|| amdahl_table(series))}
+            </Show>
+        </figure>
+    }
+}
+
+/// Every line's points in words: the canvas's accessible name.
+fn spoken(all: &[Series], x_label: &'static str, metric: fn(&SweepPoint) -> String) -> String {
+    all.iter()
+        .map(|s| {
+            let points: Vec<String> = s
+                .points
+                .iter()
+                .map(|p| {
+                    let x = format::int(p.x as u64);
+                    fill(ui().chart_point, &[("axis", x_label), ("x", &x), ("value", &metric(p))])
                 })
-                .collect::<Vec<_>>()
-                .join("; ")
+                .collect();
+            format!("{}: {}", s.name, points.join(", "))
         })
-    };
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The HTML legend beside the canvas (so it never hides a line), and the published points' symbols.
+fn legends(
+    series: Signal<Vec<Series>>,
+    published: StoredValue<Vec<PublishedPoint>>,
+    has_published: bool,
+) -> impl IntoView {
+    let t = ui();
+    view! {
+            <Show when=move || series.with(|s| s.len() > 1)>
+                <ul class="legend">
+                    {move || series.get().into_iter().enumerate().map(|(index, line)| {
+                        // Classes, not inline styles: the page's CSP allows no inline styles.
+                        let swatch = format!("swatch swatch-{}", index % TASK_COLOURS.len());
+                        view! { <li><span class=swatch aria-hidden="true"></span>{line.name}</li> }
+                    }).collect_view()}
+
+                </ul>
+            </Show>
+            <Show when=move || has_published>
+                <p class="legend-title">{t.published_points_title}</p>
+                <ul class="legend published-points" data-testid="published-points">
+                    {published.get_value().into_iter().map(|p| {
+                        let symbol = PUBLISHED_SYMBOLS[p.symbol % PUBLISHED_SYMBOLS.len()];
+                        view! { <li><span aria-hidden="true">{symbol}</span>" "{p.label.clone()}</li> }
+                    }).collect_view()}
+                </ul>
+            </Show>
+    }
+}
+
+/// The chart as a table: one row per point, folded away below the chart at full width, never
+/// clipped in height.
+fn data_table(
+    series: Signal<Vec<Series>>,
+    x_label: &'static str,
+    metric_name: &'static str,
+    metric: fn(&SweepPoint) -> String,
+) -> impl IntoView {
+    let t = ui();
     let rows = move || {
         series.with(|all| {
             all.iter()
@@ -433,94 +491,67 @@ pub fn SpeedupChart(
         })
     };
     view! {
-        <figure class="chart" data-testid=test_id>
-            <figcaption>{move || format!("{} {note}", caption.get())}</figcaption>
-            <Show when=has_data fallback=move || view! { <p class="empty">{empty_text}</p> }>
-                <div class="chart-with-table">
-                    <div class="chart-canvas">
-                        <canvas node_ref=canvas role="img" aria-label=label></canvas>
-                        // The legend is HTML, beside the canvas, so it never hides a line.
-                        <Show when=move || series.with(|s| s.len() > 1)>
-                            <ul class="legend">
-                                {move || series.get().into_iter().enumerate().map(|(index, line)| {
-                                    // Classes, not inline styles: the page's CSP allows no inline styles.
-                                    let swatch = format!("swatch swatch-{}", index % TASK_COLOURS.len());
-                                    view! { <li><span class=swatch aria-hidden="true"></span>{line.name}</li> }
-                                }).collect_view()}
+        <details class="chart-data-details">
+        <summary>{t.chart_data_caption}</summary>
+        <div class="table-scroll" tabindex="0">
+            <table class="chart-data" aria-label=t.chart_data_caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{t.col_series}</th>
+                        <th scope="col">{x_label}</th>
+                        <th scope="col">{t.col_median}</th>
+                        <th scope="col">{t.col_min}</th>
+                        <th scope="col">{t.col_max}</th>
+                        <th scope="col">{metric_name}</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    // Re-rendered whole on every change: a keyed list would keep stale cells
+                    // when a new sweep measures the same series and x again.
+                    {move || rows().into_iter().map(|row| view! {
+                        <tr data-series=row.0.clone() data-x=row.1.x>
+                            <td>{row.0.clone()}</td>
+                            <th scope="row">{row.1.x}</th>
+                            <td class="num">{format::ms(row.1.summary.median_ms)}</td>
+                            <td class="num">{format::ms(row.1.summary.min_ms)}</td>
+                            <td class="num">{format::ms(row.1.summary.max_ms)}</td>
+                            <td class="num">{metric(&row.1)}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+        </details>
+    }
+}
 
-                            </ul>
-                        </Show>
-                        <Show when=move || has_published>
-                            <p class="legend-title">{t.published_points_title}</p>
-                            <ul class="legend published-points" data-testid="published-points">
-                                {published.get_value().into_iter().map(|p| {
-                                    let symbol = PUBLISHED_SYMBOLS[p.symbol % PUBLISHED_SYMBOLS.len()];
-                                    view! { <li><span aria-hidden="true">{symbol}</span>" "{p.label.clone()}</li> }
-                                }).collect_view()}
-                            </ul>
-                        </Show>
-                    </div>
-
-                    // Below the chart at full width, opened on demand; never clipped in height.
-                    <details class="chart-data-details">
-                    <summary>{t.chart_data_caption}</summary>
-                    <div class="table-scroll" tabindex="0">
-                        <table class="chart-data" aria-label=t.chart_data_caption>
-                            <thead>
-                                <tr>
-                                    <th scope="col">{t.col_series}</th>
-                                    <th scope="col">{x_label}</th>
-                                    <th scope="col">{t.col_median}</th>
-                                    <th scope="col">{t.col_min}</th>
-                                    <th scope="col">{t.col_max}</th>
-                                    <th scope="col">{metric_name}</th>
-                                </tr>
-                            </thead>
-                            <tbody>
-                                // Re-rendered whole on every change: a keyed list would keep stale cells
-                                // when a new sweep measures the same series and x again.
-                                {move || rows().into_iter().map(|row| view! {
-                                    <tr data-series=row.0.clone() data-x=row.1.x>
-                                        <td>{row.0.clone()}</td>
-                                        <th scope="row">{row.1.x}</th>
-                                        <td class="num">{format::ms(row.1.summary.median_ms)}</td>
-                                        <td class="num">{format::ms(row.1.summary.min_ms)}</td>
-                                        <td class="num">{format::ms(row.1.summary.max_ms)}</td>
-                                        <td class="num">{metric(&row.1)}</td>
-                                    </tr>
-                                }).collect_view()}
-                            </tbody>
-                        </table>
-                    </div>
-                    </details>
-                </div>
-                <Show when=move || fit_amdahl>
-                    <div class="table-scroll" tabindex="0">
-                        <table class="amdahl-fit" data-testid="amdahl-fit">
-                            <caption>{t.amdahl_caption}</caption>
-                            <thead>
-                                <tr>
-                                    <th scope="col">{t.col_series}</th>
-                                    <th scope="col">{t.col_serial_fraction}</th>
-                                    <th scope="col">{t.col_speedup_limit}</th>
-                                </tr>
-                            </thead>
-                            <tbody>
-                                {move || series.get().into_iter().map(|line| {
-                                    let serial = fitted_serial_fraction(&line);
-                                    view! {
-                                        <tr data-series=line.name.clone() data-serial=serial.map(|s| format!("{s:.4}"))>
-                                            <th scope="row">{line.name.clone()}</th>
-                                            <td class="num">{serial.map_or("—".into(), format::percent)}</td>
-                                            <td class="num">{serial.map_or("—".into(), |s| if s > 0.0 { format::times(1.0 / s) } else { "∞".into() })}</td>
-                                        </tr>
-                                    }
-                                }).collect_view()}
-                            </tbody>
-                        </table>
-                    </div>
-                </Show>
-            </Show>
-        </figure>
+/// Each line's serial share fitted with Amdahl's law, and the speedup it allows at most.
+fn amdahl_table(series: Signal<Vec<Series>>) -> impl IntoView {
+    let t = ui();
+    view! {
+        <div class="table-scroll" tabindex="0">
+            <table class="amdahl-fit" data-testid="amdahl-fit">
+                <caption>{t.amdahl_caption}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{t.col_series}</th>
+                        <th scope="col">{t.col_serial_fraction}</th>
+                        <th scope="col">{t.col_speedup_limit}</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {move || series.get().into_iter().map(|line| {
+                        let serial = fitted_serial_fraction(&line);
+                        view! {
+                            <tr data-series=line.name.clone() data-serial=serial.map(|s| format!("{s:.4}"))>
+                                <th scope="row">{line.name.clone()}</th>
+                                <td class="num">{serial.map_or("—".into(), format::percent)}</td>
+                                <td class="num">{serial.map_or("—".into(), |s| if s > 0.0 { format::times(1.0 / s) } else { "∞".into() })}</td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
     }
 }

@@ -200,32 +200,9 @@ pub fn Timeline(
         };
         draw(&element, &m, lanes.get(), axis_end.get());
     });
-    // Bars that are slices: a task that parked and resumed ran in several.
-    let sliced = move || measurement.with(|m| m.as_ref().is_some_and(|m| m.trace.spans.len() > m.trace.tasks_seen()));
-    let summary = move || {
-        measurement.with(|m| {
-            m.as_ref().map(|m| {
-                message(
-                    if m.trace.spans.len() > m.trace.tasks_seen() {
-                        t.timeline_summary_slices
-                    } else {
-                        t.timeline_summary
-                    },
-                    &[
-                        ("tasks", Arg::Count(m.trace.tasks_seen() as u64)),
-                        ("slices", Arg::Count(m.trace.spans.len() as u64)),
-                        ("used", Arg::Count(m.trace.workers_used().len() as u64)),
-                        ("workers", Arg::Count(lanes.get() as u64)),
-                        // The drawing's own end: each Web Worker reads its own clock, and a span may
-                        // end a little after the pass's wall time by another worker's clock.
-                        ("wall", Arg::Text(&format::ms(trace_end_ms(&m.trace)))),
-                    ],
-                )
-            })
-        })
-    };
+    let summary = move || measurement.with(|m| m.as_ref().map(|m| summary_text(m, lanes.get())));
     let caption = move || {
-        let bars = if sliced() { t.timeline_bars_slices } else { t.timeline_bars_tasks };
+        let bars = if sliced(measurement) { t.timeline_bars_slices } else { t.timeline_bars_tasks };
         let mut text = fill(t.timeline_caption, &[("what", &what.get()), ("bars", bars)]);
         if !note.is_empty() {
             text.push(' ');
@@ -233,15 +210,65 @@ pub fn Timeline(
         }
         text
     };
-    let rows = move || {
-        measurement.with(|m| m.as_ref().map(|m| worker_rows(&m.trace.spans, &m.trace.parked)).unwrap_or_default())
-    };
-    let has_parked = move || measurement.with(|m| m.as_ref().is_some_and(|m| !m.trace.parked.is_empty()));
-    let spans = move || {
-        measurement.with(|m| m.as_ref().map(|m| m.trace.spans.iter().take(MAX_TASK_ROWS).cloned().collect::<Vec<_>>()))
-    };
-    // The experiment is the panel the timeline sits in; its name titles the trace file.
     let figure = NodeRef::<Figure>::new();
+    view! {
+        <Show when=move || measurement.with(Option::is_some)>
+            <figure
+                node_ref=figure
+                class="timeline"
+                data-testid=test_id
+                data-axis-max-ms=move || axis_end.get().to_string()
+                data-what=move || what.get()
+            >
+                <figcaption data-testid="timeline-heading">{caption}</figcaption>
+                <canvas node_ref=canvas role="img" aria-label=summary></canvas>
+                <p class="timeline-summary">{summary}</p>
+                {trace_download(figure, measurement, what, lanes)}
+                {move || shared_cores_note(lanes.get()).map(|note| view! {
+                    <p class="timeline-note" data-testid="timeline-shared-cores">{note}</p>
+                })}
+                {move || measurement.with(|m| m.as_ref().and_then(|m| m.trace.shown_until_ms.map(|until| {
+                    let note = fill(t.timeline_truncated, &[("until", &format::ms(until)), ("wall", &format::ms(m.trace.wall_ms))]);
+                    view! { <p class="timeline-note" data-testid="timeline-truncated">{note}</p> }
+                })))}
+                {worker_table(measurement)}
+                {task_table(measurement)}
+            </figure>
+        </Show>
+    }
+}
+
+/// Whether the bars are slices: a task that parked and resumed ran in several.
+fn sliced(measurement: Signal<Option<Measurement>>) -> bool {
+    measurement.with(|m| m.as_ref().is_some_and(|m| m.trace.spans.len() > m.trace.tasks_seen()))
+}
+
+/// The drawing in one sentence, for the canvas's accessible name and the line under it.
+fn summary_text(m: &Measurement, lanes: u32) -> String {
+    let t = ui();
+    message(
+        if m.trace.spans.len() > m.trace.tasks_seen() { t.timeline_summary_slices } else { t.timeline_summary },
+        &[
+            ("tasks", Arg::Count(m.trace.tasks_seen() as u64)),
+            ("slices", Arg::Count(m.trace.spans.len() as u64)),
+            ("used", Arg::Count(m.trace.workers_used().len() as u64)),
+            ("workers", Arg::Count(lanes as u64)),
+            // The drawing's own end: each Web Worker reads its own clock, and a span may
+            // end a little after the pass's wall time by another worker's clock.
+            ("wall", Arg::Text(&format::ms(trace_end_ms(&m.trace)))),
+        ],
+    )
+}
+
+/// The button that saves the trace as a file Perfetto opens; the experiment is the panel the
+/// timeline sits in, and its name titles the file.
+fn trace_download(
+    figure: NodeRef<Figure>,
+    measurement: Signal<Option<Measurement>>,
+    what: Signal<String>,
+    lanes: Signal<u32>,
+) -> impl IntoView {
+    let t = ui();
     let download_trace = move |_| {
         let experiment = figure
             .get_untracked()
@@ -257,98 +284,100 @@ pub fn Timeline(
     };
     let help_id = unique_id("trace-download-help");
     view! {
-        <Show when=move || measurement.with(Option::is_some)>
-            <figure
-                node_ref=figure
-                class="timeline"
-                data-testid=test_id
-                data-axis-max-ms=move || axis_end.get().to_string()
-                data-what=move || what.get()
-            >
-                <figcaption data-testid="timeline-heading">{caption}</figcaption>
-                <canvas node_ref=canvas role="img" aria-label=summary></canvas>
-                <p class="timeline-summary">{summary}</p>
-                <p class="trace-download">
-                    <button type="button" data-testid="download-trace" aria-describedby=help_id.clone() on:click=download_trace>
-                        {t.download_trace}
-                    </button>
-                    " "
-                    <span id=help_id.clone() class="help">{t.download_trace_help}</span>
-                </p>
-                {move || shared_cores_note(lanes.get()).map(|note| view! {
-                    <p class="timeline-note" data-testid="timeline-shared-cores">{note}</p>
-                })}
-                {move || measurement.with(|m| m.as_ref().and_then(|m| m.trace.shown_until_ms.map(|until| {
-                    let note = fill(t.timeline_truncated, &[("until", &format::ms(until)), ("wall", &format::ms(m.trace.wall_ms))]);
-                    view! { <p class="timeline-note" data-testid="timeline-truncated">{note}</p> }
-                })))}
-                <div class="table-scroll" tabindex="0">
-                    <table class="timeline-workers">
-                        <caption>{move || if sliced() { t.timeline_workers_caption_slices } else { t.timeline_workers_caption }}</caption>
-                        <thead>
+        <p class="trace-download">
+            <button type="button" data-testid="download-trace" aria-describedby=help_id.clone() on:click=download_trace>
+                {t.download_trace}
+            </button>
+            " "
+            <span id=help_id.clone() class="help">{t.download_trace_help}</span>
+        </p>
+    }
+}
+
+/// The drawing as text: one row per worker.
+fn worker_table(measurement: Signal<Option<Measurement>>) -> impl IntoView {
+    let t = ui();
+    let sliced = move || sliced(measurement);
+    let rows = move || {
+        measurement.with(|m| m.as_ref().map(|m| worker_rows(&m.trace.spans, &m.trace.parked)).unwrap_or_default())
+    };
+    let has_parked = move || measurement.with(|m| m.as_ref().is_some_and(|m| !m.trace.parked.is_empty()));
+    view! {
+        <div class="table-scroll" tabindex="0">
+            <table class="timeline-workers">
+                <caption>{move || if sliced() { t.timeline_workers_caption_slices } else { t.timeline_workers_caption }}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{t.col_worker}</th>
+                        <th scope="col">{t.col_task_count}</th>
+                        <Show when=sliced>
+                            <th scope="col">{t.col_slices}</th>
+                        </Show>
+                        <th scope="col">{t.col_busy}</th>
+                        <th scope="col">{t.col_first_start}</th>
+                        <th scope="col">{t.col_last_end}</th>
+                        <Show when=has_parked>
+                            <th scope="col">{t.col_parked}</th>
+                        </Show>
+                    </tr>
+                </thead>
+                <tbody>
+                    // Re-rendered whole for every new trace (a keyed list would keep stale cells).
+                    {move || rows().into_iter().map(|row| view! {
+                        <tr data-worker=row.worker data-tasks-started=row.tasks_started data-slices=row.slices>
+                            <th scope="row">{fill(t.worker_lane, &[("n", &row.worker.to_string())])}</th>
+                            <td class="num">{row.tasks_started}</td>
+                            <Show when=sliced>
+                                <td class="num">{row.slices}</td>
+                            </Show>
+                            <td class="num">{format::ms(row.busy_ms)}</td>
+                            // A start a few microseconds "before" the pass is another worker's clock, not a
+                            // task that began before it was spawned.
+                            <td class="num">{format::ms(row.first_start_ms.max(0.0))}</td>
+                            <td class="num">{format::ms(row.last_end_ms)}</td>
+                            <Show when=has_parked>
+                                <td class="num">{format::ms(row.parked_ms)}</td>
+                            </Show>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+/// Every task's span, folded away (at most `MAX_TASK_ROWS`).
+fn task_table(measurement: Signal<Option<Measurement>>) -> impl IntoView {
+    let t = ui();
+    let spans = move || {
+        measurement.with(|m| m.as_ref().map(|m| m.trace.spans.iter().take(MAX_TASK_ROWS).cloned().collect::<Vec<_>>()))
+    };
+    view! {
+        <details>
+            <summary>{t.timeline_tasks_detail}</summary>
+            <div class="table-scroll" tabindex="0">
+                <table class="timeline-tasks">
+                    <thead>
+                        <tr>
+                            <th scope="col">{t.col_task}</th>
+                            <th scope="col">{t.col_worker}</th>
+                            <th scope="col">{t.col_start}</th>
+                            <th scope="col">{t.col_end}</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || spans().unwrap_or_default().into_iter().map(|s| view! {
                             <tr>
-                                <th scope="col">{t.col_worker}</th>
-                                <th scope="col">{t.col_task_count}</th>
-                                <Show when=sliced>
-                                    <th scope="col">{t.col_slices}</th>
-                                </Show>
-                                <th scope="col">{t.col_busy}</th>
-                                <th scope="col">{t.col_first_start}</th>
-                                <th scope="col">{t.col_last_end}</th>
-                                <Show when=has_parked>
-                                    <th scope="col">{t.col_parked}</th>
-                                </Show>
+                                <th scope="row">{format!("T{}", s.task)}</th>
+                                <td>{fill(t.worker_lane, &[("n", &s.worker.to_string())])}</td>
+                                <td class="num">{format::ms(s.start_ms)}</td>
+                                <td class="num">{format::ms(s.end_ms)}</td>
                             </tr>
-                        </thead>
-                        <tbody>
-                            // Re-rendered whole for every new trace (a keyed list would keep stale cells).
-                            {move || rows().into_iter().map(|row| view! {
-                                <tr data-worker=row.worker data-tasks-started=row.tasks_started data-slices=row.slices>
-                                    <th scope="row">{fill(t.worker_lane, &[("n", &row.worker.to_string())])}</th>
-                                    <td class="num">{row.tasks_started}</td>
-                                    <Show when=sliced>
-                                        <td class="num">{row.slices}</td>
-                                    </Show>
-                                    <td class="num">{format::ms(row.busy_ms)}</td>
-                                    // A start a few microseconds "before" the pass is another worker's clock, not a
-                                    // task that began before it was spawned.
-                                    <td class="num">{format::ms(row.first_start_ms.max(0.0))}</td>
-                                    <td class="num">{format::ms(row.last_end_ms)}</td>
-                                    <Show when=has_parked>
-                                        <td class="num">{format::ms(row.parked_ms)}</td>
-                                    </Show>
-                                </tr>
-                            }).collect_view()}
-                        </tbody>
-                    </table>
-                </div>
-                <details>
-                    <summary>{t.timeline_tasks_detail}</summary>
-                    <div class="table-scroll" tabindex="0">
-                        <table class="timeline-tasks">
-                            <thead>
-                                <tr>
-                                    <th scope="col">{t.col_task}</th>
-                                    <th scope="col">{t.col_worker}</th>
-                                    <th scope="col">{t.col_start}</th>
-                                    <th scope="col">{t.col_end}</th>
-                                </tr>
-                            </thead>
-                            <tbody>
-                                {move || spans().unwrap_or_default().into_iter().map(|s| view! {
-                                    <tr>
-                                        <th scope="row">{format!("T{}", s.task)}</th>
-                                        <td>{fill(t.worker_lane, &[("n", &s.worker.to_string())])}</td>
-                                        <td class="num">{format::ms(s.start_ms)}</td>
-                                        <td class="num">{format::ms(s.end_ms)}</td>
-                                    </tr>
-                                }).collect_view()}
-                            </tbody>
-                        </table>
-                    </div>
-                </details>
-            </figure>
-        </Show>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        </details>
     }
 }
 

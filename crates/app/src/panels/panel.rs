@@ -204,21 +204,8 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
             ),
         }
     };
-    let outcome_text = move || match runner.outcome.get() {
-        Some(Outcome::Finished) => t.status_finished.to_string(),
-        Some(Outcome::Stopped { restarted: false }) => t.status_stopped.to_string(),
-        Some(Outcome::Stopped { restarted: true }) => t.status_stopped_restarted.to_string(),
-        Some(Outcome::Failed(failure)) => fill(t.status_failed, &[("message", &failure.message)]),
-        None if runner.running.get() => String::new(),
-        None => t.status_idle.to_string(),
-    };
-    let outcome_kind = move || match runner.outcome.get() {
-        Some(Outcome::Finished) => "finished",
-        Some(Outcome::Stopped { .. }) => "stopped",
-        Some(Outcome::Failed(_)) => "failed",
-        None if runner.running.get() => "running",
-        None => "idle",
-    };
+    let outcome_text = move || outcome_words(runner.outcome.get(), runner.running.get());
+    let kind = move || outcome_kind(runner.outcome.get(), runner.running.get());
     // The engine's or the browser's own words, for a bug report: technical, and usually English.
     let failure_detail = move || match runner.outcome.get() {
         Some(Outcome::Failed(RunFailure { detail: Some(detail), .. })) => Some(view! {
@@ -229,8 +216,60 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
         }),
         _ => None,
     };
-    // After each run, show how many engine workers are alive (pools end their workers).
-    // The figures ride along as data attributes, for the soak test.
+    view! {
+        <div class="run-status">
+            <Show when=move || runner.running.get()>
+                <progress
+                    max="1"
+                    value=move || runner.progress.get().to_string()
+                    aria-label=t.progress_label
+                    aria-valuetext=move || format::percent(runner.progress.get())
+                ></progress>
+                <span class="progress-text">{progress_text}</span>
+            </Show>
+            <p
+                role="status"
+                class="outcome"
+                data-testid="outcome"
+                data-outcome=kind
+                data-runs-ended=move || runner.ended.get()
+            >
+                {outcome_text}
+            </p>
+            {failure_detail}
+            {engine_workers(runner)}
+        </div>
+    }
+}
+
+/// The outcome of the last run in words.
+fn outcome_words(outcome: Option<Outcome>, running: bool) -> String {
+    let t = ui();
+    match outcome {
+        Some(Outcome::Finished) => t.status_finished.to_string(),
+        Some(Outcome::Stopped { restarted: false }) => t.status_stopped.to_string(),
+        Some(Outcome::Stopped { restarted: true }) => t.status_stopped_restarted.to_string(),
+        Some(Outcome::Failed(failure)) => fill(t.status_failed, &[("message", &failure.message)]),
+        None if running => String::new(),
+        None => t.status_idle.to_string(),
+    }
+}
+
+/// The outcome's kind, as `data-outcome` names it for the tests.
+fn outcome_kind(outcome: Option<Outcome>, running: bool) -> &'static str {
+    match outcome {
+        Some(Outcome::Finished) => "finished",
+        Some(Outcome::Stopped { .. }) => "stopped",
+        Some(Outcome::Failed(_)) => "failed",
+        None if running => "running",
+        None => "idle",
+    }
+}
+
+/// After each run, how many engine workers are alive (pools end their workers). The figures ride
+/// along as data attributes, for the soak test.
+fn engine_workers(runner: Runner) -> impl IntoView {
+    let t = ui();
     let engine_status = RwSignal::new(None::<engine_client::EngineStatus>);
     let workers_line = move || {
         engine_status.get().map_or(String::new(), |s| {
@@ -255,38 +294,17 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
         }
     });
     view! {
-        <div class="run-status">
-            <Show when=move || runner.running.get()>
-                <progress
-                    max="1"
-                    value=move || runner.progress.get().to_string()
-                    aria-label=t.progress_label
-                    aria-valuetext=move || format::percent(runner.progress.get())
-                ></progress>
-                <span class="progress-text">{progress_text}</span>
-            </Show>
-            <p
-                role="status"
-                class="outcome"
-                data-testid="outcome"
-                data-outcome=outcome_kind
-                data-runs-ended=move || runner.ended.get()
-            >
-                {outcome_text}
-            </p>
-            {failure_detail}
-            <p
-                class="engine-workers"
-                data-testid="engine-workers"
-                data-live=move || engine_status.get().map(|s| s.live_workers)
-                data-pool=move || engine_status.get().map(|s| s.pool_workers)
-                data-parked=move || engine_status.get().map(|s| s.parked_workers)
-                data-heap-bytes=move || engine_status.get().map(|s| s.heap_bytes)
-                data-memory-bytes=move || engine_status.get().map(|s| s.memory_bytes)
-            >
-                {workers_line}
-            </p>
-        </div>
+    <p
+        class="engine-workers"
+        data-testid="engine-workers"
+        data-live=move || engine_status.get().map(|s| s.live_workers)
+        data-pool=move || engine_status.get().map(|s| s.pool_workers)
+        data-parked=move || engine_status.get().map(|s| s.parked_workers)
+        data-heap-bytes=move || engine_status.get().map(|s| s.heap_bytes)
+        data-memory-bytes=move || engine_status.get().map(|s| s.memory_bytes)
+    >
+        {workers_line}
+    </p>
     }
 }
 
