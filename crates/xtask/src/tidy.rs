@@ -1,4 +1,5 @@
-//! Tidy checks on the sources: the experiment catalog is the one list of experiments.
+//! Tidy checks on the sources: the experiment catalog is the one list of experiments, and no file
+//! is too long ([`file_length`]).
 //!
 //! An experiment's slug is written out once, in `experiments::catalog::ExperimentId::slug` (and in
 //! the chapters' `<!-- experiment: NAME -->` markers, which the catalog tests check). Code names an
@@ -9,6 +10,8 @@
 //!   A list of chapters only is not one (a test may hold the reading order it expects).
 
 #![cfg(test)]
+
+mod file_length;
 
 use crate::shell::root;
 use experiments::catalog::{ExperimentId, CATALOG};
