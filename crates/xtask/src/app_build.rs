@@ -83,8 +83,8 @@ pub fn build(site: &Path) -> Result<Built, String> {
     key.add(PIPELINE.as_bytes());
     key.add(&input);
     let key = format!("{:016x}", key.0);
-    // The same linked module splits, binds and optimises to the same files: a second build of the
-    // site (`dist --public-url`, a rebuild under `trunk serve`) copies them instead (minutes of wasm-opt).
+    // The same linked module splits, binds and optimises to the same files: a rebuild of the site
+    // (`cargo xtask dist` after `build`, a rebuild under `trunk serve`) copies them instead (minutes of wasm-opt).
     let finished = target_dir.join("finished").join(&key);
     if !finished.join(MANIFEST).is_file() {
         let _ = std::fs::remove_dir_all(target_dir.join("finished"));
@@ -271,17 +271,21 @@ fn optimise(modules: &[PathBuf]) -> Result<(), String> {
 }
 
 /// `page` (Trunk's output) with the app's start-up before `</head>`: a preload of the core module
-/// and its script, and the module script that starts it, as Trunk writes them for an app of its own.
+/// and its script under the page's `base`, as Trunk writes them for an app of its own, and the
+/// module script that starts it. The script names the app's files relative (`./app-<hash>/…`):
+/// its import resolves against the page's `<base href>` while the script is in the page and
+/// against its own address once moved into a file at the site's top (`init-<hash>.js`), the same
+/// folder; the module's fetch resolves against `<base href>`. So the script does not depend on the
+/// public URL, and a build moves to another one by its pages alone (`dist::rebase`).
 pub fn with_start_up(page: &str, base: &str, folder: &str) -> Result<String, String> {
     let end = page.find("</head>").ok_or("index.html without </head>")?;
-    let script = format!("{base}{folder}/app.js");
-    let wasm = format!("{base}{folder}/app_bg.wasm");
+    let (script, wasm) = (format!("{folder}/app.js"), format!("{folder}/app_bg.wasm"));
     let start_up = format!(
-        "<link rel=\"modulepreload\" href=\"{script}\" crossorigin=\"anonymous\">\n\
-         <link rel=\"preload\" href=\"{wasm}\" crossorigin=\"anonymous\" as=\"fetch\" type=\"application/wasm\">\n\
+        "<link rel=\"modulepreload\" href=\"{base}{script}\" crossorigin=\"anonymous\">\n\
+         <link rel=\"preload\" href=\"{base}{wasm}\" crossorigin=\"anonymous\" as=\"fetch\" type=\"application/wasm\">\n\
          <script type=\"module\">\n\
-         import init, * as bindings from '{script}';\n\
-         const wasm = await init({{ module_or_path: '{wasm}' }});\n\
+         import init, * as bindings from './{script}';\n\
+         const wasm = await init({{ module_or_path: './{wasm}' }});\n\
          window.wasmBindings = bindings;\n\
          dispatchEvent(new CustomEvent(\"TrunkApplicationStarted\", {{detail: {{wasm}}}}));\n\
          </script>\n"
@@ -334,13 +338,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_start_up_goes_into_the_head_under_the_public_url() {
+    fn the_start_up_goes_into_the_head_and_its_script_does_not_depend_on_the_public_url() {
         let page = "<html><head><base href=\"/lab/\" /></head><body></body></html>";
         let started = with_start_up(page, "/lab/", "app-0123456789abcdef").unwrap();
         let head = &started[..started.find("</head>").unwrap()];
-        assert!(head.contains("import init, * as bindings from '/lab/app-0123456789abcdef/app.js';"), "{started}");
-        assert!(head.contains("module_or_path: '/lab/app-0123456789abcdef/app_bg.wasm'"), "{started}");
+        // The preloads under the public URL, as Trunk writes its links; the script relative to it.
         assert!(head.contains("<link rel=\"modulepreload\" href=\"/lab/app-0123456789abcdef/app.js\""));
+        assert!(head.contains("<link rel=\"preload\" href=\"/lab/app-0123456789abcdef/app_bg.wasm\""));
+        assert!(head.contains("import init, * as bindings from './app-0123456789abcdef/app.js';"), "{started}");
+        assert!(head.contains("module_or_path: './app-0123456789abcdef/app_bg.wasm'"), "{started}");
+        assert!(!head.contains("'/"), "no address in the script starts at the root: {started}");
         assert!(started.ends_with("</head><body></body></html>"));
         assert!(with_start_up("<html><body></body></html>", "/", "app-0").is_err());
     }

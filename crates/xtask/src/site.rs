@@ -6,7 +6,8 @@ use crate::tools::setup;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Where `cargo xtask test` puts a copy of the site built for the path `/lab/`, as a host would serve it.
+/// Where `cargo xtask test` puts a copy of its one build moved to the path `/lab/`, as a host would
+/// serve it (what `cargo xtask dist --public-url /lab/` writes).
 const PROJECT_SITE: &str = "target/project-site";
 
 /// Threads in wasm: atomics need nightly's build-std, and since rust-lang/rust#147225 shared memory
@@ -243,14 +244,24 @@ fn test_phases(phases: &mut Phases) -> Result<(), String> {
     phases.run("site build", build)?;
     // What a reader downloads first stays within its budget (a byte count: noise cannot flip it).
     phases.run("size budgets", || crate::budget::check_dist(&root().join("dist")))?;
-    phases.run("deployable copies", || {
-        // The deployable copy (per-route pages, service worker) that the deploy tests serve.
-        crate::dist::package(&root().join("dist"), &root().join("target/site"))?;
-        // And one for a project page under a path (GitHub Pages' https://you.github.io/lab/), with the
-        // oEmbed answers of a site at PROJECT_SITE_ADDRESS (the deploy test maps it to its own server).
-        crate::dist::build_site(&root().join(PROJECT_SITE).join("lab"), "/lab/", Some(PROJECT_SITE_ADDRESS))
-    })?;
+    phases.run("deployable copies", deployable_copies)?;
     phases.run("end-to-end tests", end_to_end)
+}
+
+/// The deployable copies of the one build in `dist/` that the deploy tests serve, neither built
+/// again: the site is built once per run.
+fn deployable_copies() -> Result<(), String> {
+    // The deployable copy (per-route pages, service worker) at the root of a domain.
+    crate::dist::package(&root().join("dist"), &root().join("target/site"))?;
+    // And one for a project page under a path (GitHub Pages' https://you.github.io/lab/): the same
+    // build moved to /lab/, with the oEmbed answers of a site at PROJECT_SITE_ADDRESS (the deploy
+    // test maps it to its own server).
+    crate::dist::package_for(
+        &root().join("dist"),
+        &root().join(PROJECT_SITE).join("lab"),
+        "/lab/",
+        Some(PROJECT_SITE_ADDRESS),
+    )
 }
 
 /// The Playwright tests in `e2e/tests`, one file at a time (the machine has two cores).

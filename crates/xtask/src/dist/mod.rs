@@ -8,15 +8,20 @@
 //! the whole site working offline, with its precache list, the site's routes and headers, and its
 //! version written in.
 //!
-//! Each job has its module: the strict page ([`strict_page`]), the routes and what each route's page
-//! carries ([`routes`](mod@routes)), the engines' build ([`engine_build`]), the service worker
-//! ([`service_worker`]), the headers and which files browsers may keep for good ([`headers`]),
-//! oEmbed ([`oembed`]), and file helpers ([`files`]).
+//! The site is built once, for `/` (`dist/`, which `cargo xtask serve` and the tests use); a site
+//! for another public URL is that build with its pages moved under the path ([`rebase`](mod@rebase)).
+//!
+//! Each job has its module: the strict page ([`strict_page`]), the move to a public URL
+//! ([`rebase`](mod@rebase)), the routes and what each route's page carries ([`routes`](mod@routes)),
+//! the engines' build ([`engine_build`]), the service worker ([`service_worker`]), the headers and
+//! which files browsers may keep for good ([`headers`]), oEmbed ([`oembed`]), and file helpers
+//! ([`files`]).
 
 mod engine_build;
 mod files;
 pub mod headers;
 pub mod oembed;
+mod rebase;
 mod routes;
 mod service_worker;
 mod strict_page;
@@ -27,16 +32,16 @@ pub use headers::write_headers_file;
 pub use routes::{interface_texts, language_route, routes};
 pub use strict_page::{add_csp, externalise_inline_scripts};
 
-use crate::shell::{cargo, options, root, run, tool_path};
+use crate::shell::{options, root};
 use files::{read, write};
 use headers::check_content_addressed;
+use rebase::rebase;
 use routes::{
     alternates, experiments_of_route, languages, page_in_language, preload, preload_panel_code, preload_prose,
     prose_of_route, titled,
 };
 use service_worker::{service_worker_meta, write_service_worker};
 use std::path::Path;
-use std::process::Command;
 use strict_page::{base_href, check_strict_page};
 
 /// Written into the output folder; only a folder holding it is ever emptied by this command.
@@ -121,39 +126,30 @@ fn normalise_public_url(url: &str) -> Result<String, String> {
     Ok(if trimmed.is_empty() { "/".into() } else { format!("/{trimmed}/") })
 }
 
-/// Build the site for `public_url` and package it into `out`.
+/// Build the site (into `dist/`, for `/`) and package it for `public_url` into `out`.
 pub fn build_site(out: &Path, public_url: &str, site: Option<&str>) -> Result<(), String> {
-    let built = if public_url == "/" {
-        crate::site::build()?;
-        root().join("dist")
-    } else {
-        // Its own Trunk output, so `dist/` (which `cargo xtask serve` and the tests use) keeps `/`.
-        let staging = root().join("target/dist-public-url");
-        run(cargo().arg("fetch"))?;
-        run(Command::new("trunk")
-            .current_dir(root())
-            .env("PATH", tool_path())
-            .args(["build", "--release", "--offline", "--public-url", public_url, "--dist"])
-            .arg(&staging))?;
-        stamp_engine_build(&staging)?;
-        staging
-    };
-    package_for(&built, out, site)
+    crate::site::build()?;
+    package_for(&root().join("dist"), out, public_url, site)
 }
 
-/// Make the Trunk output in `built` deployable in `out` (replaced if it holds an earlier output).
-/// Needs no tools: `cargo xtask test` can call it right after its own build.
+/// Make the Trunk output in `built` deployable in `out` (replaced if it holds an earlier output),
+/// under the public URL it was built for. Needs no tools: `cargo xtask test` can call it right
+/// after its own build.
 pub fn package(built: &Path, out: &Path) -> Result<(), String> {
-    package_for(built, out, None)
-}
-
-/// [`package`], and with the site's public address (`site`, ending in `/`) also the oEmbed answers
-/// and their discovery links ([`oembed`]).
-pub fn package_for(built: &Path, out: &Path, site: Option<&str>) -> Result<(), String> {
     let template = read(&built.join("index.html"))?;
     let base = base_href(&template).ok_or("dist/index.html has no <base href>; is it Trunk's output?")?;
+    package_for(built, out, &base, None)
+}
+
+/// [`package`] under the public URL `public_url` (a path ending in `/`: the build's pages are moved
+/// there, [`rebase`]), and with the site's public address (`site`, ending in `/`) also the oEmbed
+/// answers and their discovery links ([`oembed`]).
+pub fn package_for(built: &Path, out: &Path, public_url: &str, site: Option<&str>) -> Result<(), String> {
     prepare_output(built, out)?;
     copy_tree(built, out)?;
+    rebase(out, public_url)?;
+    let template = read(&out.join("index.html"))?;
+    let base = base_href(&template).ok_or("dist/index.html has no <base href>; is it Trunk's output?")?;
     write(&out.join(MARKER), "Written by `cargo xtask dist`; the next run replaces this whole folder.\n")?;
     // GitHub Pages: serve the files as they are, without Jekyll.
     write(&out.join(".nojekyll"), "")?;

@@ -547,3 +547,88 @@ fn stamping_names_each_engine_folder_after_the_build_the_pages_and_coordinators_
     assert_ne!(stamp_engine_build(&dir).unwrap(), build);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A page as `cargo xtask build` leaves it for `/`: Trunk's links under the base, the app's
+/// preloads, its start-up moved into a file, the policy, and a relative script.
+const BUILT_PAGE: &str = r#"<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>Concurrency Lab</title>
+    <base href="/" />
+    <!-- not a tag: <link href="/in-a-comment.css"> -->
+    <link rel="stylesheet" href="/style-0123456789abcdef.css" integrity="sha384-AB"/>
+    <link rel="icon" href='/favicon-0123456789abcdef.svg'/>
+    <script src="register-sw.js" defer></script>
+<link rel="modulepreload" href="/app-0123456789abcdef/app.js" crossorigin="anonymous">
+<link rel="preload" HREF=/app-0123456789abcdef/app_bg.wasm crossorigin="anonymous" as="fetch" type="application/wasm">
+<script type="module">
+import init, * as bindings from './app-0123456789abcdef/app.js';
+const wasm = await init({ module_or_path: './app-0123456789abcdef/app_bg.wasm' });
+</script>
+</head>
+  <body><div id="boot" class="boot">Loading…</div></body>
+</html>"#;
+
+#[test]
+fn one_build_moves_to_another_public_url_by_its_pages_alone() {
+    let dir = temp_dir("rebase");
+    std::fs::create_dir_all(dir.join("chapters/sum")).unwrap();
+    for file in ["index.html", "chapters/sum/index.html"] {
+        std::fs::write(dir.join(file), BUILT_PAGE).unwrap();
+    }
+    std::fs::write(dir.join("style-0123456789abcdef.css"), "body { background: url(data:image/png;base64,AA); }")
+        .unwrap();
+    externalise_inline_scripts(&dir).unwrap();
+    add_csp(&dir).unwrap();
+    let built = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    let scripts = || {
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("init-"))
+            .collect();
+        files.sort();
+        files.into_iter().map(|n| (n.clone(), std::fs::read_to_string(dir.join(n)).unwrap())).collect::<Vec<_>>()
+    };
+    let start_up = scripts();
+    assert_eq!(start_up.len(), 1);
+
+    rebase(&dir, "/lab/").unwrap();
+    let moved = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    // Exactly the addresses that started at `/` now start at `/lab/`: nothing else changed.
+    let expected = built
+        .replace("href=\"/", "href=\"/lab/")
+        .replace("href='/", "href='/lab/")
+        .replace("HREF=/", "HREF=/lab/")
+        .replace("src=\"/", "src=\"/lab/")
+        .replace("/lab/in-a-comment.css", "/in-a-comment.css");
+    assert_eq!(moved, expected);
+    assert!(moved.contains("<base href=\"/lab/\" />") && moved.contains("src=\"/lab/init-"), "{moved}");
+    assert!(moved.contains("<link href=\"/in-a-comment.css\">"), "a comment is not moved");
+    assert!(moved.contains("<script src=\"register-sw.js\" defer>"), "a relative address follows the base");
+    for tag in tags(&moved) {
+        for (name, value) in &tag.attrs {
+            if ["href", "src"].contains(&name.as_str()) && value.as_deref().is_some_and(|v| v.starts_with('/')) {
+                assert!(value.as_deref().unwrap().starts_with("/lab/"), "<{} {name}={value:?}>", tag.name);
+            }
+        }
+    }
+    assert_eq!(std::fs::read_to_string(dir.join("chapters/sum/index.html")).unwrap(), moved);
+    assert_eq!(scripts(), start_up, "the start-up script does not depend on the public URL");
+    check_strict_page(&moved).unwrap();
+    // And back: the build as it was.
+    rebase(&dir, "/").unwrap();
+    assert_eq!(std::fs::read_to_string(dir.join("index.html")).unwrap(), built);
+
+    // What would not follow the site is refused, not left behind.
+    let outside = BUILT_PAGE.replace("<base href=\"/\" />", "<base href=\"/lab/\" />");
+    let error = rebase::rebase_page(&outside, "/docs/").unwrap_err();
+    assert!(error.contains("/style-0123456789abcdef.css") && error.contains("outside"), "{error}");
+    assert!(rebase::rebase_page("<html><head></head></html>", "/lab/").unwrap_err().contains("<base"));
+    std::fs::write(dir.join("style-0123456789abcdef.css"), "i { background: url( \"/icon.svg\" ); }").unwrap();
+    let error = rebase(&dir, "/lab/").unwrap_err();
+    assert!(error.contains("style-0123456789abcdef.css") && error.contains("url(/"), "{error}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
