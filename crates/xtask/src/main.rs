@@ -31,6 +31,8 @@ cargo xtask <command>
   soak          build, then 300 runs in one page of headless Chromium; fails on a worker alive beyond
                 the pools, memory that grows after warm-up, or workers left ([RUNS]; see `soak --help`)
   build         install what is missing and build the site into dist/
+  e2e           the end-to-end tests against the site `build` left in dist/, its deployable copies
+                packaged first (no build) [--name PATTERN] [FILE…]
   budget        check the built dist/ against its download budgets (gzip -9 of the wasm modules)
   dist          build, then make it deployable in target/site ([--out DIR] [--public-url /REPO/])
   cartridge     an IMS Common Cartridge (.imscc) of the chapters for Canvas, Moodle, … (--site URL
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(),
         Some("soak") => soak::command(&args[1..]),
         Some("build") => tools::setup().and_then(|_| site::build()),
+        Some("e2e") => site::e2e(&args[1..]),
         Some("budget") => budget::check_dist(&shell::root().join("dist")),
         Some("dist") => dist::command(&args[1..]),
         Some("cartridge") => cartridge::command(&args[1..]),

@@ -245,7 +245,7 @@ fn test_phases(phases: &mut Phases) -> Result<(), String> {
     // What a reader downloads first stays within its budget (a byte count: noise cannot flip it).
     phases.run("size budgets", || crate::budget::check_dist(&root().join("dist")))?;
     phases.run("deployable copies", deployable_copies)?;
-    phases.run("end-to-end tests", end_to_end)
+    phases.run("end-to-end tests", || end_to_end(&[], None))
 }
 
 /// The deployable copies of the one build in `dist/` that the deploy tests serve, neither built
@@ -264,16 +264,53 @@ fn deployable_copies() -> Result<(), String> {
     )
 }
 
-/// The Playwright tests in `e2e/tests`, one file at a time (the machine has two cores).
-pub fn end_to_end() -> Result<(), String> {
+const E2E_HELP: &str = "usage: cargo xtask e2e [--name PATTERN] [FILE…]  (after `cargo xtask build`)";
+
+/// `cargo xtask e2e [--name PATTERN] [FILE…]`: the end-to-end tests of `cargo xtask test` (every
+/// file, or the files named, e.g. `deploy` or `tests/deploy.test.mjs`; only the tests whose name
+/// matches PATTERN) against the site `cargo xtask build` left in `dist/`, with its deployable copies
+/// packaged first. Builds nothing.
+pub fn e2e(args: &[String]) -> Result<(), String> {
+    let mut name = None;
+    let mut files = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--name" => name = Some(args.next().ok_or(format!("--name needs a pattern\n{E2E_HELP}"))?.clone()),
+            "--help" | "-h" => return Err(E2E_HELP.into()),
+            file if !file.starts_with('-') => {
+                let stem = file.rsplit('/').next().unwrap_or(file).trim_end_matches(".mjs").trim_end_matches(".test");
+                let path = root().join("e2e/tests").join(format!("{stem}.test.mjs"));
+                if !path.is_file() {
+                    return Err(format!("no end-to-end test {}\n{E2E_HELP}", path.display()));
+                }
+                files.push(path);
+            }
+            other => return Err(format!("unknown argument `{other}`\n{E2E_HELP}")),
+        }
+    }
+    if !root().join("dist/index.html").is_file() {
+        return Err("no site in dist/: run `cargo xtask build` first".into());
+    }
+    deployable_copies()?;
+    end_to_end(&files, name.as_deref())
+}
+
+/// The Playwright tests in `e2e/tests` (or only `files`; only the tests named like `name`), one
+/// file at a time (the machine has two cores).
+pub fn end_to_end(files: &[PathBuf], name: Option<&str>) -> Result<(), String> {
     let dir = root().join("e2e/tests");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.to_string_lossy().ends_with(".test.mjs"))
-        .collect();
+    let mut files = files.to_vec();
+    if files.is_empty() {
+        files = std::fs::read_dir(&dir)
+            .map_err(|e| format!("{}: {e}", dir.display()))?
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.to_string_lossy().ends_with(".test.mjs"))
+            .collect();
+    }
     files.sort();
+    let name: Vec<String> = name.map(|n| format!("--test-name-pattern={n}")).into_iter().collect();
     run(Command::new("node")
         .current_dir(root().join("e2e"))
         .env("SITE_DIR", root().join("dist"))
@@ -283,5 +320,6 @@ pub fn end_to_end() -> Result<(), String> {
         // A failed test may leave its server or browser open: force-exit instead of hanging, and a
         // test stuck for five minutes fails rather than using up the CI budget.
         .args(["--test", "--test-concurrency=1", "--test-reporter=spec", "--test-force-exit", "--test-timeout=300000"])
+        .args(name)
         .args(&files))
 }
