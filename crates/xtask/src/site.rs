@@ -277,7 +277,10 @@ pub fn e2e(args: &[String]) -> Result<(), String> {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--name" => name = Some(args.next().ok_or(format!("--name needs a pattern\n{E2E_HELP}"))?.clone()),
-            "--help" | "-h" => return Err(E2E_HELP.into()),
+            "--help" | "-h" => {
+                println!("{E2E_HELP}");
+                return Ok(());
+            }
             file if !file.starts_with('-') => {
                 let stem = file.rsplit('/').next().unwrap_or(file).trim_end_matches(".mjs").trim_end_matches(".test");
                 let path = root().join("e2e/tests").join(format!("{stem}.test.mjs"));
