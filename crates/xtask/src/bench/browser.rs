@@ -21,7 +21,7 @@ pub(super) fn browser_plan(native: &Figures) -> Result<Value, String> {
         jobs.extend(SUM_WORKERS.map(|workers| catalog::sum::job(&settings, Variant::ThreadPool, workers, tasks)));
         sum.insert(tasks.to_string(), planned_jobs(&jobs)?);
     }
-    plan.insert("sum".into(), Value::Object(sum));
+    plan.insert(catalog::ExperimentId::Sum.slug().into(), Value::Object(sum));
     // The kernels after Sum, and the figure each of their jobs is reported under: the page names
     // its measurements with these, never with a table of its own.
     let mut figures = serde_json::Map::new();

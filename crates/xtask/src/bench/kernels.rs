@@ -1,6 +1,7 @@
 //! The kernels after Sum: their parameters, the `lab` command that measures each, and the figures
 //! both sides report for it.
 
+use experiments::catalog::ExperimentId;
 use experiments::{Job, Variant, Workload};
 
 /// The kernels after Sum, each measured by one `lab` subcommand natively and by the same jobs in the
@@ -43,36 +44,42 @@ pub(super) const QPS_REPETITIONS: u32 = 1;
 impl Kernel {
     pub(super) const ALL: [Kernel; 4] = [Kernel::Hash, Kernel::Cost, Kernel::Docsearch, Kernel::Qps];
 
-    /// Its `lab` subcommand, also the prefix of its `_check_ok` and `_jobs` figures.
-    pub(super) fn name(self) -> &'static str {
+    /// The experiment whose `lab` subcommand measures it.
+    pub(super) fn experiment(self) -> ExperimentId {
         match self {
-            Kernel::Hash => "hash",
-            Kernel::Cost => "cost",
-            Kernel::Docsearch => "docsearch",
-            Kernel::Qps => "qps",
+            Kernel::Hash => ExperimentId::Hashing,
+            Kernel::Cost => ExperimentId::TaskGranularity,
+            Kernel::Docsearch => ExperimentId::DocumentSearch,
+            Kernel::Qps => ExperimentId::Qps,
         }
+    }
+
+    /// Its `lab` subcommand (the catalog's), also the prefix of its `_check_ok` and `_jobs` figures.
+    pub(super) fn name(self) -> &'static str {
+        let id = self.experiment();
+        id.experiment().lab.as_ref().map_or_else(|| panic!("{id} has no lab subcommand"), |lab| lab.name)
     }
 
     /// The `lab` command line that measures it, without `--json`.
     pub(super) fn lab_args(self) -> Vec<String> {
         let args = match self {
             Kernel::Hash => {
-                format!("hash --mb {HASH_MB} --hashes {HASH_HASHES} --workers {HASH_WORKERS} --reps {HASH_REPETITIONS}")
+                format!("--mb {HASH_MB} --hashes {HASH_HASHES} --workers {HASH_WORKERS} --reps {HASH_REPETITIONS}")
             }
             Kernel::Cost => format!(
-                "cost --sqrt {COST_SQRT} --tasks {COST_TASKS} --trips {SWITCH_TRIPS} --workers {COST_WORKERS} \
+                "--sqrt {COST_SQRT} --tasks {COST_TASKS} --trips {SWITCH_TRIPS} --workers {COST_WORKERS} \
                  --reps {COST_REPETITIONS}"
             ),
             Kernel::Docsearch => format!(
-                "docsearch --docs {DOCUMENTS} --latency-ms {READ_LATENCY_MS} --workers {DOCSEARCH_WORKERS} \
+                "--docs {DOCUMENTS} --latency-ms {READ_LATENCY_MS} --workers {DOCSEARCH_WORKERS} \
                  --tasks {DOCSEARCH_TASKS} --reps {DOCSEARCH_REPETITIONS}"
             ),
             Kernel::Qps => format!(
-                "qps --workers {QPS_WORKERS} --requests {QPS_REQUESTS} --concurrency {QPS_CONCURRENCY} \
+                "--workers {QPS_WORKERS} --requests {QPS_REQUESTS} --concurrency {QPS_CONCURRENCY} \
                  --wait-ms {QPS_WAIT_MS} --work-us {QPS_WORK_US} --reps {QPS_REPETITIONS}"
             ),
         };
-        args.split_whitespace().map(String::from).collect()
+        std::iter::once(self.name()).chain(args.split_whitespace()).map(String::from).collect()
     }
 
     /// The numbers both sides must report for it.
