@@ -178,7 +178,7 @@ pub fn traced_tasks(tasks: usize, work: impl Fn(usize) -> Option<u64> + Sync) ->
     let wall_ms = now_ms() - t0;
     let values = values.into_iter().map(|v| v.into_inner().unwrap_or_else(|p| p.into_inner())).collect();
     let mut spans = spans.into_inner().unwrap_or_else(|p| p.into_inner());
-    spans.sort_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
+    crate::trace::sort_by_start(&mut spans);
     Rep::of_tasks(values, Trace { spans, wall_ms, ..Trace::default() })
 }
 

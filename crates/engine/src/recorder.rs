@@ -38,7 +38,7 @@ impl Recorder {
     pub fn finish(self) -> Trace {
         let wall_ms = now_ms() - self.t0;
         let mut spans = self.spans.into_inner().unwrap_or_else(|p| p.into_inner());
-        spans.sort_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
+        crate::trace::sort_by_start(&mut spans);
         let shown_until_ms = self.full_at.into_inner().unwrap_or_else(|p| p.into_inner());
         Trace { spans, wall_ms, shown_until_ms, ..Trace::default() }
     }

@@ -7,6 +7,13 @@ use std::collections::HashMap;
 /// Scheduler events beyond this many are dropped from a trace (spans are always kept).
 const MAX_TRACE_EVENTS: usize = 20_000;
 
+/// Sort `spans` by their start, stably (one function, not a generic sort per caller's closure: each
+/// would bring its own copy of the standard library's sort into the engine's module).
+#[inline(never)]
+pub fn sort_by_start(spans: &mut [Span]) {
+    spans.sort_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
+}
+
 /// Turn scheduler events into running spans (task on worker) and parked spans (task waiting,
 /// shown on the worker it left), relative to `t0`.
 pub fn trace_from_events(events: Vec<SchedulerEvent>, t0: f64, wall_ms: f64) -> Trace {

@@ -275,7 +275,7 @@ async fn run_once(job: &Job, input: &dyn Prepared, pool: &mut MessagePool, cance
         }
     }
     let wall_ms = now_ms() - t0;
-    spans.sort_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
+    crate::trace::sort_by_start(&mut spans);
     Ok(Ok((total, Trace { spans, wall_ms, ..Trace::default() })))
 }
 
@@ -380,7 +380,7 @@ async fn hash_once(
         Err(Stopped) => return Ok(Err(Stopped)),
     }
     let wall_ms = now_ms() - t0;
-    spans.sort_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
+    crate::trace::sort_by_start(&mut spans);
     Ok(Ok((digests, Trace { spans, wall_ms, ..Trace::default() })))
 }
 
