@@ -17,8 +17,10 @@ use std::pin::pin;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 
-/// How long new workers may take to start before the run fails.
+/// How long new workers may take to start before the run fails: whole seconds (its message says
+/// them as an integer, see [`within`]).
 pub(crate) const START_LIMIT_MS: f64 = 20_000.0;
+const _: () = assert!(START_LIMIT_MS % 1000.0 == 0.0, "START_LIMIT_MS must be whole seconds");
 
 /// Run `work` on a worker of `pool` and await its result. Without shared memory the pool is this
 /// very thread, and the work runs right here.
@@ -69,7 +71,10 @@ pub(crate) async fn within<T>(
             Either::Right(_) if cx.cancel.is_stopped() => return Ok(Err(Stopped)),
             Either::Right(_) if now_ms() > deadline => {
                 let kind = if what == STARTING { FailureKind::WorkersNotStarted } else { FailureKind::TimedOut };
-                return Err(Failure::new(kind, format!("{what} took longer than {} s", limit_ms / 1000.0)));
+                // Whole seconds, as an integer: formatting an `f64` would bring core's float
+                // formatting (about 20 KB) into the engine's module for this one message.
+                let seconds = limit_ms as u64 / 1000;
+                return Err(Failure::new(kind, format!("{what} took longer than {seconds} s")));
             }
             Either::Right(_) => {}
         }
