@@ -67,9 +67,14 @@ fn need(job: &Job) -> Option<Need> {
 /// The executors a group of jobs needs: its own ones, plus a one-worker pool for sequential jobs
 /// when nothing else provides a pool.
 fn needs_of(jobs: &[Job]) -> Vec<Need> {
-    let mut needs: Vec<Need> = jobs.iter().filter_map(need).collect();
-    needs.sort();
-    needs.dedup();
+    // Sorted and without repeats, each need inserted where it belongs: a run needs a handful, and a
+    // `sort` of them would bring the standard library's stable sort for `Need` (8 KB) into the module.
+    let mut needs: Vec<Need> = Vec::new();
+    for need in jobs.iter().filter_map(need) {
+        if let Err(at) = needs.binary_search(&need) {
+            needs.insert(at, need);
+        }
+    }
     let sequential = jobs.iter().any(|job| job.variant == Variant::Sequential);
     if sequential && !needs.iter().any(|n| matches!(n, Need::Pool(_))) {
         needs.insert(0, Need::Pool(1));
