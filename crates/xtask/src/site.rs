@@ -19,6 +19,12 @@ const ENGINE_RUSTFLAGS: &[&str] = &[
     "warnings",
     "-C",
     "target-feature=+atomics,+bulk-memory,+mutable-globals,+simd128",
+    // A generic function instantiated for the same types in two crates is linked once, not once per
+    // crate (the engine is built without LTO: its crate is an rlib too, for `lab`): 5.7 KB of gzip.
+    // The kernels' hot loops call no instance shared from a crate built for size (checked with
+    // `wasm-objdump -d` on the linked module; the runtime's timer wheel calls one swap helper).
+    "-Z",
+    "share-generics=y",
     "-C",
     "link-arg=--shared-memory",
     "-C",
