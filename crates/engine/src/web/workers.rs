@@ -22,19 +22,79 @@ use experiments::protocol::{Failure, FailureKind, Response};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::mpsc::{channel, Sender};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-/// Workers parked, each waiting on its channel for its next thread body (shared by all threads);
+/// Workers parked, each waiting at its [`Handoff`] for its next thread body (shared by all threads);
 /// `accepting` is false from a release until the next spawn, so a thread body that ends meanwhile
 /// ends its worker instead of parking it.
 struct Parked {
     accepting: bool,
-    waiting: Vec<Sender<WorkerMain>>,
+    waiting: Vec<Arc<Handoff>>,
+}
+
+/// What a parked worker is waiting for: its next thread body, or to be released.
+enum Next {
+    Waiting,
+    Body(WorkerMain),
+    Released,
+}
+
+/// Where one parked worker waits for its next thread body (a slot and a condition variable rather
+/// than `std::sync::mpsc`, whose three channel kinds cost the module 13 KB for this one use).
+struct Handoff {
+    next: Mutex<Next>,
+    ready: Condvar,
+}
+
+impl Handoff {
+    fn new() -> Self {
+        Handoff { next: Mutex::new(Next::Waiting), ready: Condvar::new() }
+    }
+
+    fn next(&self) -> std::sync::MutexGuard<'_, Next> {
+        self.next.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Hand `main` to the worker waiting here, or give it back if that worker waits no more.
+    fn give(&self, main: WorkerMain) -> Result<(), WorkerMain> {
+        let mut next = self.next();
+        if !matches!(*next, Next::Waiting) {
+            return Err(main);
+        }
+        *next = Next::Body(main);
+        drop(next);
+        self.ready.notify_one();
+        Ok(())
+    }
+
+    /// Tell the worker waiting here to end.
+    fn release(&self) {
+        let mut next = self.next();
+        if matches!(*next, Next::Waiting) {
+            *next = Next::Released;
+        }
+        drop(next);
+        self.ready.notify_one();
+    }
+
+    /// Wait for the next thread body; `None` once released. Either way nothing more is accepted.
+    fn take(&self) -> Option<WorkerMain> {
+        let mut next = self.next();
+        loop {
+            match std::mem::replace(&mut *next, Next::Released) {
+                Next::Body(main) => return Some(main),
+                Next::Released => return None,
+                Next::Waiting => {
+                    *next = Next::Waiting;
+                    next = self.ready.wait(next).unwrap_or_else(|poisoned| poisoned.into_inner());
+                }
+            }
+        }
+    }
 }
 
 static PARKED: Mutex<Parked> = Mutex::new(Parked { accepting: true, waiting: Vec::new() });
@@ -62,15 +122,15 @@ pub fn parked_workers() -> u32 {
     parked().waiting.len() as u32
 }
 
-/// End every parked worker (each exits once it sees its channel closed), and every worker whose
-/// thread body ends from now until the next [`spawn`].
+/// End every parked worker (each exits once it is released), and every worker whose thread body
+/// ends from now until the next [`spawn`].
 pub fn release_parked() {
-    let senders = {
+    let waiting = {
         let mut parked = parked();
         parked.accepting = false;
         std::mem::take(&mut parked.waiting)
     };
-    drop(senders);
+    waiting.iter().for_each(|handoff| handoff.release());
 }
 
 type MessageHandler = Closure<dyn FnMut(MessageEvent)>;
@@ -105,10 +165,10 @@ pub fn spawn(name: &str, main: WorkerMain) -> Result<(), String> {
         }
         let Some(waiting) = guard.waiting.pop() else { break };
         drop(guard);
-        match waiting.send(main) {
+        match waiting.give(main) {
             Ok(()) => return Ok(()),
             // That worker has gone: try the next.
-            Err(std::sync::mpsc::SendError(back)) => main = back,
+            Err(back) => main = back,
         }
     }
     start(name, main)
@@ -199,18 +259,18 @@ pub fn pool_worker_entry(body: u32) {
         main();
         // One fewer ending (if any were).
         let _ = ENDING.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
-        let (waiting, next) = channel();
+        let handoff = Arc::new(Handoff::new());
         {
             let mut parked = parked();
             if !parked.accepting || parked.waiting.len() >= MAX_PARKED {
                 return;
             }
-            parked.waiting.push(waiting);
+            parked.waiting.push(handoff.clone());
         }
         PARKED_ONE.notify_all();
-        match next.recv() {
-            Ok(body) => main = body,
-            Err(_) => return,
+        match handoff.take() {
+            Some(body) => main = body,
+            None => return,
         }
     }
 }
