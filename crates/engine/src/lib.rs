@@ -11,6 +11,7 @@ pub mod clock;
 pub mod driver;
 pub mod executors;
 pub mod harness;
+pub mod json;
 pub mod kernel_api;
 pub mod kernels;
 pub mod measure;

@@ -50,7 +50,13 @@ fn scope() -> DedicatedWorkerGlobalScope {
 /// Send a response to the UI (only valid on the coordinator).
 pub(crate) fn post(response: &Response) {
     // Posting a string to our own parent cannot fail in practice; if it did, there is nobody to tell.
-    let _ = scope().post_message(&JsValue::from_str(&response.to_json()));
+    let _ = scope().post_message(&JsValue::from_str(&answer_json(response)));
+}
+
+/// `response` as the page reads it: [`Response::to_json`]'s text, written with the engine's lighter
+/// float writer ([`crate::json`]).
+fn answer_json(response: &Response) -> String {
+    crate::json::to_string(response).expect("responses always serialise")
 }
 
 /// Who hears about a panic on this thread, and in what form.
@@ -74,7 +80,7 @@ pub(crate) fn install_panic_hook(listener: PanicListener) {
         let report: JsValue = match listener {
             PanicListener::Ui => {
                 let failure = Failure::new(FailureKind::EnginePanicked, format!("the engine panicked: {message}"));
-                Response::Crashed { failure }.to_json().into()
+                answer_json(&Response::Crashed { failure }).into()
             }
             #[cfg(target_feature = "atomics")]
             PanicListener::Coordinator => crate::wire::PoolWorkerReport::Crashed { message }.to_json().into(),
