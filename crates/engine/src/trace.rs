@@ -7,11 +7,31 @@ use std::collections::HashMap;
 /// Scheduler events beyond this many are dropped from a trace (spans are always kept).
 const MAX_TRACE_EVENTS: usize = 20_000;
 
-/// Sort `spans` by their start, stably (one function, not a generic sort per caller's closure: each
-/// would bring its own copy of the standard library's sort into the engine's module).
+/// Sort `spans` by their start (as `f64::total_cmp` orders them), stably.
+pub fn sort_by_start(spans: &mut Vec<Span>) {
+    let keys = spans.iter().map(|span| total_order_key(span.start_ms));
+    *spans = stable_order(keys).into_iter().map(|index| spans[index].clone()).collect();
+}
+
+/// `x` as a `u64` that orders as [`f64::total_cmp`] orders floats.
+fn total_order_key(x: f64) -> u64 {
+    let bits = x.to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    }
+}
+
+/// The indices of `keys` in the order of their keys, equal keys in the order they came: a stable
+/// sort's order. Every stable sort of the engine goes through this one sort of `(key, index)` pairs
+/// (spans by start, the runtime's events by sequence number), so the module carries one copy of
+/// the standard library's sort instead of one per element type.
 #[inline(never)]
-pub fn sort_by_start(spans: &mut [Span]) {
-    spans.sort_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
+pub(crate) fn stable_order(keys: impl Iterator<Item = u64>) -> Vec<usize> {
+    let mut keyed: Vec<(u64, usize)> = keys.enumerate().map(|(index, key)| (key, index)).collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, index)| index).collect()
 }
 
 /// Turn scheduler events into running spans (task on worker) and parked spans (task waiting,
@@ -46,4 +66,29 @@ pub fn trace_from_events(events: Vec<SchedulerEvent>, t0: f64, wall_ms: f64) -> 
         trace.events = events.into_iter().map(|e| SchedulerEvent { at_ms: e.at_ms - t0, ..e }).collect();
     }
     trace
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_are_sorted_by_start_as_a_stable_sort_by_total_cmp_sorts_them() {
+        let starts = [3.0, -0.0, 0.0, 1.5, f64::NAN, -2.0, 1.5, f64::INFINITY, -f64::NAN, 0.0, 3.0, -0.0, 1e-300];
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut spans: Vec<Span> = Vec::new();
+        for task in 0..3000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let start_ms =
+                if task % 3 == 0 { starts[(x % starts.len() as u64) as usize] } else { (x % 50) as f64 * 0.25 };
+            spans.push(Span { worker: (x % 8) as u32, task, start_ms, end_ms: start_ms + 1.0 });
+        }
+        let mut expected = spans.clone();
+        expected.sort_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
+        sort_by_start(&mut spans);
+        let key = |s: &Span| (s.worker, s.task, s.start_ms.to_bits(), s.end_ms.to_bits());
+        assert_eq!(spans.iter().map(key).collect::<Vec<_>>(), expected.iter().map(key).collect::<Vec<_>>());
+    }
 }

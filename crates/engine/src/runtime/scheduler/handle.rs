@@ -209,10 +209,11 @@ impl Handle {
         while self.shared.polling_traced.load(SeqCst) > 0 {
             std::hint::spin_loop();
         }
-        let mut events: Vec<(u64, SchedulerEvent)> =
+        let events: Vec<(u64, SchedulerEvent)> =
             self.shared.events.iter().flat_map(|buffer| std::mem::take(&mut *lock(buffer))).collect();
-        events.sort_by_key(|(seq, _)| *seq);
-        events.into_iter().map(|(_, event)| event).collect()
+        // By sequence number, through the engine's one stable sort (see `stable_order`).
+        let order = crate::trace::stable_order(events.iter().map(|(seq, _)| *seq));
+        order.into_iter().map(|index| events[index].1).collect()
     }
 }
 
