@@ -2,7 +2,6 @@
 //! (a task waiting), with the events themselves kept for the replay up to a cap.
 
 use experiments::{SchedulerEvent, SchedulerEventKind, Span, Trace};
-use std::collections::HashMap;
 
 /// Scheduler events beyond this many are dropped from a trace (spans are always kept).
 const MAX_TRACE_EVENTS: usize = 20_000;
@@ -34,25 +33,63 @@ pub(crate) fn stable_order(keys: impl Iterator<Item = u64>) -> Vec<usize> {
     keyed.into_iter().map(|(_, index)| index).collect()
 }
 
+/// A worker and a time per task: a map from task ids, which count up from 0 (a job's task index),
+/// held in a list by id up to [`DENSE_TASKS`] and in a short list beyond. (A `HashMap` here, and
+/// the pool's handles, were the engine's only ones: 3 KB of gzip for its table and hasher.)
+#[derive(Default)]
+struct PerTask {
+    dense: Vec<Option<(u32, f64)>>,
+    sparse: Vec<(u32, (u32, f64))>,
+}
+
+/// Task ids below this are held by index (at most 4 MB, for a traced run of 262,144 tasks or more,
+/// whose events alone take 25 MB). Beyond it, in the short list: a count sweep's later tasks, of
+/// which only those running or parked at once are held.
+const DENSE_TASKS: u32 = 1 << 18;
+
+impl PerTask {
+    fn insert(&mut self, task: u32, value: (u32, f64)) {
+        if task < DENSE_TASKS {
+            let index = task as usize;
+            if self.dense.len() <= index {
+                self.dense.resize(index + 1, None);
+            }
+            self.dense[index] = Some(value);
+        } else {
+            self.remove(task);
+            self.sparse.push((task, value));
+        }
+    }
+
+    fn remove(&mut self, task: u32) -> Option<(u32, f64)> {
+        if task < DENSE_TASKS {
+            self.dense.get_mut(task as usize)?.take()
+        } else {
+            let at = self.sparse.iter().position(|(t, _)| *t == task)?;
+            Some(self.sparse.swap_remove(at).1)
+        }
+    }
+}
+
 /// Turn scheduler events into running spans (task on worker) and parked spans (task waiting,
 /// shown on the worker it left), relative to `t0`.
 pub fn trace_from_events(events: Vec<SchedulerEvent>, t0: f64, wall_ms: f64) -> Trace {
     let mut trace = Trace { wall_ms, ..Trace::default() };
     // Per task: where and since when it runs, and where and since when it is parked.
-    let mut running: HashMap<u32, (u32, f64)> = HashMap::new();
-    let mut parked: HashMap<u32, (u32, f64)> = HashMap::new();
+    let mut running = PerTask::default();
+    let mut parked = PerTask::default();
     for event in &events {
         let at = event.at_ms - t0;
         let worker = event.worker.unwrap_or(0);
         match event.kind {
             SchedulerEventKind::Run => {
-                if let Some((parked_on, since)) = parked.remove(&event.task) {
+                if let Some((parked_on, since)) = parked.remove(event.task) {
                     trace.parked.push(Span { worker: parked_on, task: event.task, start_ms: since, end_ms: at });
                 }
                 running.insert(event.task, (worker, at));
             }
             SchedulerEventKind::Park | SchedulerEventKind::Finish => {
-                if let Some((ran_on, since)) = running.remove(&event.task) {
+                if let Some((ran_on, since)) = running.remove(event.task) {
                     trace.spans.push(Span { worker: ran_on, task: event.task, start_ms: since, end_ms: at });
                 }
                 if event.kind == SchedulerEventKind::Park {
@@ -71,6 +108,22 @@ pub fn trace_from_events(events: Vec<SchedulerEvent>, t0: f64, wall_ms: f64) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn per_task_values_are_kept_replaced_and_taken_like_a_map() {
+        let mut per_task = PerTask::default();
+        for task in [0, 5, DENSE_TASKS - 1, DENSE_TASKS, u32::MAX] {
+            assert_eq!(per_task.remove(task), None);
+            per_task.insert(task, (1, 1.5));
+            per_task.insert(task, (2, 2.5));
+            assert_eq!(per_task.remove(task), Some((2, 2.5)), "task {task}");
+            assert_eq!(per_task.remove(task), None, "task {task}");
+        }
+        per_task.insert(u32::MAX, (3, 0.0));
+        per_task.insert(DENSE_TASKS + 1, (4, 0.0));
+        assert_eq!(per_task.remove(u32::MAX), Some((3, 0.0)));
+        assert_eq!(per_task.remove(DENSE_TASKS + 1), Some((4, 0.0)));
+    }
 
     #[test]
     fn spans_are_sorted_by_start_as_a_stable_sort_by_total_cmp_sorts_them() {

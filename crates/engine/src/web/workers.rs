@@ -20,7 +20,6 @@ use crate::threads::{worker_finished, worker_started, WorkerMain};
 use crate::wire::PoolWorkerReport;
 use experiments::protocol::{Failure, FailureKind, Response};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
@@ -135,10 +134,12 @@ pub fn release_parked() {
 
 type MessageHandler = Closure<dyn FnMut(MessageEvent)>;
 type ErrorHandler = Closure<dyn FnMut(Event)>;
+type Handles = (Worker, MessageHandler, ErrorHandler);
 
 thread_local! {
-    /// Live workers by id. Holding the `Worker` keeps it from being garbage-collected.
-    static HANDLES: RefCell<HashMap<u32, (Worker, MessageHandler, ErrorHandler)>> = RefCell::new(HashMap::new());
+    /// Live workers by id (a list: a few dozen at most). Holding the `Worker` keeps it from being
+    /// garbage-collected.
+    static HANDLES: RefCell<Vec<(u32, Handles)>> = const { RefCell::new(Vec::new()) };
     static NEXT_ID: Cell<u32> = const { Cell::new(0) };
 }
 
@@ -200,7 +201,7 @@ fn start(name: &str, main: WorkerMain) -> Result<(), String> {
         return Err(format!("could not hand work to a new worker: {}", describe(error)));
     }
     worker_started();
-    HANDLES.with(|h| h.borrow_mut().insert(id, (worker, on_message, on_error)));
+    HANDLES.with(|h| h.borrow_mut().push((id, (worker, on_message, on_error))));
     Ok(())
 }
 
@@ -241,7 +242,11 @@ fn on_worker_error(id: u32, event: Event) {
 /// current event, since this may be running inside one of its closures. Returns the worker the
 /// first time, `None` if it was already counted out.
 fn count_out(id: u32) -> Option<Worker> {
-    let (worker, on_message, on_error) = HANDLES.with(|h| h.borrow_mut().remove(&id))?;
+    let (worker, on_message, on_error) = HANDLES.with(|h| {
+        let mut handles = h.borrow_mut();
+        let at = handles.iter().position(|(live, _)| *live == id)?;
+        Some(handles.swap_remove(at).1)
+    })?;
     worker_finished();
     wasm_bindgen_futures::spawn_local(async move { drop((on_message, on_error)) });
     Some(worker)
