@@ -8,29 +8,28 @@ const MAX_TRACE_EVENTS: usize = 20_000;
 
 /// Sort `spans` by their start (as `f64::total_cmp` orders them), stably.
 pub fn sort_by_start(spans: &mut Vec<Span>) {
-    let keys = spans.iter().map(|span| total_order_key(span.start_ms));
-    *spans = stable_order(keys).into_iter().map(|index| spans[index].clone()).collect();
+    let order = stable_order(spans.iter().map(|span| span.start_ms).collect());
+    *spans = order.into_iter().map(|index| spans[index].clone()).collect();
 }
 
-/// `x` as a `u64` that orders as [`f64::total_cmp`] orders floats.
-fn total_order_key(x: f64) -> u64 {
-    let bits = x.to_bits();
-    if bits >> 63 == 1 {
-        !bits
-    } else {
-        bits | 1 << 63
-    }
-}
-
-/// The indices of `keys` in the order of their keys, equal keys in the order they came: a stable
-/// sort's order. Every stable sort of the engine goes through this one sort of `(key, index)` pairs
-/// (spans by start, the runtime's events by sequence number), so the module carries one copy of
-/// the standard library's sort instead of one per element type.
+/// The indices of `keys` in the order a stable sort by key (`f64::total_cmp`) puts them: equal keys
+/// in the order they came. Every stable sort of the engine goes through here (spans by start, the
+/// runtime's events by sequence number), and this sorts only the keys, with the sort of floats the
+/// measuring code uses anyway, so the module carries no copy of the standard library's sort per
+/// element type.
 #[inline(never)]
-pub(crate) fn stable_order(keys: impl Iterator<Item = u64>) -> Vec<usize> {
-    let mut keyed: Vec<(u64, usize)> = keys.enumerate().map(|(index, key)| (key, index)).collect();
-    keyed.sort_unstable();
-    keyed.into_iter().map(|(_, index)| index).collect()
+pub(crate) fn stable_order(keys: Vec<f64>) -> Vec<usize> {
+    let mut sorted = keys.clone();
+    sorted.sort_by(f64::total_cmp);
+    // Each item goes to the first place of its key in `sorted`, after those of its key before it.
+    let mut placed = vec![0; keys.len()];
+    let mut order = vec![0; keys.len()];
+    for (index, key) in keys.iter().enumerate() {
+        let first = sorted.partition_point(|k| k.total_cmp(key).is_lt());
+        order[first + placed[first]] = index;
+        placed[first] += 1;
+    }
+    order
 }
 
 /// A worker and a time per task: a map from task ids, which count up from 0 (a job's task index),

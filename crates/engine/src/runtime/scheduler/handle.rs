@@ -211,8 +211,9 @@ impl Handle {
         }
         let events: Vec<(u64, SchedulerEvent)> =
             self.shared.events.iter().flat_map(|buffer| std::mem::take(&mut *lock(buffer))).collect();
-        // By sequence number, through the engine's one stable sort (see `stable_order`).
-        let order = crate::trace::stable_order(events.iter().map(|(seq, _)| *seq));
+        // By sequence number, through the engine's one stable sort (`stable_order`: by float keys,
+        // which hold every sequence number below 2^53 exactly).
+        let order = crate::trace::stable_order(events.iter().map(|(seq, _)| *seq as f64).collect());
         order.into_iter().map(|index| events[index].1).collect()
     }
 }
