@@ -144,24 +144,6 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
     });
 
     let never = Signal::stored(false);
-    let gantt = Signal::derive(move || schedule.with(|s| s.as_ref().map(gantt_lanes).unwrap_or_default()));
-    let states = Signal::derive(move || schedule.with(|s| s.as_ref().map(state_lanes).unwrap_or_default()));
-    let summary = Signal::derive(move || {
-        schedule.with(|s| match s {
-            Ok(s) => message(
-                t.gantt_summary,
-                &[
-                    ("cores", Arg::Count(cores.get() as u64)),
-                    ("threads", Arg::Count(threads.get() as u64)),
-                    ("ms", Arg::Text(&format::ms(ms(s.totals.makespan_us)))),
-                    ("switches", Arg::Count(s.totals.context_switches as u64)),
-                    ("utilisation", Arg::Text(&format::percent(s.totals.cpu_utilisation))),
-                ],
-            ),
-            Err(_) => String::new(),
-        })
-    });
-    let group = unique_id("mix");
 
     view! {
             <p class="help">{t.os_simulation_note}</p>
@@ -169,21 +151,7 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
             <Later><ShareBar experiment=ExperimentId::OsScheduler /></Later>
             <ClampNotes notes />
             <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.os_title)]) on:submit=|ev| ev.prevent_default()>
-                <fieldset class="control choice">
-                    <legend>{t.mix}</legend>
-                    {MIXES.iter().map(|&option| view! {
-                        <label>
-                            <input
-                                type="radio"
-                                name=group.clone()
-                                value=option
-                                prop:checked=move || mix.get() == option
-                                on:change=move |_| mix.set(option)
-                            />
-                            {mix_name(option)}
-                        </label>
-                    }).collect_view()}
-                </fieldset>
+                {mix_choice(mix)}
                 <Slider label=t.threads help=t.threads_help.to_string() value=threads range=Signal::stored(THREADS) disabled=never />
                 <Slider label=t.cores help=t.cores_help.to_string() value=cores range=Signal::stored(CORES) disabled=never />
                 <Slider label=t.quantum help=t.quantum_help.to_string() value=quantum range=Signal::stored(QUANTUM_MS) disabled=never />
@@ -203,69 +171,127 @@ fn OsSchedulerControls(machine: Machine) -> impl IntoView {
                     </div>
                 }))}
                 {asks_questions.then(|| view! { <SolveThenReveal phase=quiz seed specs schedule /> })}
-                <Show when=shown>
-                <figure class="timeline">
-                    <figcaption>{t.gantt_caption}</figcaption>
-                    <LaneChart lanes=gantt x_label=t.axis_time_sim summary test_id="os-gantt" />
-                    <p class="timeline-summary" data-testid="os-summary">{summary}</p>
-                </figure>
-                // The second chart in a task of its own: both in one took 55 to 70 ms.
-                <Later>
-                    <figure class="timeline">
-                        <figcaption>{t.states_caption}</figcaption>
-                        <LaneChart lanes=states x_label=t.axis_time_sim summary=Signal::derive(move || t.states_caption.to_string()) test_id="os-states" />
-                    </figure>
-                </Later>
-                // The tables in one more task.
-                <Later>
-                    {move || schedule.get().ok().map(|s| view! {
-                        <div class="table-scroll" tabindex="0">
-                            <table class="os-totals" data-testid="os-totals">
-                                <caption>{t.totals_caption}</caption>
-                                <tbody>
-                                    <tr><th scope="row">{t.total_avg_waiting}</th><td class="num">{format!("{} ms", format::ms(s.totals.average_waiting_us / 1000.0))}</td></tr>
-                                    <tr><th scope="row">{t.total_avg_turnaround}</th><td class="num">{format!("{} ms", format::ms(s.totals.average_turnaround_us / 1000.0))}</td></tr>
-                                    <tr><th scope="row">{t.total_makespan}</th><td class="num">{format!("{} ms", format::ms(ms(s.totals.makespan_us)))}</td></tr>
-                                    <tr><th scope="row">{t.total_utilisation}</th><td class="num" data-value=s.totals.cpu_utilisation>{format::percent(s.totals.cpu_utilisation)}</td></tr>
-                                    <tr><th scope="row">{t.total_switches}</th><td class="num" data-value=s.totals.context_switches>{format::int(s.totals.context_switches as u64)}</td></tr>
-                                    <tr><th scope="row">{t.total_preemptions}</th><td class="num">{format::int(s.totals.preemptions as u64)}</td></tr>
-                                </tbody>
-                            </table>
-                        </div>
-                        <div class="table-scroll" tabindex="0">
-                            <table class="os-threads" data-testid="os-threads">
-                                <caption>{t.threads_caption}</caption>
-                                <thead>
-                                    <tr>
-                                        <th scope="col">{t.col_thread}</th>
-                                        <th scope="col">{t.col_arrival}</th>
-                                        <th scope="col">{t.col_cpu_ms}</th>
-                                        <th scope="col">{t.col_io_ms}</th>
-                                        <th scope="col">{t.col_waiting_ms}</th>
-                                        <th scope="col">{t.col_turnaround_ms}</th>
-                                        <th scope="col">{t.col_preemptions}</th>
-                                        <th scope="col">{t.col_switches}</th>
-                                    </tr>
-                                </thead>
-                                <tbody>
-                                    {s.threads.iter().enumerate().map(|(i, r)| view! {
-                                        <tr data-finish-us=r.finish_us>
-                                            <th scope="row">{fill(t.thread_lane, &[("n", &i.to_string())])}</th>
-                                            <td class="num">{format::ms(ms(r.arrival_us))}</td>
-                                            <td class="num">{format::ms(ms(r.cpu_us))}</td>
-                                            <td class="num">{format::ms(ms(r.io_us))}</td>
-                                            <td class="num">{format::ms(ms(r.waiting_us))}</td>
-                                            <td class="num">{format::ms(ms(r.turnaround_us))}</td>
-                                            <td class="num">{format::int(r.preemptions as u64)}</td>
-                                            <td class="num">{format::int(r.context_switches as u64)}</td>
-                                        </tr>
-                                    }).collect_view()}
-                                </tbody>
-                            </table>
-                        </div>
-                    })}
-                </Later>
-                </Show>
+                <Show when=shown>{schedule_views(schedule, cores, threads)}</Show>
             </Later>
+    }
+}
+
+/// The schedule drawn: a Gantt chart of the cores, the threads' states, then the tables, each in a
+/// task of its own (both charts in one took 55 to 70 ms).
+fn schedule_views(
+    schedule: Memo<Result<Schedule, String>>,
+    cores: RwSignal<u64>,
+    threads: RwSignal<u64>,
+) -> impl IntoView {
+    let t = ui();
+    let gantt = Signal::derive(move || schedule.with(|s| s.as_ref().map(gantt_lanes).unwrap_or_default()));
+    let states = Signal::derive(move || schedule.with(|s| s.as_ref().map(state_lanes).unwrap_or_default()));
+    let summary = Signal::derive(move || {
+        schedule.with(|s| s.as_ref().map_or(String::new(), |s| summary_of(s, cores.get(), threads.get())))
+    });
+    view! {
+        <figure class="timeline">
+            <figcaption>{t.gantt_caption}</figcaption>
+            <LaneChart lanes=gantt x_label=t.axis_time_sim summary test_id="os-gantt" />
+            <p class="timeline-summary" data-testid="os-summary">{summary}</p>
+        </figure>
+        <Later>
+            <figure class="timeline">
+                <figcaption>{t.states_caption}</figcaption>
+                <LaneChart lanes=states x_label=t.axis_time_sim summary=Signal::derive(move || t.states_caption.to_string()) test_id="os-states" />
+            </figure>
+        </Later>
+        <Later>
+            {move || schedule.get().ok().map(|s| schedule_tables(&s))}
+        </Later>
+    }
+}
+
+/// The kind of threads the model generates: CPU-bound, IO-bound or mixed.
+fn mix_choice(mix: RwSignal<&'static str>) -> impl IntoView {
+    let t = ui();
+    let group = unique_id("mix");
+    view! {
+        <fieldset class="control choice">
+            <legend>{t.mix}</legend>
+            {MIXES.iter().map(|&option| view! {
+                <label>
+                    <input
+                        type="radio"
+                        name=group.clone()
+                        value=option
+                        prop:checked=move || mix.get() == option
+                        on:change=move |_| mix.set(option)
+                    />
+                    {mix_name(option)}
+                </label>
+            }).collect_view()}
+        </fieldset>
+    }
+}
+
+/// The schedule in one sentence, for the chart's accessible name and the line under it.
+fn summary_of(s: &Schedule, cores: u64, threads: u64) -> String {
+    let t = ui();
+    message(
+        t.gantt_summary,
+        &[
+            ("cores", Arg::Count(cores)),
+            ("threads", Arg::Count(threads)),
+            ("ms", Arg::Text(&format::ms(ms(s.totals.makespan_us)))),
+            ("switches", Arg::Count(s.totals.context_switches as u64)),
+            ("utilisation", Arg::Text(&format::percent(s.totals.cpu_utilisation))),
+        ],
+    )
+}
+
+/// The schedule's totals, then one row per thread.
+fn schedule_tables(s: &Schedule) -> impl IntoView {
+    let t = ui();
+    view! {
+        <div class="table-scroll" tabindex="0">
+            <table class="os-totals" data-testid="os-totals">
+                <caption>{t.totals_caption}</caption>
+                <tbody>
+                    <tr><th scope="row">{t.total_avg_waiting}</th><td class="num">{format!("{} ms", format::ms(s.totals.average_waiting_us / 1000.0))}</td></tr>
+                    <tr><th scope="row">{t.total_avg_turnaround}</th><td class="num">{format!("{} ms", format::ms(s.totals.average_turnaround_us / 1000.0))}</td></tr>
+                    <tr><th scope="row">{t.total_makespan}</th><td class="num">{format!("{} ms", format::ms(ms(s.totals.makespan_us)))}</td></tr>
+                    <tr><th scope="row">{t.total_utilisation}</th><td class="num" data-value=s.totals.cpu_utilisation>{format::percent(s.totals.cpu_utilisation)}</td></tr>
+                    <tr><th scope="row">{t.total_switches}</th><td class="num" data-value=s.totals.context_switches>{format::int(s.totals.context_switches as u64)}</td></tr>
+                    <tr><th scope="row">{t.total_preemptions}</th><td class="num">{format::int(s.totals.preemptions as u64)}</td></tr>
+                </tbody>
+            </table>
+        </div>
+        <div class="table-scroll" tabindex="0">
+            <table class="os-threads" data-testid="os-threads">
+                <caption>{t.threads_caption}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{t.col_thread}</th>
+                        <th scope="col">{t.col_arrival}</th>
+                        <th scope="col">{t.col_cpu_ms}</th>
+                        <th scope="col">{t.col_io_ms}</th>
+                        <th scope="col">{t.col_waiting_ms}</th>
+                        <th scope="col">{t.col_turnaround_ms}</th>
+                        <th scope="col">{t.col_preemptions}</th>
+                        <th scope="col">{t.col_switches}</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {s.threads.iter().enumerate().map(|(i, r)| view! {
+                        <tr data-finish-us=r.finish_us>
+                            <th scope="row">{fill(t.thread_lane, &[("n", &i.to_string())])}</th>
+                            <td class="num">{format::ms(ms(r.arrival_us))}</td>
+                            <td class="num">{format::ms(ms(r.cpu_us))}</td>
+                            <td class="num">{format::ms(ms(r.io_us))}</td>
+                            <td class="num">{format::ms(ms(r.waiting_us))}</td>
+                            <td class="num">{format::ms(ms(r.turnaround_us))}</td>
+                            <td class="num">{format::int(r.preemptions as u64)}</td>
+                            <td class="num">{format::int(r.context_switches as u64)}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
     }
 }

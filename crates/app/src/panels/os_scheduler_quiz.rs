@@ -129,53 +129,6 @@ pub fn SolveThenReveal(
         phase.set(QuizPhase::Predicting);
     };
     let heading = unique_id("quiz");
-    let choice = move |question: Question, chosen: RwSignal<Option<usize>>| {
-        let id = unique_id(question.id());
-        let label = match question {
-            Question::First => t.quiz_first_question,
-            Question::Last => t.quiz_last_question,
-        };
-        view! {
-            <div class="control">
-                <label for=id.clone()>{label}</label>
-                <select
-                    id=id
-                    data-question=question.id()
-                    disabled=move || phase.get() == QuizPhase::Revealed
-                    prop:value=move || chosen.get().map(|i| i.to_string()).unwrap_or_default()
-                    on:change=move |ev| chosen.set(event_target_value(&ev).parse().ok())
-                >
-                    <option value="">{t.quiz_choose}</option>
-                    {move || (0..specs.with(Vec::len)).map(|i| view! {
-                        <option value=i.to_string()>{thread_name(i)}</option>
-                    }).collect_view()}
-                </select>
-            </div>
-        }
-    };
-    let verdicts = move || {
-        schedule.with(|s| {
-            s.as_ref().ok().map(|s| {
-                [(Question::First, first.get()), (Question::Last, last.get())]
-                    .into_iter()
-                    .map(|(question, chosen)| {
-                        let (right, text) = verdict(s, question, chosen);
-                        let answer: Vec<String> = finishers(s, question).0.iter().map(|i| i.to_string()).collect();
-                        view! {
-                            <p
-                                class={if right { "quiz-verdict right" } else { "quiz-verdict wrong" }}
-                                data-question=question.id()
-                                data-right=right.to_string()
-                                data-answer=answer.join(",")
-                            >
-                                {text}
-                            </p>
-                        }
-                    })
-                    .collect_view()
-            })
-        })
-    };
     view! {
         <div class="os-quiz-switch">
             <button
@@ -192,30 +145,10 @@ pub fn SolveThenReveal(
             <section class="os-quiz" aria-labelledby=heading.clone() data-testid="os-quiz">
                 <h3 id=heading.clone()>{t.quiz_heading}</h3>
                 <p class="help">{t.quiz_intro}</p>
-                <div class="table-scroll">
-                    <table class="os-quiz-threads">
-                        <caption>{t.quiz_threads_caption}</caption>
-                        <thead>
-                            <tr>
-                                <th scope="col">{t.col_thread}</th>
-                                <th scope="col">{t.col_arrival}</th>
-                                <th scope="col">{t.quiz_col_bursts}</th>
-                            </tr>
-                        </thead>
-                        <tbody>
-                            {move || specs.with(|specs| specs.iter().enumerate().map(|(i, spec)| view! {
-                                <tr>
-                                    <th scope="row">{thread_name(i)}</th>
-                                    <td class="num">{tenths(spec.arrival_us)}</td>
-                                    <td>{bursts_text(spec)}</td>
-                                </tr>
-                            }).collect_view())}
-                        </tbody>
-                    </table>
-                </div>
+                {threads_table(specs)}
                 <div class="controls os-quiz-choices">
-                    {choice(Question::First, first)}
-                    {choice(Question::Last, last)}
+                    {choice(Question::First, first, phase, specs)}
+                    {choice(Question::Last, last, phase, specs)}
                 </div>
                 <div class="button-row">
                     {move || match phase.get() {
@@ -230,9 +163,94 @@ pub fn SolveThenReveal(
                     }}
                 </div>
                 <div role="status" data-testid="os-quiz-verdict">
-                    {move || (phase.get() == QuizPhase::Revealed).then(verdicts)}
+                    {move || (phase.get() == QuizPhase::Revealed).then(|| verdicts(schedule, first.get(), last.get()))}
                 </div>
             </section>
         </Show>
+    }
+}
+
+/// One question: which thread finishes first (or last), chosen from a list of the threads.
+fn choice(
+    question: Question,
+    chosen: RwSignal<Option<usize>>,
+    phase: RwSignal<QuizPhase>,
+    specs: Memo<Vec<ThreadSpec>>,
+) -> impl IntoView {
+    let t = ui();
+    let id = unique_id(question.id());
+    let label = match question {
+        Question::First => t.quiz_first_question,
+        Question::Last => t.quiz_last_question,
+    };
+    view! {
+        <div class="control">
+            <label for=id.clone()>{label}</label>
+            <select
+                id=id
+                data-question=question.id()
+                disabled=move || phase.get() == QuizPhase::Revealed
+                prop:value=move || chosen.get().map(|i| i.to_string()).unwrap_or_default()
+                on:change=move |ev| chosen.set(event_target_value(&ev).parse().ok())
+            >
+                <option value="">{t.quiz_choose}</option>
+                {move || (0..specs.with(Vec::len)).map(|i| view! {
+                    <option value=i.to_string()>{thread_name(i)}</option>
+                }).collect_view()}
+            </select>
+        </div>
+    }
+}
+
+/// Each answer set against the schedule: right or wrong, and which threads it was.
+fn verdicts(schedule: Memo<Result<Schedule, String>>, first: Option<usize>, last: Option<usize>) -> impl IntoView {
+    schedule.with(|s| {
+        s.as_ref().ok().map(|s| {
+            [(Question::First, first), (Question::Last, last)]
+                .into_iter()
+                .map(|(question, chosen)| {
+                    let (right, text) = verdict(s, question, chosen);
+                    let answer: Vec<String> = finishers(s, question).0.iter().map(|i| i.to_string()).collect();
+                    view! {
+                        <p
+                            class={if right { "quiz-verdict right" } else { "quiz-verdict wrong" }}
+                            data-question=question.id()
+                            data-right=right.to_string()
+                            data-answer=answer.join(",")
+                        >
+                            {text}
+                        </p>
+                    }
+                })
+                .collect_view()
+        })
+    })
+}
+
+/// The threads to reason about: when each arrives and its bursts.
+fn threads_table(specs: Memo<Vec<ThreadSpec>>) -> impl IntoView {
+    let t = ui();
+    view! {
+        <div class="table-scroll">
+            <table class="os-quiz-threads">
+                <caption>{t.quiz_threads_caption}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{t.col_thread}</th>
+                        <th scope="col">{t.col_arrival}</th>
+                        <th scope="col">{t.quiz_col_bursts}</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {move || specs.with(|specs| specs.iter().enumerate().map(|(i, spec)| view! {
+                        <tr>
+                            <th scope="row">{thread_name(i)}</th>
+                            <td class="num">{tenths(spec.arrival_us)}</td>
+                            <td>{bursts_text(spec)}</td>
+                        </tr>
+                    }).collect_view())}
+                </tbody>
+            </table>
+        </div>
     }
 }
