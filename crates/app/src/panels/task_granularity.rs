@@ -307,11 +307,14 @@ fn prediction(rows: Signal<Vec<ResultRow>>) -> AnyView {
     view! { <Prediction experiment=ExperimentId::TaskGranularity question options measured quotes="row:goroutines@1" /> }.into_any()
 }
 
+/// One line of the run: its (variant, workers) and its points over the task sizes.
+type KindLine = ((Variant, u32), Vec<SweepPoint>);
+
 /// What the question to work out reads: the run's lines per (variant, workers) over the task sizes,
 /// the task count they were measured with, the count sweep's lines per task size, and how far it goes.
 #[derive(Clone, Copy)]
 struct CostQuestion {
-    lines: RwSignal<Vec<((Variant, u32), Vec<SweepPoint>)>>,
+    lines: RwSignal<Vec<KindLine>>,
     measured_tasks: RwSignal<u32>,
     count_lines: RwSignal<Vec<(u32, Vec<SweepPoint>)>>,
     up_to: RwSignal<u64>,
