@@ -55,14 +55,24 @@ pub fn fixed(value: f64, digits: u8) -> String {
     with(value, digits, digits, false)
 }
 
-/// Milliseconds with as many decimals as are meaningful for their size.
-pub fn ms(value: f64) -> String {
-    let digits = match value.abs() {
+/// A number with at most `max_digits` decimals, and no trailing zeros: 12.5, 15, 0.081.
+pub fn decimal(value: f64, max_digits: u8) -> String {
+    with(value, 0, max_digits, false)
+}
+
+/// How many decimals [`ms`] shows for a time of this size.
+pub fn ms_digits(value: f64) -> u8 {
+    match value.abs() {
         v if v < 1.0 => 3,
         v if v < 10.0 => 2,
         v if v < 100.0 => 1,
         _ => 0,
-    };
+    }
+}
+
+/// Milliseconds with as many decimals as are meaningful for their size.
+pub fn ms(value: f64) -> String {
+    let digits = ms_digits(value);
     // A value that rounds to zero is shown as zero, never "-0.000" (a task that started a few
     // microseconds "before" its run by another worker's clock).
     let shown = if value.abs() < 0.5 * 10f64.powi(-i32::from(digits)) { 0.0 } else { value };

@@ -24,3 +24,4 @@ pub mod split_view;
 pub mod timeline;
 pub mod trace_picker;
 pub mod unavailable;
+pub mod work_it_out;

@@ -237,6 +237,7 @@ fn bubble_sort_views(views: BubbleSortViews) -> SplitBuilt {
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
+            {work_it_out(sweep)}
             <ShareBar experiment=ExperimentId::BubbleSort rows />
                 <CompareResults experiment=ExperimentId::BubbleSort own=rows compared />
             </Later>
@@ -288,4 +289,50 @@ fn prediction(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
     let question =
         Signal::derive(move || message(ui().predict_sort_question, &[("workers", Arg::Count(workers.get()))]));
     speedup_question(ExperimentId::BubbleSort, question, rows, "chunked", workers)
+}
+
+/// The chunked sort's sweep as (workers, speedup over itself on one worker), if it has a point on
+/// one worker.
+fn chunked_speedups(lines: &[SortLine]) -> Vec<(f64, f64)> {
+    let Some((_, points)) = lines.iter().find(|(a, _)| *a == SortAlgorithm::ChunkedBubble) else { return Vec::new() };
+    let Some(one) = points.iter().find(|(k, _)| *k == 1).map(|(_, s)| *s) else { return Vec::new() };
+    points.iter().map(|&(k, summary)| (k as f64, speedup(&one, &summary))).collect()
+}
+
+/// Work it out: Amdahl's ceiling for the chunked sort, from the serial share fitted to its sweep
+/// (the fit the speedup chart draws), beside the best speedup the sweep measured.
+fn work_it_out(sweep: RwSignal<Vec<SortLine>>) -> AnyView {
+    use crate::components::work_it_out::{
+        self as question, amdahl_ceiling, first, inputs, press, shown, Ask, Exercise,
+    };
+    use experiments::stats::amdahl_serial_fraction;
+    let t = ui();
+    let ask = Signal::derive(move || {
+        let Some(serial) = sweep.with(|lines| amdahl_serial_fraction(&chunked_speedups(lines))) else {
+            return first(t.sweep);
+        };
+        // The share as shown, to a tenth of a percent: the reader computes from that.
+        let serial = shown(serial, 3);
+        let Some(answer) = amdahl_ceiling(serial) else { return Ask::First(t.work_amdahl_none.to_string()) };
+        let x = format::decimal(answer, 2);
+        Ask::Exercise(Exercise {
+            formula: "amdahl",
+            question: fill(t.work_amdahl_question, &[("serial", &format::decimal(serial * 100.0, 1))]),
+            unit: t.unit_times,
+            answer,
+            worked: fill(t.work_amdahl_worked, &[("s", &format::decimal(serial, 3)), ("answer", &x)]),
+            computed: fill(t.work_at_most_times, &[("x", &x)]),
+            inputs: inputs(&[("serial", serial)]),
+        })
+    });
+    let measured = Signal::derive(move || {
+        let (k, best) = sweep.with(|lines| {
+            chunked_speedups(lines).into_iter().filter(|(_, s)| s.is_finite()).max_by(|a, b| a.1.total_cmp(&b.1))
+        })?;
+        Some((
+            message(t.work_measured_best, &[("workers", Arg::Count(k as u64))]),
+            fill(t.work_value_times, &[("x", &format::decimal(best, 2))]),
+        ))
+    });
+    question::work_it_out(ask, measured, press(t.sweep))
 }

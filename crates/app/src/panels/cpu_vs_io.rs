@@ -63,6 +63,9 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
         io_points: RwSignal::new(Vec::new()),
         cpu_points: RwSignal::new(Vec::new()),
         sweep_workers: RwSignal::new(exp.get().workers),
+        kind,
+        tasks,
+        cores: machine.cores,
     };
     let CpuVsIoViews { traces, io_points, cpu_points, sweep_workers, .. } = views;
 
@@ -160,6 +163,10 @@ struct CpuVsIoViews {
     io_points: RwSignal<Vec<SweepPoint>>,
     cpu_points: RwSignal<Vec<SweepPoint>>,
     sweep_workers: RwSignal<u32>,
+    /// The knobs and the logical processors the question to work out names.
+    kind: RwSignal<&'static str>,
+    tasks: RwSignal<u64>,
+    cores: u32,
 }
 
 /// The CPU- versus IO-bound panel's sharing, comparison, timeline and sweep chart: a split point of its own
@@ -167,7 +174,7 @@ struct CpuVsIoViews {
 #[wasm_split(views_cpu_vs_io, fallible, wasm_split_path = ::leptos::wasm_split)]
 fn cpu_vs_io_views(views: CpuVsIoViews) -> SplitBuilt {
     let t = ui();
-    let CpuVsIoViews { rows, compared, traces, io_points, cpu_points, sweep_workers } = views;
+    let CpuVsIoViews { rows, compared, traces, io_points, cpu_points, sweep_workers, kind, tasks, cores } = views;
     let series = Signal::derive(move || {
         [("io", io_points), ("cpu", cpu_points)]
             .into_iter()
@@ -180,6 +187,7 @@ fn cpu_vs_io_views(views: CpuVsIoViews) -> SplitBuilt {
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
+            {work_it_out(rows, kind, tasks, cores)}
             <ShareBar experiment=ExperimentId::CpuVsIo rows />
             <CompareResults experiment=ExperimentId::CpuVsIo own=rows compared />
         </Later>
@@ -218,4 +226,74 @@ fn prediction(
         message(template, &[("workers", Arg::Count(workers.get())), ("tasks", Arg::Count(tasks.get()))])
     });
     workers_question(ExperimentId::CpuVsIo, question, rows, workers)
+}
+
+/// Work it out. Reads that wait: t goroutines share the reads and their waits overlap, so they take
+/// at least ⌈reads ÷ t⌉ waits, whatever the workers. Parsing only: at best the loop's time over what
+/// runs at once. Either beside the goroutines' measured time.
+fn work_it_out(
+    rows: Signal<Vec<ResultRow>>,
+    kind: RwSignal<&'static str>,
+    tasks: RwSignal<u64>,
+    cores: u32,
+) -> AnyView {
+    use crate::components::predict::latest_plain_run;
+    use crate::components::work_it_out::{
+        self as question, first, ideal_time, inputs, measured_ms, press, rounds, Ask, Exercise,
+    };
+    use crate::format;
+    use experiments::catalog::cpu_vs_io::{DOCUMENTS, IO_LATENCY_US};
+    let t = ui();
+    // The latest run's row of `variant` if that run measured the kind of work now chosen.
+    let row = move |variant: &'static str| {
+        let chosen = kind.get();
+        rows.with(|rows| {
+            latest_plain_run(rows)
+                .iter()
+                .find(|r| r.kind == variant && r.context.settings.iter().any(|(k, v)| k == "kind" && v == chosen))
+                .map(|r| (r.summary.median_ms, r.workers, r.tasks))
+        })
+    };
+    let ask = Signal::derive(move || {
+        if kind.get() == "cpu" {
+            return match (row("sequential"), row("goroutines")) {
+                (Some((one, _, _)), Some((_, workers, tasks))) => {
+                    Ask::Exercise(ideal_time(t.work_cpu_question, one, workers, tasks, cores))
+                }
+                _ => first(t.run),
+            };
+        }
+        let (n, latency_ms) = (tasks.get() as u32, IO_LATENCY_US / 1_000);
+        let answer = (rounds(DOCUMENTS, n) * latency_ms) as f64;
+        Ask::Exercise(Exercise {
+            formula: "overlap",
+            question: message(
+                t.work_io_question,
+                &[
+                    ("tasks", Arg::Count(n as u64)),
+                    ("docs", Arg::Count(DOCUMENTS as u64)),
+                    ("latency", Arg::Text(&format::int(latency_ms as u64))),
+                ],
+            ),
+            unit: t.unit_ms,
+            answer,
+            worked: fill(
+                t.work_io_worked,
+                &[
+                    ("docs", &format::int(DOCUMENTS as u64)),
+                    ("tasks", &format::int(n as u64)),
+                    ("latency", &format::int(latency_ms as u64)),
+                    ("answer", &format::ms(answer)),
+                ],
+            ),
+            computed: fill(t.work_at_least_ms, &[("ms", &format::ms(answer))]),
+            inputs: inputs(&[("docs", DOCUMENTS as f64), ("tasks", n as f64), ("latency", latency_ms as f64)]),
+        })
+    });
+    let measured = Signal::derive(move || {
+        let (ms, workers, measured_tasks) = row("goroutines")?;
+        // Reads that wait: only a run of the task count asked about answers the question.
+        (kind.get() == "cpu" || measured_tasks == tasks.get() as u32).then(|| measured_ms(workers, ms))
+    });
+    question::work_it_out(ask, measured, press(t.run))
 }

@@ -85,11 +85,11 @@ fn DemoControls(machine: Machine) -> impl IntoView {
             <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
             <ResultsTable rows=log.rows.into() />
         </Later>
-        <LaterCode load=move || demo_views(log.rows.into(), compared, one_worker, many_workers, axis_max_ms) />
+        <LaterCode load=move || demo_views(log.rows.into(), compared, one_worker, many_workers, axis_max_ms, cores) />
     }
 }
 
-/// The demo panel's sharing, comparison and its two timelines: a split point of its own
+/// The demo panel's question to work out, sharing, comparison and its two timelines: a split point of its own
 /// (`views_demo`), fetched after the engine's files (components::split_view::LaterCode).
 #[wasm_split(views_demo, fallible, wasm_split_path = ::leptos::wasm_split)]
 fn demo_views(
@@ -98,6 +98,7 @@ fn demo_views(
     one_worker: RwSignal<Option<Measurement>>,
     many_workers: RwSignal<Option<Measurement>>,
     axis_max_ms: Signal<f64>,
+    cores: u32,
 ) -> SplitBuilt {
     let label_of = move |m: RwSignal<Option<Measurement>>| {
         Signal::derive(move || m.with(|m| m.as_ref().map(|m| describe(&m.job)).unwrap_or_default()))
@@ -109,6 +110,7 @@ fn demo_views(
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
+            {work_it_out(rows, cores)}
             <ShareBar experiment=ExperimentId::Demo rows />
             <CompareResults experiment=ExperimentId::Demo own=rows compared />
             <div class="timeline-pair">
@@ -134,4 +136,24 @@ fn prediction(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
     });
     view! { <Prediction experiment=ExperimentId::Demo question options measured quotes="row:many-workers" /> }
         .into_any()
+}
+
+/// Work it out: the shortest time the tasks could take on k workers, from their time on one.
+fn work_it_out(rows: Signal<Vec<ResultRow>>, cores: u32) -> AnyView {
+    use crate::components::predict::latest_plain_run;
+    use crate::components::work_it_out::{self as question, first, ideal_time, measured_ms, press, Ask};
+    let t = ui();
+    let of = move |kind: &'static str| {
+        rows.with(|rows| {
+            latest_plain_run(rows).iter().find(|r| r.kind == kind).map(|r| (r.summary.median_ms, r.workers, r.tasks))
+        })
+    };
+    let ask = Signal::derive(move || match (of("one-worker"), of("many-workers")) {
+        (Some((one, _, _)), Some((_, workers, tasks))) => {
+            Ask::Exercise(ideal_time(t.work_demo_question, one, workers, tasks, cores))
+        }
+        _ => first(t.demo_run),
+    });
+    let measured = Signal::derive(move || of("many-workers").map(|(ms, workers, _)| measured_ms(workers, ms)));
+    question::work_it_out(ask, measured, press(t.demo_run))
 }

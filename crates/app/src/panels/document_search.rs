@@ -104,6 +104,8 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         threads_points: RwSignal::new(Vec::new()),
         goroutines_points: RwSignal::new(Vec::new()),
         sweep_workers: RwSignal::new(exp.get().workers),
+        documents,
+        latency,
     };
     let DocumentSearchViews { overshoot, traces, threads_points, goroutines_points, sweep_workers, .. } = views;
     let note_waits = move |m: &Measurement| {
@@ -209,15 +211,27 @@ struct DocumentSearchViews {
     threads_points: RwSignal<Vec<SweepPoint>>,
     goroutines_points: RwSignal<Vec<SweepPoint>>,
     sweep_workers: RwSignal<u32>,
+    /// The knobs the question to work out names.
+    documents: RwSignal<u64>,
+    latency: RwSignal<u64>,
 }
 
-/// The document search panel's sharing, comparison, read overshoot, timelines and sweep chart: a split point of its own
+/// The document search panel's question to work out, sharing, comparison, read overshoot, timelines and sweep chart: a split point of its own
 /// (`views_document_search`), fetched after the engine's files (components::split_view::LaterCode).
 #[wasm_split(views_document_search, fallible, wasm_split_path = ::leptos::wasm_split)]
 fn document_search_views(views: DocumentSearchViews) -> SplitBuilt {
     let t = ui();
-    let DocumentSearchViews { rows, compared, overshoot, traces, threads_points, goroutines_points, sweep_workers } =
-        views;
+    let DocumentSearchViews {
+        rows,
+        compared,
+        overshoot,
+        traces,
+        threads_points,
+        goroutines_points,
+        sweep_workers,
+        documents,
+        latency,
+    } = views;
     let overshoot = Signal::from(overshoot);
     let series = Signal::derive(move || {
         let k = [("workers", Arg::Count(sweep_workers.get() as u64))];
@@ -241,6 +255,7 @@ fn document_search_views(views: DocumentSearchViews) -> SplitBuilt {
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
+            {work_it_out(rows, documents, latency)}
             <ShareBar experiment=ExperimentId::DocumentSearch rows />
             <CompareResults experiment=ExperimentId::DocumentSearch own=rows compared />
             <OvershootLine report=overshoot />
@@ -279,4 +294,51 @@ fn prediction(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>, tasks: RwSig
         )
     });
     workers_question(ExperimentId::DocumentSearch, question, rows, workers)
+}
+
+/// Work it out: the least time the loop takes, one read after another (documents × latency),
+/// beside the loop's measured time with the same documents and latency.
+fn work_it_out(rows: Signal<Vec<ResultRow>>, documents: RwSignal<u64>, latency: RwSignal<u64>) -> AnyView {
+    use crate::components::predict::latest_run;
+    use crate::components::work_it_out::{self as question, inputs, press, Ask, Exercise};
+    let t = ui();
+    let ask = Signal::derive(move || {
+        let (docs, latency_ms) = (documents.get(), latency.get());
+        if latency_ms == 0 {
+            return Ask::First(t.work_docs_zero.to_string());
+        }
+        let answer = (docs * latency_ms) as f64;
+        let shown = |n: u64| format::int(n);
+        Ask::Exercise(Exercise {
+            formula: "loop",
+            question: message(
+                t.work_docs_question,
+                &[("docs", Arg::Count(docs)), ("latency", Arg::Text(&shown(latency_ms)))],
+            ),
+            unit: t.unit_ms,
+            answer,
+            worked: fill(
+                t.work_docs_worked,
+                &[("docs", &shown(docs)), ("latency", &shown(latency_ms)), ("answer", &format::ms(answer))],
+            ),
+            computed: fill(t.work_at_least_ms, &[("ms", &format::ms(answer))]),
+            inputs: inputs(&[("docs", docs as f64), ("latency", latency_ms as f64)]),
+        })
+    });
+    let measured = Signal::derive(move || {
+        let wanted = [(DOCUMENTS.key, documents.get()), (LATENCY_MS.key, latency.get())];
+        let ms = rows.with(|rows| {
+            latest_run(rows)
+                .iter()
+                .find(|r| {
+                    r.kind == "sequential"
+                        && wanted.iter().all(|(key, value)| {
+                            r.context.settings.iter().any(|(k, v)| k == key && *v == value.to_string())
+                        })
+                })
+                .map(|r| r.summary.median_ms)
+        })?;
+        Some((t.work_measured_loop.to_string(), fill(t.work_value_ms, &[("ms", &format::ms(ms))])))
+    });
+    question::work_it_out(ask, measured, press(t.run))
 }

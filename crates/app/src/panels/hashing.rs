@@ -107,6 +107,9 @@ fn HashingControls(machine: Machine) -> impl IntoView {
         digests: RwSignal::new(Vec::new()),
         throughputs: RwSignal::new(Vec::new()),
         traces: TraceLog::new(),
+        workers,
+        hashes,
+        cores,
     };
     let HashingViews { digests, throughputs, traces, .. } = views;
 
@@ -223,19 +226,24 @@ struct HashingViews {
     digests: RwSignal<Vec<(String, bool, u32)>>,
     throughputs: RwSignal<Vec<(String, u32, f64, f64)>>,
     traces: TraceLog,
+    /// The knobs and the logical processors the question to work out names.
+    workers: RwSignal<u64>,
+    hashes: RwSignal<u64>,
+    cores: u32,
 }
 
-/// The hashing panel's digests, results and throughput tables, comparison, sharing and timeline: a split point of its own
+/// The hashing panel's question to work out, digests, results and throughput tables, comparison, sharing and timeline: a split point of its own
 /// (`views_hashing`), fetched after the engine's files (components::split_view::LaterCode).
 #[wasm_split(views_hashing, fallible, wasm_split_path = ::leptos::wasm_split)]
 fn hashing_views(views: HashingViews) -> SplitBuilt {
     let t = ui();
-    let HashingViews { rows, compared, digests, throughputs, traces } = views;
+    let HashingViews { rows, compared, digests, throughputs, traces, workers, hashes, cores } = views;
     let (traced, traced_label) = traces.shown_where(|m| m.job.variant != Variant::Sequential, |m| describe(&m.job));
     let lanes = Signal::derive(move || traced.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
+            {work_it_out(rows, workers, hashes, cores)}
             <ShareBar experiment=ExperimentId::Hashing rows />
             {move || digests.with(|d| d.first().cloned()).map(|(digest, _, _)| {
                 let all_agree = digests.with(|d| d.iter().all(|(value, ok, _)| *ok && *value == digest));
@@ -291,4 +299,51 @@ fn prediction(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>, hashes: RwSi
         )
     });
     speedup_question(ExperimentId::Hashing, question, rows, "tasks", workers)
+}
+
+/// Work it out: the rounds t hashes take on k workers (⌈t ÷ k⌉), and so the most speedup they can
+/// give over the loop, beside the speedup measured with k workers.
+fn work_it_out(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>, hashes: RwSignal<u64>, cores: u32) -> AnyView {
+    use crate::components::predict::latest_plain_run;
+    use crate::components::work_it_out::{self as question, inputs, press, rounds, rounds_speedup, Ask, Exercise};
+    let t = ui();
+    let ask = Signal::derive(move || {
+        let (k, h) = (workers.get() as u32, hashes.get() as u32);
+        let (rounds, answer) = (rounds(h, k), rounds_speedup(h, k));
+        let x = format::decimal(answer, 2);
+        Ask::Exercise(Exercise {
+            formula: "rounds",
+            question: message(
+                t.work_hash_question,
+                &[("hashes", Arg::Count(h as u64)), ("workers", Arg::Count(k as u64))],
+            ),
+            unit: t.unit_times,
+            answer,
+            worked: message(
+                t.work_hash_worked,
+                &[
+                    ("hashes", Arg::Text(&format::int(h as u64))),
+                    ("workers", Arg::Text(&format::int(k as u64))),
+                    ("rounds", Arg::Count(rounds as u64)),
+                    ("answer", Arg::Text(&x)),
+                ],
+            ),
+            computed: fill(t.work_at_most_times, &[("x", &x)]),
+            inputs: inputs(&[("hashes", h as f64), ("workers", k as f64)]),
+        })
+    });
+    let measured = Signal::derive(move || {
+        let k = workers.get() as u32;
+        let speedup = rows.with(|rows| {
+            latest_plain_run(rows)
+                .iter()
+                .find(|r| r.kind == "tasks" && r.workers == k && r.tasks == hashes.get() as u32)
+                .and_then(|r| r.speedup)
+        })?;
+        Some((
+            message(t.work_measured_cores, &[("workers", Arg::Count(k as u64)), ("cores", Arg::Count(cores as u64))]),
+            fill(t.work_value_times, &[("x", &format::decimal(speedup, 2))]),
+        ))
+    });
+    question::work_it_out(ask, measured, press(t.run))
 }

@@ -154,15 +154,16 @@ fn QpsControls(machine: Machine) -> impl IntoView {
             {prediction(Signal::derive(ratio))}
             <RunStatus runner=exp.runner describe=move |index| if index == 0 { i18n::ui().qps_threads.to_string() } else { i18n::ui().qps_workers.to_string() } />
         </Later>
-        <LaterCode load=move || qps_views(results, Signal::derive(ratio), concurrency.into()) />
+        <LaterCode load=move || qps_views(results, Signal::derive(ratio), [concurrency.into(), wait.into(), work.into()]) />
     }
 }
 
 /// The QPS panel's results table, ratio, in-flight chart and sharing: a split point of its own
 /// (`views_qps`), fetched after the engine's files (components::split_view::LaterCode).
 #[wasm_split(views_qps, fallible, wasm_split_path = ::leptos::wasm_split)]
-fn qps_views(results: RwSignal<Vec<Measurement>>, ratio: Signal<Option<f64>>, concurrency: Signal<u64>) -> SplitBuilt {
+fn qps_views(results: RwSignal<Vec<Measurement>>, ratio: Signal<Option<f64>>, load: [Signal<u64>; 3]) -> SplitBuilt {
     let t = ui();
+    let [concurrency, wait, work] = load;
     let lines = Signal::derive(move || {
         results.with(|all| {
             all.iter()
@@ -176,6 +177,7 @@ fn qps_views(results: RwSignal<Vec<Measurement>>, ratio: Signal<Option<f64>>, co
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
+            {work_it_out(results, concurrency, wait, work)}
             <ShareBar experiment=ExperimentId::Qps />
             <Show when=move || results.with(|r| !r.is_empty())>
                 <div class="table-scroll" tabindex="0">
@@ -231,4 +233,63 @@ fn prediction(tasks_over_pool: Signal<Option<f64>>) -> AnyView {
     let question = Signal::stored(t.predict_qps_question.to_string());
     let options = Signal::stored(strings(&t.predict_qps_options));
     view! { <Prediction experiment=ExperimentId::Qps question options measured quotes="testid:qps-ratio" /> }.into_any()
+}
+
+/// Work it out: Little's law, the most requests per second the goroutine server can answer with c
+/// requests in flight that each take their wait and their work, beside what it answered.
+fn work_it_out(
+    results: RwSignal<Vec<Measurement>>,
+    concurrency: Signal<u64>,
+    wait: Signal<u64>,
+    work: Signal<u64>,
+) -> AnyView {
+    use crate::components::work_it_out::{self as question, inputs, little_per_s, press, request_s, Ask, Exercise};
+    let t = ui();
+    let ask = Signal::derive(move || {
+        let (c, wait_ms, work_us) = (concurrency.get() as u32, wait.get() as u32, work.get() as u32);
+        let seconds = request_s(wait_ms, work_us);
+        let Some(answer) = little_per_s(c, seconds) else { return Ask::First(t.work_qps_zero.to_string()) };
+        let rate = format::int(answer.round() as u64);
+        Ask::Exercise(Exercise {
+            formula: "little",
+            question: message(
+                t.work_qps_question,
+                &[
+                    ("c", Arg::Count(c as u64)),
+                    ("wait", Arg::Text(&format::int(wait_ms as u64))),
+                    ("work", Arg::Text(&format::int(work_us as u64))),
+                ],
+            ),
+            unit: t.unit_rps,
+            answer,
+            worked: fill(
+                t.work_qps_worked,
+                &[
+                    ("c", &format::int(c as u64)),
+                    ("wait", &format::int(wait_ms as u64)),
+                    ("work", &format::int(work_us as u64)),
+                    ("seconds", &format::decimal(seconds, 6)),
+                    ("answer", &rate),
+                ],
+            ),
+            computed: fill(t.work_at_most_rps, &[("rate", &rate)]),
+            inputs: inputs(&[("c", c as f64), ("wait", wait_ms as f64), ("work", work_us as f64)]),
+        })
+    });
+    let measured = Signal::derive(move || {
+        // Only a run of the load the question names answers it.
+        let (c, wait_us, work_us) = (concurrency.get() as u32, wait.get() as u32 * 1_000, work.get() as u32);
+        let qps = results.with(|all| {
+            all.iter()
+                .filter(|m| matches!(m.job.workload, experiments::Workload::Qps { concurrency, wait_us: w, work_us: u, .. } if concurrency == c && w == wait_us && u == work_us))
+                .find(|m| m.job.variant == Variant::Goroutines)
+                .and_then(|m| m.qps.as_ref())
+                .map(|q| q.qps)
+        })?;
+        Some((
+            t.work_measured_goroutines.to_string(),
+            fill(t.work_value_rps, &[("rate", &format::int(qps.round() as u64))]),
+        ))
+    });
+    question::work_it_out(ask, measured, press(t.run))
 }

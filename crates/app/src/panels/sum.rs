@@ -158,6 +158,7 @@ fn sum_views(views: SumViews) -> SplitBuilt {
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
+            {work_it_out(rows, cores)}
             <ShareBar experiment=ExperimentId::Sum rows />
             <CompareResults experiment=ExperimentId::Sum own=rows compared />
         </Later>
@@ -183,4 +184,24 @@ fn prediction(rows: Signal<Vec<ResultRow>>, workers: RwSignal<u64>) -> AnyView {
     let question =
         Signal::derive(move || message(ui().predict_sum_question, &[("workers", Arg::Count(workers.get()))]));
     speedup_question(ExperimentId::Sum, question, rows, "tasks", workers)
+}
+
+/// Work it out: the shortest time the tasks could take, from the time the loop measured.
+fn work_it_out(rows: Signal<Vec<ResultRow>>, cores: u32) -> AnyView {
+    use crate::components::predict::latest_plain_run;
+    use crate::components::work_it_out::{self as question, first, ideal_time, measured_ms, press, Ask};
+    let t = ui();
+    let of = move |kind: &'static str| {
+        rows.with(|rows| {
+            latest_plain_run(rows).iter().find(|r| r.kind == kind).map(|r| (r.summary.median_ms, r.workers, r.tasks))
+        })
+    };
+    let ask = Signal::derive(move || match (of("sequential"), of("tasks")) {
+        (Some((one, _, _)), Some((_, workers, tasks))) => {
+            Ask::Exercise(ideal_time(t.work_sum_question, one, workers, tasks, cores))
+        }
+        _ => first(t.run),
+    });
+    let measured = Signal::derive(move || of("tasks").map(|(ms, workers, _)| measured_ms(workers, ms)));
+    question::work_it_out(ask, measured, press(t.run))
 }

@@ -284,7 +284,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
             {prediction(log.rows.into())}
             <RunStatus runner=exp.runner describe=exp.describe_job(describe_granularity) />
         </Later>
-        <LaterCode load=move || task_granularity_views(log.rows.into(), compared, series, thresholds, measured_tasks, count_series, count_caption) />
+        <LaterCode load=move || task_granularity_views(log.rows.into(), compared, series, thresholds, CostQuestion { lines, measured_tasks, count_lines, up_to }, count_series, count_caption) />
     }
 }
 
@@ -307,6 +307,78 @@ fn prediction(rows: Signal<Vec<ResultRow>>) -> AnyView {
     view! { <Prediction experiment=ExperimentId::TaskGranularity question options measured quotes="row:goroutines@1" /> }.into_any()
 }
 
+/// One line of the run: its (variant, workers) and its points over the task sizes.
+type KindLine = ((Variant, u32), Vec<SweepPoint>);
+
+/// What the question to work out reads: the run's lines per (variant, workers) over the task sizes,
+/// the task count they were measured with, the count sweep's lines per task size, and how far it goes.
+#[derive(Clone, Copy)]
+struct CostQuestion {
+    lines: RwSignal<Vec<KindLine>>,
+    measured_tasks: RwSignal<u32>,
+    count_lines: RwSignal<Vec<(u32, Vec<SweepPoint>)>>,
+    up_to: RwSignal<u64>,
+}
+
+/// Work it out: from the time per task of the run's smallest goroutines on one worker, how long the
+/// count sweep's largest count of them takes; beside what the count sweep measured for it.
+fn work_it_out(q: CostQuestion) -> AnyView {
+    let CostQuestion { lines, measured_tasks, count_lines, up_to } = q;
+    use crate::components::work_it_out::{self as question, first, inputs, press, shown, Ask, Exercise};
+    let t = ui();
+    let smallest = SQRT_COUNTS[0];
+    let ask = Signal::derive(move || {
+        let Some(ms) = lines.with(|lines| {
+            lines
+                .iter()
+                .find(|(kind, _)| *kind == (Variant::Goroutines, 1))
+                .and_then(|(_, points)| points.iter().find(|p| p.x == smallest))
+                .map(|p| p.summary.median_ms)
+        }) else {
+            return first(t.granularity_run);
+        };
+        let (tasks, count) = (measured_tasks.get(), up_to.get());
+        let ms = shown(ms, format::ms_digits(ms));
+        let ns = (ms * 1e6 / tasks.max(1) as f64).round();
+        let answer = shown(count as f64 * ns / 1e6, 3);
+        Ask::Exercise(Exercise {
+            formula: "per-task",
+            question: message(
+                t.work_cost_question,
+                &[
+                    ("tasks", Arg::Count(tasks as u64)),
+                    ("ms", Arg::Text(&format::ms(ms))),
+                    ("ns", Arg::Text(&format::int(ns as u64))),
+                    ("count", Arg::Count(count)),
+                ],
+            ),
+            unit: t.unit_ms,
+            answer,
+            worked: fill(
+                t.work_cost_worked,
+                &[("count", &format::int(count)), ("ns", &format::int(ns as u64)), ("answer", &format::ms(answer))],
+            ),
+            computed: fill(t.work_about_ms, &[("ms", &format::ms(answer))]),
+            inputs: inputs(&[("ns", ns), ("count", count as f64)]),
+        })
+    });
+    let measured = Signal::derive(move || {
+        let count = up_to.get() as u32;
+        let ms = count_lines.with(|lines| {
+            lines
+                .iter()
+                .find(|(sqrt, _)| *sqrt == smallest)
+                .and_then(|(_, points)| points.iter().find(|p| p.x == count))
+                .map(|p| p.summary.median_ms)
+        })?;
+        Some((
+            message(t.work_measured_count, &[("count", Arg::Count(count as u64))]),
+            fill(t.work_value_ms, &[("ms", &format::ms(ms))]),
+        ))
+    });
+    question::work_it_out(ask, measured, press(t.count_sweep))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,7 +394,7 @@ mod tests {
     }
 }
 
-/// The task granularity panel's two charts, results table, comparison and sharing: a split point of its own
+/// The task granularity panel's question to work out, two charts, results table, comparison and sharing: a split point of its own
 /// (`views_task_granularity`), fetched after the engine's files (components::split_view::LaterCode).
 #[wasm_split(views_task_granularity, fallible, wasm_split_path = ::leptos::wasm_split)]
 fn task_granularity_views(
@@ -330,14 +402,16 @@ fn task_granularity_views(
     compared: Compared,
     series: Signal<Vec<Series>>,
     thresholds: Signal<Vec<(f64, String)>>,
-    measured_tasks: RwSignal<u32>,
+    question: CostQuestion,
     count_series: Signal<Vec<Series>>,
     count_caption: Signal<String>,
 ) -> SplitBuilt {
     let t = ui();
+    let measured_tasks = question.measured_tasks;
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
+            {work_it_out(question)}
             <ShareBar experiment=ExperimentId::TaskGranularity rows />
             {move || {
                 let markers = thresholds.get();
