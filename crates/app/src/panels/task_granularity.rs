@@ -145,7 +145,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
     log.restore(&|m, _| (variant_id(m.job.variant), describe_measured(m)));
     let compared = Compared::new();
     // Per (variant, workers): the overhead points; and the loop's time per task size.
-    let lines = RwSignal::new(Vec::<((Variant, u32), Vec<SweepPoint>)>::new());
+    let lines = RwSignal::new(Vec::<KindLine>::new());
     let loop_ms = RwSignal::new(Vec::<(u32, f64)>::new());
     let measured_tasks = RwSignal::new(exp.get().tasks);
     // The task-count sweep: per task size, goroutines ÷ loop at each task count.
@@ -164,48 +164,87 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
         lines.set(kinds.iter().map(|&kind| (kind, Vec::new())).collect());
         loop_ms.set(Vec::new());
         measured_tasks.set(s.tasks);
-        let baseline = StoredValue::new(None::<Summary>);
-        let on_measured = move |run_log: RunLog, _, m: Measurement| {
-            let sequential = m.job.variant == Variant::Sequential;
-            run_log.add(&m, variant_id(m.job.variant), describe_measured(&m), sequential);
-            if sequential {
-                baseline.set_value(Some(m.summary));
-                loop_ms.update(|l| l.push((sqrt_of(&m.job), m.summary.median_ms)));
-                return;
-            }
-            let Some(base) = baseline.get_value() else { return };
-            let point = SweepPoint { x: sqrt_of(&m.job), summary: m.summary, speedup: speedup(&base, &m.summary) };
-            lines.update(|lines| {
-                if let Some((_, points)) = lines.iter_mut().find(|(kind, _)| *kind == (m.job.variant, m.job.workers)) {
-                    points.push(point);
-                }
-            });
-        };
-        sweep(&s, task_granularity::run_jobs(&s, mode), Box::new(on_measured));
+        sweep(&s, task_granularity::run_jobs(&s, mode), size_points(lines, loop_ms));
     };
     let sweep_counts = move || {
         let s = exp.get();
         count_lines.set(SQRT_COUNTS.iter().map(|&sqrt| (sqrt, Vec::new())).collect());
-        let baseline = StoredValue::new(None::<Summary>);
-        let on_measured = move |run_log: RunLog, _, m: Measurement| {
-            let sequential = m.job.variant == Variant::Sequential;
-            run_log.add(&m, variant_id(m.job.variant), describe_measured(&m), sequential);
-            if sequential {
-                baseline.set_value(Some(m.summary));
-                return;
-            }
-            let Some(base) = baseline.get_value() else { return };
-            let point = SweepPoint { x: m.job.tasks, summary: m.summary, speedup: speedup(&base, &m.summary) };
-            count_lines.update(|lines| {
-                if let Some((_, points)) = lines.iter_mut().find(|(sqrt, _)| *sqrt == sqrt_of(&m.job)) {
-                    points.push(point);
-                }
-            });
-        };
-        sweep(&s, task_granularity::count_sweep_jobs(&s, up_to.get_untracked() as u32), Box::new(on_measured));
+        sweep(&s, task_granularity::count_sweep_jobs(&s, up_to.get_untracked() as u32), count_points(count_lines));
     };
     exp.autorun(run);
-    let count_series = Signal::derive(move || {
+    let count_series = count_series_of(count_lines);
+    let count_caption = count_caption_of(count_lines);
+    let series = series_of(lines);
+    let thresholds = thresholds_of(loop_ms, measured_tasks);
+    let running = exp.running();
+    view! {
+        <ClampNotes notes=exp.notes() />
+        <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.granularity_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
+            <NumberField label=t.tasks help=t.granularity_tasks_help.to_string() value=tasks range=TASKS disabled=running />
+            <Slider label=t.workers help=t.granularity_workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=Signal::derive(move || running.get() || !parallel) />
+            <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
+            <NumberField label=t.count_sweep_up_to help=t.count_sweep_up_to_help.to_string() value=up_to range=COUNT_SWEEP_UP_TO disabled=running />
+            <RunButtons runner=exp.runner run_label=t.granularity_run second=(t.count_sweep, Callback::new(move |_| sweep_counts())) />
+        </form>
+        // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
+        // comparison and sharing come in code of their own, after the engine's files.
+        <Later>
+            {prediction(log.rows.into())}
+            <RunStatus runner=exp.runner describe=exp.describe_job(describe_granularity) />
+        </Later>
+        <LaterCode load=move || task_granularity_views(log.rows.into(), compared, series, thresholds, CostQuestion { lines, measured_tasks, count_lines, up_to }, count_series, count_caption) />
+    }
+}
+
+/// Records the task-size sweep: each row, the loop's time per size, and each kind's point
+/// (its time ÷ the loop's of the same size).
+fn size_points(
+    lines: RwSignal<Vec<KindLine>>,
+    loop_ms: RwSignal<Vec<(u32, f64)>>,
+) -> Box<dyn Fn(RunLog, usize, Measurement)> {
+    let baseline = StoredValue::new(None::<Summary>);
+    Box::new(move |run_log: RunLog, _, m: Measurement| {
+        let sequential = m.job.variant == Variant::Sequential;
+        run_log.add(&m, variant_id(m.job.variant), describe_measured(&m), sequential);
+        if sequential {
+            baseline.set_value(Some(m.summary));
+            loop_ms.update(|l| l.push((sqrt_of(&m.job), m.summary.median_ms)));
+            return;
+        }
+        let Some(base) = baseline.get_value() else { return };
+        let point = SweepPoint { x: sqrt_of(&m.job), summary: m.summary, speedup: speedup(&base, &m.summary) };
+        lines.update(|lines| {
+            if let Some((_, points)) = lines.iter_mut().find(|(kind, _)| *kind == (m.job.variant, m.job.workers)) {
+                points.push(point);
+            }
+        });
+    })
+}
+
+/// Records the task-count sweep: each row, and per task size the goroutines' point at each count.
+fn count_points(count_lines: RwSignal<Vec<(u32, Vec<SweepPoint>)>>) -> Box<dyn Fn(RunLog, usize, Measurement)> {
+    let baseline = StoredValue::new(None::<Summary>);
+    Box::new(move |run_log: RunLog, _, m: Measurement| {
+        let sequential = m.job.variant == Variant::Sequential;
+        run_log.add(&m, variant_id(m.job.variant), describe_measured(&m), sequential);
+        if sequential {
+            baseline.set_value(Some(m.summary));
+            return;
+        }
+        let Some(base) = baseline.get_value() else { return };
+        let point = SweepPoint { x: m.job.tasks, summary: m.summary, speedup: speedup(&base, &m.summary) };
+        count_lines.update(|lines| {
+            if let Some((_, points)) = lines.iter_mut().find(|(sqrt, _)| *sqrt == sqrt_of(&m.job)) {
+                points.push(point);
+            }
+        });
+    })
+}
+
+/// One line per task size of the task-count sweep: goroutines ÷ loop at each count.
+fn count_series_of(count_lines: RwSignal<Vec<(u32, Vec<SweepPoint>)>>) -> Signal<Vec<Series>> {
+    let t = ui();
+    Signal::derive(move || {
         count_lines.with(|lines| {
             lines
                 .iter()
@@ -215,9 +254,13 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
                 })
                 .collect::<Vec<_>>()
         })
-    });
-    // The published advice, then the reader's own loss at those sizes for the largest count measured.
-    let count_caption = Signal::derive(move || {
+    })
+}
+
+/// The published advice, then the reader's own loss at those sizes for the largest count measured.
+fn count_caption_of(count_lines: RwSignal<Vec<(u32, Vec<SweepPoint>)>>) -> Signal<String> {
+    let t = ui();
+    Signal::derive(move || {
         let [small, large] = BATCHING_LOSS_HI;
         let mut caption = format!(
             "{} {}",
@@ -238,8 +281,13 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
             caption.push_str(&loss);
         }
         caption
-    });
-    let series = Signal::derive(move || {
+    })
+}
+
+/// One line per (variant, workers) of the task-size sweep.
+fn series_of(lines: RwSignal<Vec<KindLine>>) -> Signal<Vec<Series>> {
+    let t = ui();
+    Signal::derive(move || {
         lines.with(|lines| {
             lines
                 .iter()
@@ -252,9 +300,13 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
                 })
                 .collect::<Vec<_>>()
         })
-    });
-    // Where a task does ~1 µs and ~1 ms of work: from the loop, time per square root on this machine.
-    let thresholds = Signal::derive(move || {
+    })
+}
+
+/// Where a task does ~1 µs and ~1 ms of work: from the loop, time per square root on this machine.
+fn thresholds_of(loop_ms: RwSignal<Vec<(u32, f64)>>, measured_tasks: RwSignal<u32>) -> Signal<Vec<(f64, String)>> {
+    let t = ui();
+    Signal::derive(move || {
         let x = measured_tasks.get() as f64;
         loop_ms
             .with(|l| {
@@ -267,25 +319,7 @@ fn GranularityControls(machine: Machine) -> impl IntoView {
                 })
             })
             .unwrap_or_default()
-    });
-    let running = exp.running();
-    view! {
-        <ClampNotes notes=exp.notes() />
-        <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.granularity_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
-            <NumberField label=t.tasks help=t.granularity_tasks_help.to_string() value=tasks range=TASKS disabled=running />
-            <Slider label=t.workers help=t.granularity_workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=Signal::derive(move || running.get() || !parallel) />
-            <Slider label=t.repetitions help=t.repetitions_help.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
-            <NumberField label=t.count_sweep_up_to help=t.count_sweep_up_to_help.to_string() value=up_to range=COUNT_SWEEP_UP_TO disabled=running />
-            <RunButtons runner=exp.runner run_label=t.granularity_run second=(t.count_sweep, Callback::new(move |_| sweep_counts())) />
-        </form>
-        // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
-        // comparison and sharing come in code of their own, after the engine's files.
-        <Later>
-            {prediction(log.rows.into())}
-            <RunStatus runner=exp.runner describe=exp.describe_job(describe_granularity) />
-        </Later>
-        <LaterCode load=move || task_granularity_views(log.rows.into(), compared, series, thresholds, CostQuestion { lines, measured_tasks, count_lines, up_to }, count_series, count_caption) />
-    }
+    })
 }
 
 /// What a task costs: the smallest tasks as goroutines on one worker, against the loop.

@@ -231,28 +231,8 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
             block.set(Some(MemoryBlock::EngineRan));
             start_engine();
         } else {
-            weighing.set(true);
-            waited_s.set(0);
-            let ticker =
-                set_interval_with_handle(move || waited_s.update(|s| *s += 1), std::time::Duration::from_secs(1)).ok();
-            leptos::task::spawn_local(async move {
-                match weigh_idle_workers(WEIGHED_WORKERS).await {
-                    Ok(Ok(measured)) => {
-                        javascript.try_set(Some(measured));
-                    }
-                    Ok(Err(reason)) => {
-                        block.try_set(Some(reason));
-                    }
-                    Err(problem) => {
-                        weigh_problem.try_set(Some(problem));
-                    }
-                }
-                if let Some(ticker) = ticker {
-                    ticker.clear();
-                }
-                weighing.try_set(false);
-                start_engine();
-            });
+            let report = MemoryReport { task_report, worker_bytes, weighing, waited_s, block, weigh_problem };
+            weigh_idle_then(report, javascript, start_engine);
         }
     };
     if autorun {
@@ -276,63 +256,112 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
             <div hidden=move || weighing.get()>
                 <RunStatus runner describe=move |index| if index == 0 { t.memory_job_parked } else { t.memory_job_workers }.to_string() />
             </div>
-            <div class="memory-report" data-testid="memory-report">
-                {move || task_report.get().and_then(|m| m.memory.and_then(|report| report.bytes_per_task.map(|per_task| {
-                    let spawn_ns = experiments::per_unit::ns_per_task(m.summary.median_ms, report.tasks);
-                    view! {
-                        <p data-testid="bytes-per-task" data-bytes=per_task>
-                            {message(t.memory_task_line, &[("bytes", Arg::Text(&bytes(per_task))), ("tasks", Arg::Count(report.tasks as u64))])}
-                        </p>
-                        <p>{fill(t.memory_spawn_line, &[("ms", &format::ms(m.summary.median_ms)), ("ns", &format::int(spawn_ns.round() as u64))])}</p>
-                    }
-                })))}
-                <Show when=move || weighing.get()>
-                    <p class="help" role="status" data-testid="memory-waiting">
-                        <progress max=MEMORY_ANSWER_MS / 1000 value=move || waited_s.get()></progress>
-                        " "
-                        {move || fill(t.memory_worker_waiting, &[("s", &format::int(waited_s.get() as u64)), ("max", &format::int((MEMORY_ANSWER_MS / 1000) as u64))])}
-                    </p>
-                </Show>
-                {move || worker_bytes.get().map(|measured| match measured {
-                    Some((javascript, heap)) => {
-                        let per_task = task_report.with(|m| m.as_ref().and_then(|m| m.memory).and_then(|r| r.bytes_per_task)).unwrap_or(f64::NAN);
-                        let per_worker = javascript + heap;
-                        view! {
-                            <p data-testid="bytes-per-worker" data-bytes=per_worker>
-                                {message(t.memory_worker_line, &[
-                                    ("bytes", Arg::Text(&bytes(per_worker))),
-                                    ("javascript", Arg::Text(&bytes(javascript))),
-                                    ("heap", Arg::Text(&bytes(heap))),
-                                    ("workers", Arg::Count(WEIGHED_WORKERS as u64)),
-                                ])}
-                            </p>
-                            <p>{message(t.memory_ratio_line, &[("ratio", Arg::Count((per_worker / per_task).round().max(0.0) as u64))])}</p>
-                        }.into_any()
-                    }
-                    None => match weigh_problem.get() {
-                        Some(problem) => view! {
-                            <p data-testid="bytes-per-worker-unavailable">{fill(t.memory_worker_failed, &[("problem", &problem)])}</p>
-                        }.into_any(),
-                        None => {
-                            let reason = block.get().unwrap_or(MemoryBlock::NoApi { isolated: machine_isolated() });
-                            let again = (reason == MemoryBlock::EngineRan).then(|| {
-                                let path = web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_default();
-                                let href = format!("{path}?{}={}&autorun=task-memory", PARKED.key, parked.get_untracked());
-                                // A fresh tab in a browsing context of its own (noopener): a reload in this tab is
-                                // not answered either (tried: no answer within 45 s), a new tab is.
-                                view! { <a class="button" href=href target="_blank" rel="noopener external" data-testid="memory-reload">{t.memory_reload_and_measure}</a> }
-                            });
-                            view! {
-                                <p data-testid="bytes-per-worker-unavailable" data-block=reason.id()>
-                                    {fill(t.memory_worker_unavailable, &[("reason", &reason.text())])}
-                                </p>
-                                {again}
-                            }.into_any()
-                        }
-                    },
-                })}
-            </div>
+            {memory_report(MemoryReport { task_report, worker_bytes, weighing, waited_s, block, weigh_problem }, parked)}
         </Later>
+    }
+}
+
+/// Ask the browser what idle workers weigh (counting the seconds of its wait), keep its answer in
+/// `javascript` or why there is none, then `start_engine`.
+fn weigh_idle_then(report: MemoryReport, javascript: RwSignal<Option<f64>>, start_engine: impl FnOnce() + 'static) {
+    let MemoryReport { weighing, waited_s, block, weigh_problem, .. } = report;
+    weighing.set(true);
+    waited_s.set(0);
+    let ticker = set_interval_with_handle(move || waited_s.update(|s| *s += 1), std::time::Duration::from_secs(1)).ok();
+    leptos::task::spawn_local(async move {
+        match weigh_idle_workers(WEIGHED_WORKERS).await {
+            Ok(Ok(measured)) => {
+                javascript.try_set(Some(measured));
+            }
+            Ok(Err(reason)) => {
+                block.try_set(Some(reason));
+            }
+            Err(problem) => {
+                weigh_problem.try_set(Some(problem));
+            }
+        }
+        if let Some(ticker) = ticker {
+            ticker.clear();
+        }
+        weighing.try_set(false);
+        start_engine();
+    });
+}
+
+/// What the memory measurement has found so far, shown by [`memory_report`].
+#[derive(Clone, Copy)]
+struct MemoryReport {
+    task_report: RwSignal<Option<Measurement>>,
+    worker_bytes: RwSignal<Option<Option<(f64, f64)>>>,
+    weighing: RwSignal<bool>,
+    waited_s: RwSignal<u32>,
+    block: RwSignal<Option<MemoryBlock>>,
+    weigh_problem: RwSignal<Option<String>>,
+}
+
+/// Bytes per parked task, the wait for the browser's answer, then bytes per worker (or why the
+/// browser gave none, with a way to measure in a fresh tab).
+fn memory_report(report: MemoryReport, parked: RwSignal<u64>) -> impl IntoView {
+    let t = ui();
+    let MemoryReport { task_report, worker_bytes, weighing, waited_s, block, weigh_problem } = report;
+    let bytes = |b: f64| format!("{} B", format::int(b.round().max(0.0) as u64));
+    view! {
+    <div class="memory-report" data-testid="memory-report">
+        {move || task_report.get().and_then(|m| m.memory.and_then(|report| report.bytes_per_task.map(|per_task| {
+            let spawn_ns = experiments::per_unit::ns_per_task(m.summary.median_ms, report.tasks);
+            view! {
+                <p data-testid="bytes-per-task" data-bytes=per_task>
+                    {message(t.memory_task_line, &[("bytes", Arg::Text(&bytes(per_task))), ("tasks", Arg::Count(report.tasks as u64))])}
+                </p>
+                <p>{fill(t.memory_spawn_line, &[("ms", &format::ms(m.summary.median_ms)), ("ns", &format::int(spawn_ns.round() as u64))])}</p>
+            }
+        })))}
+        <Show when=move || weighing.get()>
+            <p class="help" role="status" data-testid="memory-waiting">
+                <progress max=MEMORY_ANSWER_MS / 1000 value=move || waited_s.get()></progress>
+                " "
+                {move || fill(t.memory_worker_waiting, &[("s", &format::int(waited_s.get() as u64)), ("max", &format::int((MEMORY_ANSWER_MS / 1000) as u64))])}
+            </p>
+        </Show>
+        {move || worker_bytes.get().map(|measured| match measured {
+            Some((javascript, heap)) => {
+                let per_task = task_report.with(|m| m.as_ref().and_then(|m| m.memory).and_then(|r| r.bytes_per_task)).unwrap_or(f64::NAN);
+                let per_worker = javascript + heap;
+                view! {
+                    <p data-testid="bytes-per-worker" data-bytes=per_worker>
+                        {message(t.memory_worker_line, &[
+                            ("bytes", Arg::Text(&bytes(per_worker))),
+                            ("javascript", Arg::Text(&bytes(javascript))),
+                            ("heap", Arg::Text(&bytes(heap))),
+                            ("workers", Arg::Count(WEIGHED_WORKERS as u64)),
+                        ])}
+                    </p>
+                    <p>{message(t.memory_ratio_line, &[("ratio", Arg::Count((per_worker / per_task).round().max(0.0) as u64))])}</p>
+                }.into_any()
+            }
+            None => match weigh_problem.get() {
+                Some(problem) => view! {
+                    <p data-testid="bytes-per-worker-unavailable">{fill(t.memory_worker_failed, &[("problem", &problem)])}</p>
+                }.into_any(),
+                None => {
+                    let reason = block.get().unwrap_or(MemoryBlock::NoApi { isolated: machine_isolated() });
+                    let again = (reason == MemoryBlock::EngineRan).then(|| {
+                        let path = web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_default();
+                        let href = format!("{path}?{}={}&autorun=task-memory", PARKED.key, parked.get_untracked());
+                        // A fresh tab in a browsing context of its own (noopener): a reload in this tab is
+                        // not answered either (tried: no answer within 45 s), a new tab is.
+                        view! { <a class="button" href=href target="_blank" rel="noopener external" data-testid="memory-reload">{t.memory_reload_and_measure}</a> }
+                    });
+                    view! {
+                        <p data-testid="bytes-per-worker-unavailable" data-block=reason.id()>
+                            {fill(t.memory_worker_unavailable, &[("reason", &reason.text())])}
+                        </p>
+                        {again}
+                    }.into_any()
+                }
+            },
+        })}
+    </div>
     }
 }
 
