@@ -4,7 +4,7 @@
 //! ([`experiments::protocol::Response`]) with [`to_string`].
 //!
 //! Both write the shortest digits that read back as the same float, in the same layout; they
-//! differ only in that zmij signs a positive exponent (`1e+21`, ryu `1e21`), which [`Floats`] adds.
+//! differ only in that zmij signs a positive exponent (`1e+21`, ryu `1e21`), which `Floats` adds.
 //! A test holds the two to the same text over millions of floats.
 
 use serde::Serialize;
