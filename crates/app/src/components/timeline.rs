@@ -239,15 +239,20 @@ pub fn Timeline(
 }
 
 /// Whether the bars are slices: a task that parked and resumed ran in several.
+fn is_sliced(m: &Measurement) -> bool {
+    m.trace.spans.len() > m.trace.tasks_seen()
+}
+
+/// [`is_sliced`] of the measurement shown, if any.
 fn sliced(measurement: Signal<Option<Measurement>>) -> bool {
-    measurement.with(|m| m.as_ref().is_some_and(|m| m.trace.spans.len() > m.trace.tasks_seen()))
+    measurement.with(|m| m.as_ref().is_some_and(is_sliced))
 }
 
 /// The drawing in one sentence, for the canvas's accessible name and the line under it.
 fn summary_text(m: &Measurement, lanes: u32) -> String {
     let t = ui();
     message(
-        if m.trace.spans.len() > m.trace.tasks_seen() { t.timeline_summary_slices } else { t.timeline_summary },
+        if is_sliced(m) { t.timeline_summary_slices } else { t.timeline_summary },
         &[
             ("tasks", Arg::Count(m.trace.tasks_seen() as u64)),
             ("slices", Arg::Count(m.trace.spans.len() as u64)),
