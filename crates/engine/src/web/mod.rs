@@ -160,15 +160,18 @@ pub fn coordinator_start(build: String) {
 /// Only before any run: afterwards the workers of the last run are kept, and parked ones reused.
 fn warm(workers: u32) {
     let idle = RUNS_ASKED.with(|n| n.get()) == 0 && EXECUTORS.with(|e| e.borrow().workers()) == 0;
-    if !idle || workers == 0 {
-        return;
-    }
     #[cfg(target_feature = "atomics")]
     {
-        // A worker that cannot start is the first run's to report (it starts its own then).
-        let _ = workers::warm(workers.min(experiments::job::limits::MAX_WORKERS));
-        release_when_idle();
+        if idle && workers > 0 {
+            // A worker that cannot start is the first run's to report (it starts its own then).
+            let _ = workers::warm(workers.min(experiments::job::limits::MAX_WORKERS));
+            release_when_idle();
+        }
+        // Workers `coordinator.js` started for this request that were not taken are not kept.
+        workers::end_spare_workers();
     }
+    #[cfg(not(target_feature = "atomics"))]
+    let _ = (idle, workers);
 }
 
 /// A run asked for: its jobs, its stop flag, and the file it brought to hash, if any.

@@ -218,9 +218,13 @@ fn start(name: &str, main: WorkerMain) -> Result<(), String> {
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
     options.set_name(name);
-    // Resolved against the coordinator's own URL: the two scripts sit side by side.
-    let worker = Worker::new_with_options("./pool-worker.js", &options)
-        .map_err(|e| format!("the browser refused to start a worker: {}", describe(e)))?;
+    // One that `coordinator.js` started before the engine was up, else a new one (resolved against
+    // the coordinator's own URL: the two scripts sit side by side).
+    let worker = match spare_worker() {
+        Some(worker) => worker,
+        None => Worker::new_with_options("./pool-worker.js", &options)
+            .map_err(|e| format!("the browser refused to start a worker: {}", describe(e)))?,
+    };
     let id = NEXT_ID.with(|n| {
         n.set(n.get() + 1);
         n.get()
@@ -241,6 +245,20 @@ fn start(name: &str, main: WorkerMain) -> Result<(), String> {
     worker_started();
     HANDLES.with(|h| h.borrow_mut().push((id, (worker, on_message, on_error))));
     Ok(())
+}
+
+/// A pool worker `coordinator.js` started while the engine was loading, asked for by an early
+/// `Request::Warm`, if one is left.
+fn spare_worker() -> Option<Worker> {
+    let take = js_sys::Reflect::get(&js_sys::global(), &"labSpareWorker".into()).ok()?;
+    take.dyn_into::<js_sys::Function>().ok()?.call0(&JsValue::NULL).ok()?.dyn_into::<Worker>().ok()
+}
+
+/// End the pool workers `coordinator.js` started early that no warming took.
+pub fn end_spare_workers() {
+    while let Some(worker) = spare_worker() {
+        worker.terminate();
+    }
 }
 
 /// Messages a pool worker sends its coordinator (`crate::wire`): it exited, or it crashed.
