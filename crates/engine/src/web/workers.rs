@@ -250,8 +250,14 @@ fn start(name: &str, main: WorkerMain) -> Result<(), String> {
 /// A pool worker `coordinator.js` started while the engine was loading, asked for by an early
 /// `Request::Warm`, if one is left.
 fn spare_worker() -> Option<Worker> {
-    let take = js_sys::Reflect::get(&js_sys::global(), &"labSpareWorker".into()).ok()?;
-    take.dyn_into::<js_sys::Function>().ok()?.call0(&JsValue::NULL).ok()?.dyn_into::<Worker>().ok()
+    lab_spare_worker()
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// Defined by `coordinator.js`: a `Worker` or `undefined`.
+    #[wasm_bindgen(js_name = labSpareWorker)]
+    fn lab_spare_worker() -> Option<Worker>;
 }
 
 /// End the pool workers `coordinator.js` started early that no warming took.
