@@ -266,6 +266,39 @@ async function measureFirstRuns(browser, server) {
   return results;
 }
 
+/** Fresh pages on which the first autorun's pool start-up is read (`pool_start_2_first_run_ms`). */
+const FIRST_RUN_POOL_PAGES = Number(process.env.FIRST_RUN_POOL_PAGES || 5);
+
+/**
+ * Pool start-up as a reader's first Run sees it: on fresh pages of the Sum chapter that autorun with
+ * 2 workers, the start-up the engine reported for that run's 2-worker pool (the chapter starts the
+ * engine as the panel mounts and has it start its workers then, `Request::Warm`; the run starts
+ * once the page has loaded and gone idle). The median over the pages; `pool_start_2_ms` is the cold
+ * start of a pool no page warmed, on a blank page.
+ */
+async function measureFirstRunPoolStart(browser, server) {
+  const starts = [];
+  for (let sample = 0; sample < FIRST_RUN_POOL_PAGES; sample++) {
+    const page = await newPage(browser);
+    try {
+      await page.addInitScript(recordMeasurements);
+      await page.goto(`${server.url}/chapters/sum?workers=2&tasks=8&n=100000&reps=1&autorun=1`);
+      const panel = page.locator('section[data-experiment]').first();
+      const outcome = await waitForOutcome(panel, ENGINE_TIMEOUT_MS, 0);
+      if (outcome !== 'finished') throw new Error(`the first run's pool start: the autorun ended "${outcome}"`);
+      const measured = await page.evaluate(() => window.__measured);
+      const start = measured.find((m) => m.pool_start_ms != null)?.pool_start_ms;
+      if (start === undefined) throw new Error('the first autorun reported no pool start-up');
+      starts.push(start);
+    } finally {
+      await page.context().close();
+    }
+  }
+  starts.sort((a, b) => a - b);
+  log(`first runs' 2-worker pool start-up on ${starts.length} fresh pages, ms: ${starts.map((ms) => ms.toFixed(1)).join(', ')}`);
+  emit('pool_start_2_first_run_ms', starts[Math.floor((starts.length - 1) / 2)]);
+}
+
 /** Print one machine-readable figure; numbers keep at most three decimals. */
 function emit(key, value) {
   if (value === undefined || value === null || Number.isNaN(value)) {
@@ -744,16 +777,19 @@ const server = await serve('isolated', {
 const browser = await launch();
 try {
   emit('version', `Chromium ${browser.version()}`);
-  // For working on one part alone: `BENCH_ONLY=first_runs`, `BENCH_ONLY=slow_link` or
+  // For working on one part alone: `BENCH_ONLY=first_runs`, `BENCH_ONLY=slow_link`, `BENCH_ONLY=pool_start` or
   // `BENCH_ONLY=chapter_loads node bench.mjs` (xtask needs everything).
   const only = process.env.BENCH_ONLY;
   if (only === 'slow_link') {
     await measureSlowLink(browser);
+  } else if (only === 'pool_start') {
+    await measureFirstRunPoolStart(browser, server);
   } else if (only === 'chapter_loads') {
     await measureChapterLoads(browser, server);
   } else {
     if (only !== 'first_runs') {
       await measureKernels(browser, server);
+      await measureFirstRunPoolStart(browser, server);
       await measureUi(browser, server);
       await measureChapterLoads(browser, server);
       await measureWithoutSharedMemory(browser);

@@ -175,13 +175,14 @@ const IDLE_WAIT_LIMIT_MS: u32 = 3_000;
 /// Call `start` once, after the panel is on the page, the page has finished loading and the
 /// browser has found the main thread idle (or after [`IDLE_WAIT_LIMIT_MS`]): a run started while
 /// the page is still loading would be measured against the page's own work. With
-/// `start_engine_early` the engine starts loading at once, so it is ready by then.
-pub fn run_on_mount(start: impl Fn() + 'static, start_engine_early: bool) {
+/// `start_engine_early` (`Some(workers)`) the engine starts loading at once and then starts that
+/// many pool workers, so both are ready by then.
+pub fn run_on_mount(start: impl Fn() + 'static, start_engine_early: Option<u32>) {
     let start = std::rc::Rc::new(start);
     Effect::new(move |already: Option<()>| {
         if already.is_none() {
-            if start_engine_early {
-                engine_client::start_early();
+            if let Some(workers) = start_engine_early {
+                engine_client::start_early(workers);
             }
             let start = start.clone();
             when_page_is_idle(move || start());

@@ -18,6 +18,12 @@ pub enum Request {
     Stop { run_id: RunId },
     /// Ask how many workers are alive right now.
     Status,
+    /// Start up to `workers` pool workers now, ahead of the first run, parked until a pool takes
+    /// them (a worker's start-up then happens while the reader reads, not at Run). The engine
+    /// ignores it once a run was asked for, and never warms more than
+    /// [`crate::job::limits::MAX_WORKERS`]. The page sends it only where starting the engine before
+    /// a run is allowed (`catalog::ENGINE_WITH_PAGE`).
+    Warm { workers: u32 },
 }
 
 /// Engine to UI.
@@ -277,5 +283,6 @@ mod tests {
         assert_eq!(varint(300), [0xac, 0x02], "a varint: 7 bits a byte, low first");
         assert_eq!(Request::Stop { run_id: 2 }.to_bytes(), [1, 2]);
         assert_eq!(Request::Status.to_bytes(), [2]);
+        assert_eq!(Request::Warm { workers: 2 }.to_bytes(), [3, 2]);
     }
 }

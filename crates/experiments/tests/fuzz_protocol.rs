@@ -20,6 +20,7 @@ enum Answer {
     Fails(String),
     Stops,
     Reports,
+    Warms,
     /// Not a request at all.
     Refused(String),
 }
@@ -32,6 +33,7 @@ fn answer(bytes: &[u8]) -> Answer {
         },
         Ok(Request::Stop { .. }) => Answer::Stops,
         Ok(Request::Status) => Answer::Reports,
+        Ok(Request::Warm { .. }) => Answer::Warms,
         Err(message) => Answer::Refused(message),
     }
 }
@@ -42,7 +44,7 @@ fn check(bytes: &[u8]) -> Result<(), TestCaseError> {
         Answer::Fails(message) | Answer::Refused(message) => {
             prop_assert!(!message.trim().is_empty(), "a refusal says why: {bytes:?}")
         }
-        Answer::Runs(_) | Answer::Stops | Answer::Reports => {
+        Answer::Runs(_) | Answer::Stops | Answer::Reports | Answer::Warms => {
             // What was read survives the trip back to bytes unchanged.
             let request = Request::from_bytes(bytes).unwrap();
             prop_assert_eq!(Request::from_bytes(&request.to_bytes()), Ok(request));
@@ -127,6 +129,7 @@ fn request() -> impl Strategy<Value = Request> {
             .prop_map(|(run_id, jobs)| Request::Run { run_id, jobs }),
         1 => any::<u64>().prop_map(|run_id| Request::Stop { run_id }),
         1 => Just(Request::Status),
+        1 => any::<u32>().prop_map(|workers| Request::Warm { workers }),
     ]
 }
 

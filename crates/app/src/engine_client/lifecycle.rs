@@ -112,9 +112,12 @@ pub(super) fn after_ms(ms: i32, then: impl FnOnce() + 'static) {
 }
 
 /// Start the engine now, before anything asks it to measure, so that downloading and compiling it
-/// overlaps the page's own loading instead of the first run. Harmless if it is already running.
-pub fn start_early() {
-    let _ = CLIENT.with(|c| start_worker(&mut c.borrow_mut()));
+/// overlaps the page's own loading instead of the first run, and have it start `workers` pool
+/// workers at once (`Request::Warm`, posted before the engine is ready: its coordinator starts them
+/// while the engine loads, so a Web Worker's start-up is not the first run's). Harmless if it is
+/// already running: the engine warms nothing once a run was asked for.
+pub fn start_early(workers: u32) {
+    let _ = super::wire::send_now(&Request::Warm { workers });
 }
 
 /// Ask the engine to stop `run_id`. The single-worker engine measures on the very thread that would

@@ -76,6 +76,19 @@ pub(super) fn send(request: &Request) -> Result<(), RunFailure> {
     send_with(request, None)
 }
 
+/// Post `request` at once, even before the engine said `ready` (its `coordinator.js` keeps what
+/// arrives early and hands it to the engine once it is up): for `Request::Warm`, whose workers the
+/// coordinator starts while the engine itself is still loading.
+pub(super) fn send_now(request: &Request) -> Result<(), RunFailure> {
+    CLIENT.with(|c| {
+        let mut client = c.borrow_mut();
+        start_worker(&mut client)?;
+        let bytes: JsValue = js_sys::Uint8Array::from(&request.to_bytes()[..]).into();
+        let worker = client.worker.as_ref().expect("started above");
+        worker.post_message(&bytes).map_err(|e| RunFailure::detailed(ui().engine_request_refused, describe(&e)))
+    })
+}
+
 /// Post a request: its bytes alone ([`Request::to_bytes`]), or `[bytes, file]` when it brings a file.
 fn send_with(request: &Request, file: Option<web_sys::File>) -> Result<(), RunFailure> {
     CLIENT.with(|c| {

@@ -216,10 +216,13 @@ impl<S: 'static> ExperimentState<S> {
     }
 
     /// Call `start` once after mount when the address asks for it (`autorun`), starting the engine
-    /// early unless the chapter weighs the page's own memory (`catalog::ENGINE_WITH_PAGE`).
+    /// early, with the workers of the panel's Workers knob warmed ahead of the run, unless the
+    /// chapter weighs the page's own memory (`catalog::ENGINE_WITH_PAGE`).
     pub fn autorun(&self, start: impl Fn() + 'static) {
         if self.autorun {
-            run_on_mount(start, ENGINE_WITH_PAGE[self.log.experiment as usize]);
+            let early = ENGINE_WITH_PAGE[self.log.experiment as usize];
+            let workers = find_knob(self.knobs, "workers").map_or(0, |k| k.get_untracked() as u32);
+            run_on_mount(start, early.then_some(workers));
         }
     }
 

@@ -236,7 +236,7 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
         }
     };
     if autorun {
-        crate::runner::run_on_mount(measure, false);
+        crate::runner::run_on_mount(measure, None);
     }
     let running = Signal::derive(move || runner.running.get() || weighing.get());
     let bytes = |b: f64| format!("{} B", format::int(b.round().max(0.0) as u64));

@@ -141,6 +141,7 @@ pub fn coordinator_start(build: String) {
                 heap_bytes: crate::alloc::live_bytes().max(0) as u64,
                 memory_bytes: wasm_memory_bytes(),
             }),
+            Ok(Request::Warm { workers }) => warm(workers),
             Err(error) => post(&Response::Failed {
                 run_id: 0,
                 failure: Failure::new(FailureKind::Refused, format!("unreadable request: {error}")),
@@ -152,6 +153,25 @@ pub fn coordinator_start(build: String) {
     on_message.forget();
     wasm_bindgen_futures::spawn_local(run_loop(runs));
     post(&Response::Ready { threads: crate::threads::SHARED_MEMORY, build });
+}
+
+/// Start `workers` pool workers ahead of the first run (see `workers::warm`), parked until a pool
+/// takes them, and released like the workers of a run if none comes within [`IDLE_RELEASE_MS`].
+/// Only before any run: afterwards the workers of the last run are kept, and parked ones reused.
+fn warm(workers: u32) {
+    let idle = RUNS_ASKED.with(|n| n.get()) == 0 && EXECUTORS.with(|e| e.borrow().workers()) == 0;
+    #[cfg(target_feature = "atomics")]
+    {
+        if idle && workers > 0 {
+            // A worker that cannot start is the first run's to report (it starts its own then).
+            let _ = workers::warm(workers.min(experiments::job::limits::MAX_WORKERS));
+            release_when_idle();
+        }
+        // Workers `coordinator.js` started for this request that were not taken are not kept.
+        workers::end_spare_workers();
+    }
+    #[cfg(not(target_feature = "atomics"))]
+    let _ = (idle, workers);
 }
 
 /// A run asked for: its jobs, its stop flag, and the file it brought to hash, if any.

@@ -29,10 +29,14 @@ use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType
 
 /// Workers parked, each waiting at its [`Handoff`] for its next thread body (shared by all threads);
 /// `accepting` is false from a release until the next spawn, so a thread body that ends meanwhile
-/// ends its worker instead of parking it.
+/// ends its worker instead of parking it. `on_way`: workers started ahead of a run ([`warm`]) that
+/// have not run yet; `pending`: thread bodies handed to them before they arrived, which the next
+/// worker to arrive or finish a body takes instead of parking.
 struct Parked {
     accepting: bool,
     waiting: Vec<Arc<Handoff>>,
+    on_way: u32,
+    pending: Vec<WorkerMain>,
 }
 
 /// What a parked worker is waiting for: its next thread body, or to be released.
@@ -96,7 +100,8 @@ impl Handoff {
     }
 }
 
-static PARKED: Mutex<Parked> = Mutex::new(Parked { accepting: true, waiting: Vec::new() });
+static PARKED: Mutex<Parked> =
+    Mutex::new(Parked { accepting: true, waiting: Vec::new(), on_way: 0, pending: Vec::new() });
 /// The most workers parked at once (a run's executors hold at most 64 workers at a time).
 const MAX_PARKED: usize = 64;
 /// Workers whose executor has been dropped and whose body has not returned yet.
@@ -105,6 +110,32 @@ static ENDING: AtomicU32 = AtomicU32::new(0);
 /// `count` workers were just told to end: a new executor may wait for them to park.
 pub fn ending(count: u32) {
     ENDING.fetch_add(count, Ordering::SeqCst);
+}
+
+/// Start Web Workers ahead of a run, with nothing to do but park, until `workers` are parked or on
+/// their way: the first pool then takes them as it takes the workers of a pool just dropped. A pool
+/// built while they are still starting hands them its thread bodies (`Parked::pending`) rather than
+/// start workers beside them; it cannot block until they park, as it does for the workers of a
+/// pool just dropped: a nested worker starts only while its parent's event loop turns. What that saves the first run is a worker's whole start-up, all of it the
+/// browser's (measured on the 2-core VM: a thread and a JavaScript context, then `pool-worker.js`
+/// and `engine.js` fetched and compiled, 15 to 80 ms for two workers started together); instantiating
+/// the shared module and setting up a stack and thread-locals take under half a millisecond.
+pub fn warm(workers: u32) -> Result<(), String> {
+    let missing = {
+        let mut parked = parked();
+        let under_way = parked.waiting.len() as u32 + parked.on_way + ENDING.load(Ordering::SeqCst);
+        let missing = workers.min(MAX_PARKED as u32).saturating_sub(under_way);
+        parked.accepting = true;
+        parked.on_way += missing;
+        missing
+    };
+    for started in 0..missing {
+        if let Err(error) = start("lab-worker", Box::new(|| ARRIVING.set(true))) {
+            parked().on_way -= missing - started;
+            return Err(error);
+        }
+    }
+    Ok(())
 }
 
 /// Signalled whenever a worker parks.
@@ -141,6 +172,8 @@ thread_local! {
     /// garbage-collected.
     static HANDLES: RefCell<Vec<(u32, Handles)>> = const { RefCell::new(Vec::new()) };
     static NEXT_ID: Cell<u32> = const { Cell::new(0) };
+    /// Set by the first body of a worker started by [`warm`]: it is no longer on its way.
+    static ARRIVING: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Run `main` on a parked worker if there is one, else on a new Web Worker sharing this module's
@@ -151,6 +184,11 @@ pub fn spawn(name: &str, main: WorkerMain) -> Result<(), String> {
     parked().accepting = true;
     loop {
         let mut guard = parked();
+        // Workers started ahead of the run and still on their way take the body when they arrive.
+        if guard.waiting.is_empty() && guard.on_way > guard.pending.len() as u32 {
+            guard.pending.push(main);
+            return Ok(());
+        }
         // The workers of an executor just dropped are still ending: wait (briefly) for them to
         // park rather than start a new Web Worker beside each. Blocking is allowed here: the
         // coordinator is a worker, and the wait is bounded.
@@ -180,9 +218,13 @@ fn start(name: &str, main: WorkerMain) -> Result<(), String> {
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
     options.set_name(name);
-    // Resolved against the coordinator's own URL: the two scripts sit side by side.
-    let worker = Worker::new_with_options("./pool-worker.js", &options)
-        .map_err(|e| format!("the browser refused to start a worker: {}", describe(e)))?;
+    // One that `coordinator.js` started before the engine was up, else a new one (resolved against
+    // the coordinator's own URL: the two scripts sit side by side).
+    let worker = match spare_worker() {
+        Some(worker) => worker,
+        None => Worker::new_with_options("./pool-worker.js", &options)
+            .map_err(|e| format!("the browser refused to start a worker: {}", describe(e)))?,
+    };
     let id = NEXT_ID.with(|n| {
         n.set(n.get() + 1);
         n.get()
@@ -203,6 +245,26 @@ fn start(name: &str, main: WorkerMain) -> Result<(), String> {
     worker_started();
     HANDLES.with(|h| h.borrow_mut().push((id, (worker, on_message, on_error))));
     Ok(())
+}
+
+/// A pool worker `coordinator.js` started while the engine was loading, asked for by an early
+/// `Request::Warm`, if one is left.
+fn spare_worker() -> Option<Worker> {
+    lab_spare_worker()
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// Defined by `coordinator.js`: a `Worker` or `undefined`.
+    #[wasm_bindgen(js_name = labSpareWorker)]
+    fn lab_spare_worker() -> Option<Worker>;
+}
+
+/// End the pool workers `coordinator.js` started early that no warming took.
+pub fn end_spare_workers() {
+    while let Some(worker) = spare_worker() {
+        worker.terminate();
+    }
 }
 
 /// Messages a pool worker sends its coordinator (`crate::wire`): it exited, or it crashed.
@@ -262,11 +324,21 @@ pub fn pool_worker_entry(body: u32) {
     let mut main: WorkerMain = *unsafe { Box::from_raw(body as *mut WorkerMain) };
     loop {
         main();
-        // One fewer ending (if any were).
-        let _ = ENDING.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+        let arrived = ARRIVING.replace(false);
+        if !arrived {
+            // One fewer ending (if any were).
+            let _ = ENDING.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+        }
         let handoff = Arc::new(Handoff::new());
         {
             let mut parked = parked();
+            if arrived {
+                parked.on_way = parked.on_way.saturating_sub(1);
+            }
+            if let Some(body) = parked.pending.pop() {
+                main = body;
+                continue;
+            }
             if !parked.accepting || parked.waiting.len() >= MAX_PARKED {
                 return;
             }

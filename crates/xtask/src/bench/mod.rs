@@ -116,7 +116,8 @@ const KERNEL_KEYS: [&str; 7] = [
 ];
 
 /// Page figures only the browser reports.
-const PAGE_KEYS: [&str; 18] = [
+const PAGE_KEYS: [&str; 19] = [
+    "pool_start_2_first_run_ms",
     "first_paint_ms",
     "first_contentful_paint_ms",
     "sum_panel_ms",
