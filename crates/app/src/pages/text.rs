@@ -1,6 +1,7 @@
 //! A text's body as a page shows it: its prose, fetched on demand ([`crate::prose`]), with the
-//! experiment panels it places in between, and the pictures its prose places (`crate::pictures`). While the prose loads, the text's summary stands in; if it
-//! cannot be loaded, a notice says so with a Retry button, and the panels are built all the same.
+//! experiment panels it places in between and the pictures its prose places ([`crate::pictures`]).
+//! While the prose loads, the text's summary stands in; if it cannot be loaded, a notice says so with
+//! a Retry button, and the panels are built all the same.
 
 use crate::components::later::Later;
 use crate::content::ChapterText;
