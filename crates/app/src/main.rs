@@ -14,6 +14,7 @@ mod i18n;
 mod links;
 mod pages;
 mod panels;
+mod pictures;
 mod presets;
 mod prose;
 mod runner;

@@ -1,7 +1,8 @@
 //! What the chapter Markdown in `content/` may contain, checked before a text is rendered (by the
 //! app's build script, which refuses to compile bad prose, and by `cargo xtask build-prose`): no raw
-//! HTML (the only HTML is a `<!-- experiment: NAME -->` marker, or a `<!-- fold: SUMMARY -->` …
-//! `<!-- /fold -->` pair around detail the reader opens on demand, each on a line of its own), no link
+//! HTML (the only HTML is a `<!-- experiment: NAME -->` or `<!-- picture: NAME -->` marker, or a
+//! `<!-- fold: SUMMARY -->` … `<!-- /fold -->` pair around detail the reader opens on demand, each on a
+//! line of its own), no link
 //! or image to a URL that runs code or is not a web address (`javascript:`, `vbscript:`, `data:`…), no
 //! heading attributes beyond an id and classes, and no formula (`$…$`, `$$…$$`, LaTeX) that does not
 //! turn into MathML.
@@ -114,17 +115,19 @@ pub struct Problem {
 }
 
 /// A piece of a chapter body: Markdown starting at `line` of the file (inside a fold with that
-/// summary, or not), or an experiment marker.
+/// summary, or not), an experiment marker, or a picture marker on `line` (one of [`crate::PICTURES`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Part {
     Prose { markdown: String, line: usize, fold: Option<String> },
     Experiment(String),
+    Picture { name: String, line: usize },
 }
 
 /// What a line of a chapter body is to the splitter.
 #[derive(Debug, PartialEq, Eq)]
 enum Marker<'a> {
     Experiment(&'a str),
+    Picture(&'a str),
     FoldStart(&'a str),
     FoldEnd,
 }
@@ -132,6 +135,9 @@ enum Marker<'a> {
 fn marker(line: &str) -> Option<Result<Marker<'_>, String>> {
     if let Some(result) = experiment_marker(line) {
         return Some(result.map(Marker::Experiment));
+    }
+    if let Some(result) = picture_marker(line) {
+        return Some(result.map(Marker::Picture));
     }
     let inner = line.trim().strip_prefix("<!--")?.strip_suffix("-->")?.trim();
     if inner == "/fold" {
@@ -191,6 +197,17 @@ pub fn chapter(body: &str, first_line: usize) -> Result<Vec<Part>, Vec<Problem>>
                 }
                 parts.push(Part::Experiment(name.to_string()));
             }
+            Ok(Marker::Picture(name)) => {
+                if let Some((_, opened)) = &fold {
+                    problems.push(Problem {
+                        line: number,
+                        what: format!(
+                            "the picture `{name}` is inside the fold opened on line {opened}: close it first"
+                        ),
+                    });
+                }
+                parts.push(Part::Picture { name: name.to_string(), line: number });
+            }
             Ok(Marker::FoldStart(summary)) => match &fold {
                 Some((_, opened)) => problems.push(Problem {
                     line: number,
@@ -230,6 +247,21 @@ pub fn experiment_marker(line: &str) -> Option<Result<&str, String>> {
             "the experiment marker names `{}`, which is not a name of letters, digits, `-` and `_`",
             snippet(name)
         ))
+    })
+}
+
+/// `Some(Ok(name))` for a `<!-- picture: NAME -->` line naming one of [`crate::PICTURES`],
+/// `Some(Err(..))` for a picture marker naming none (a misspelt name would leave a hole in the page),
+/// `None` for any other line.
+pub fn picture_marker(line: &str) -> Option<Result<&str, String>> {
+    let name = line.trim().strip_prefix("<!-- picture:")?.strip_suffix("-->")?.trim();
+    Some(match crate::PICTURES.iter().find(|(known, _)| *known == name) {
+        Some((known, _)) => Ok(known),
+        None => Err(format!(
+            "the picture marker names `{}`, which is none of the pictures the app draws: {}",
+            snippet(name),
+            crate::PICTURES.map(|(known, _)| format!("`{known}`")).join(", ")
+        )),
     })
 }
 
@@ -298,7 +330,7 @@ fn html_problem(html: &str) -> String {
     if first.starts_with("<!--") {
         format!(
             "raw HTML `{}`: HTML comments are not allowed; the only ones are `<!-- experiment: NAME -->`, \
-             `<!-- fold: SUMMARY -->` and `<!-- /fold -->`, each on a line of its own",
+             `<!-- picture: NAME -->`, `<!-- fold: SUMMARY -->` and `<!-- /fold -->`, each on a line of its own",
             snippet(first)
         )
     } else {
@@ -407,6 +439,21 @@ pub(crate) mod tests {
         refused("<!-- fold: A -->\n<!-- experiment: sum -->\n<!-- /fold -->\n", 2, "inside the fold");
         refused("<!-- fold: <b>x</b> -->\n<!-- /fold -->\n", 1, "plain text");
         refused("<!-- fold: -->\n<!-- /fold -->\n", 1, "plain text");
+    }
+
+    #[test]
+    fn picture_markers_name_a_known_picture_outside_folds() {
+        let parts = chapter("Before.\n<!-- picture: gmp -->\nAfter.\n", 3).unwrap();
+        assert_eq!(parts.len(), 3, "{parts:?}");
+        assert_eq!(parts[1], Part::Picture { name: "gmp".into(), line: 4 });
+        assert!(matches!(&parts[2], Part::Prose { line: 5, .. }));
+        // A misspelt name is refused, naming the pictures there are.
+        refused("<!-- picture: bubble-pas -->\n", 1, "none of the pictures the app draws: `bubble-pass`");
+        refused("<!-- picture: -->\n", 1, "none of the pictures");
+        refused("<!-- fold: A -->\n<!-- picture: gmp -->\n<!-- /fold -->\n", 2, "inside the fold");
+        refused("<!--picture: gmp-->\n", 1, "HTML comments are not allowed");
+        assert_eq!(picture_marker("  <!-- picture: littles-law -->  "), Some(Ok("littles-law")));
+        assert_eq!(picture_marker("text"), None);
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! the app fetches when a page needs it.
 //!
 //! A file has a front matter (`title`, `summary`, `order`) and may contain `<!-- experiment: NAME -->`
-//! markers where a live experiment panel goes, `<!-- fold: SUMMARY -->` … `<!-- /fold -->` around
+//! markers where a live experiment panel goes, `<!-- picture: NAME -->` markers where the app draws
+//! one of its small pictures ([`PICTURES`]), `<!-- fold: SUMMARY -->` … `<!-- /fold -->` around
 //! detail shown on demand (a `<details>`), and formulas in LaTeX (`$…$`, `$$…$$`) that become MathML
 //! here. What the prose may not contain is in [`check`].
 
@@ -28,7 +29,26 @@ pub struct Text {
     pub summary: String,
     pub order: i64,
     pub sections: Vec<Section>,
+    /// The pictures it places (`<!-- picture: NAME -->`), in its order. Each stands in its prose
+    /// as a [`picture_slot`], which the app replaces by the picture.
+    pub pictures: Vec<String>,
 }
+
+/// The pictures a text may place with `<!-- picture: NAME -->`, each with the one chapter it belongs
+/// in: `(name, chapter slug)`. The app draws them (`app::pictures`, whose test holds it to this list);
+/// a marker naming another, or placed in another chapter, is refused.
+pub const PICTURES: [(&str, &str); 3] =
+    [("bubble-pass", "bubble-sort"), ("gmp", "go-scheduler"), ("littles-law", "high-concurrency")];
+
+/// What a `<!-- picture: NAME -->` marker becomes in the rendered prose: an empty block the app
+/// replaces by the picture. Written here only, after the check, so no Markdown can forge one.
+pub fn picture_slot(name: &str) -> String {
+    format!("{PICTURE_SLOT_START}{name}{PICTURE_SLOT_END}")
+}
+
+/// How a [`picture_slot`] starts and ends around the picture's name.
+pub const PICTURE_SLOT_START: &str = "<div class=\"picture-slot\" data-picture=\"";
+pub const PICTURE_SLOT_END: &str = "\"></div>\n";
 
 /// A piece of a text: prose (HTML made from our own checked Markdown) or a live experiment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,8 +166,27 @@ pub fn parse(lang: &str, slug: &str, text: &str) -> Result<Text, Vec<check::Prob
     let order = field("order")?.parse().map_err(|_| problem(1, "order must be an integer"))?;
     // `body` ends `text`: its first line is the one after the front matter.
     let first_line = text[..text.len() - body.len()].matches('\n').count() + 1;
-    let sections = sections(lang, check::chapter(body, first_line)?);
-    Ok(Text { lang: lang.into(), slug: slug.into(), title, summary, order, sections })
+    let parts = check::chapter(body, first_line)?;
+    let mut pictures = Vec::new();
+    let mut misplaced = Vec::new();
+    for part in &parts {
+        if let Part::Picture { name, line } = part {
+            match PICTURES.iter().find(|(known, _)| known == name) {
+                Some((_, chapter)) if *chapter != slug => misplaced.push(check::Problem {
+                    line: *line,
+                    what: format!("the picture `{name}` belongs in the chapter `{chapter}`, not here"),
+                }),
+                _ if pictures.contains(name) => misplaced
+                    .push(check::Problem { line: *line, what: format!("the picture `{name}` is placed twice") }),
+                _ => pictures.push(name.clone()),
+            }
+        }
+    }
+    if !misplaced.is_empty() {
+        return Err(misplaced);
+    }
+    let sections = sections(lang, parts);
+    Ok(Text { lang: lang.into(), slug: slug.into(), title, summary, order, sections, pictures })
 }
 
 /// Write every text's file into `site` (at [`Text::site_path`]); the names of the files written.
@@ -324,6 +363,14 @@ fn sections(lang: &str, parts: Vec<Part>) -> Vec<Section> {
             Part::Experiment(name) => {
                 choices.clear();
                 sections.push(Section::Experiment(name))
+            }
+            // The slot joins the prose around it: the app splits a piece of prose at its slots.
+            Part::Picture { name, .. } => {
+                choices.clear();
+                match sections.last_mut() {
+                    Some(Section::Prose(previous)) => previous.push_str(&picture_slot(&name)),
+                    _ => sections.push(Section::Prose(picture_slot(&name))),
+                }
             }
         }
     }

@@ -62,6 +62,49 @@ fn the_prose_between_experiments_has_one_piece_more_than_the_experiments() {
 }
 
 #[test]
+fn a_picture_marker_becomes_a_slot_in_the_prose_of_its_own_chapter_only() {
+    let parse_in =
+        |slug: &str, body: &str| parse("en", slug, &format!("---\ntitle: T\nsummary: S\norder: 4\n---\n{body}"));
+    let t = parse_in("go-scheduler", "Before.\n<!-- picture: gmp -->\nAfter.\n<!-- experiment: go-scheduler -->\n")
+        .unwrap();
+    assert_eq!(t.pictures, ["gmp"]);
+    assert_eq!(t.experiments().collect::<Vec<_>>(), ["go-scheduler"]);
+    assert_eq!(
+        t.prose_between(),
+        ["<p>Before.</p>\n<div class=\"picture-slot\" data-picture=\"gmp\"></div>\n<p>After.</p>\n", ""]
+    );
+    let elsewhere = parse_in("sum", "Text.\n<!-- picture: gmp -->\n").unwrap_err();
+    assert_eq!(
+        (elsewhere[0].line, elsewhere[0].what.as_str()),
+        (7, "the picture `gmp` belongs in the chapter `go-scheduler`, not here")
+    );
+    let twice = parse_in("go-scheduler", "<!-- picture: gmp -->\nText.\n<!-- picture: gmp -->\n").unwrap_err();
+    assert!(twice[0].what.contains("placed twice"), "{twice:?}");
+    assert!(PICTURES.iter().all(|(name, _)| picture_slot(name).starts_with(PICTURE_SLOT_START)));
+}
+
+/// Every language places the pictures English places, in the same chapters: a translation without
+/// one would lose it silently.
+#[test]
+fn every_language_places_the_pictures_english_places() {
+    let content = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content");
+    let (texts, _) = read(&content).unwrap_or_else(|problems| panic!("{}", problems.join("\n")));
+    let placed = |lang: &str| -> Vec<(String, Vec<String>)> {
+        texts.iter().filter(|t| t.lang == lang).map(|t| (t.slug.clone(), t.pictures.clone())).collect()
+    };
+    let english = placed("en");
+    for (name, chapter) in PICTURES {
+        assert!(
+            english.iter().any(|(slug, pictures)| slug == chapter && pictures.iter().any(|p| p == name)),
+            "content/en/{chapter}.md places the picture `{name}`"
+        );
+    }
+    for (lang, ..) in OPENING_AND_CLOSING.iter().skip(1) {
+        assert_eq!(placed(lang), english, "content/{lang}/ places the pictures of content/en/, chapter by chapter");
+    }
+}
+
+#[test]
 fn the_file_is_json_and_named_by_its_bytes() {
     let t = text("A \"quote\", a back\\slash and a\ttab.\n<!-- experiment: sum -->\n");
     let json = t.json();

@@ -156,6 +156,12 @@ impl PanelCode {
         self.files_of_splits(splits)
     }
 
+    /// The chunk files the pictures named (`prose::PICTURES`) need: fetched when a page first
+    /// shows one, before any Run.
+    pub fn picture_files<S: AsRef<str>>(&self, pictures: &[S]) -> Vec<String> {
+        self.files_of_splits(pictures.iter().map(|p| picture_split(p.as_ref())))
+    }
+
     fn files_of_splits(&self, splits: impl Iterator<Item = String>) -> Vec<String> {
         let mut files: Vec<String> =
             splits.flat_map(|split| self.needs.get(&split).into_iter().flatten()).cloned().collect();
@@ -328,6 +334,12 @@ pub fn views_of(experiment: &str) -> String {
     split_name("views", experiment)
 }
 
+/// The split of a picture the prose places (`<!-- picture: NAME -->`), as
+/// `crates/app/src/pictures/mod.rs` names it (`picture_bubble_pass`).
+pub fn picture_split(picture: &str) -> String {
+    split_name("picture", picture)
+}
+
 /// A split's name as a Rust identifier: `panel_task_granularity`.
 fn split_name(kind: &str, experiment: &str) -> String {
     format!("{kind}_{}", experiment.replace('-', "_"))
@@ -386,5 +398,6 @@ mod tests {
         assert_eq!(split_of("sum"), "panel_sum");
         assert_eq!(split_of("task-granularity"), "panel_task_granularity");
         assert_eq!(views_of("task-granularity"), "views_task_granularity");
+        assert_eq!(picture_split("bubble-pass"), "picture_bubble_pass");
     }
 }

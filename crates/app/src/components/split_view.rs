@@ -29,6 +29,23 @@ enum State {
     Failed,
 }
 
+/// A split's code fetched and its view built, boxed (see [`split_now`]).
+pub type SplitFuture = std::pin::Pin<Box<dyn Future<Output = SplitBuilt>>>;
+
+/// [`split_view`] of a split that waits for nothing, the `key`-th of its kind: `load(key)` fetches
+/// and builds it, `loading(key)` stands in meanwhile. Experiment panels and the prose's pictures
+/// both come through here, so the core holds one copy of `split_view`'s code for the two, not one
+/// each (about 1 KB).
+pub fn split_now(
+    key: usize,
+    load: fn(usize) -> SplitFuture,
+    loading: fn(usize) -> AnyView,
+    failed_text: &'static str,
+    failed_test_id: &'static str,
+) -> impl IntoView {
+    split_view(move || load(key), async {}, move || loading(key), failed_text, failed_test_id)
+}
+
 /// The view `load` fetches and builds, once `wait` has resolved (Retry does not wait again).
 /// `loading` is shown until then; `failed_text` (in a notice whose test id is `failed_test_id`) if the
 /// code could not be fetched.

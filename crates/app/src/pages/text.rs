@@ -1,11 +1,13 @@
 //! A text's body as a page shows it: its prose, fetched on demand ([`crate::prose`]), with the
-//! experiment panels it places in between. While the prose loads, the text's summary stands in; if it
-//! cannot be loaded, a notice says so with a Retry button, and the panels are built all the same.
+//! experiment panels it places in between and the pictures its prose places ([`crate::pictures`]).
+//! While the prose loads, the text's summary stands in; if it cannot be loaded, a notice says so with
+//! a Retry button, and the panels are built all the same.
 
 use crate::components::later::Later;
 use crate::content::ChapterText;
 use crate::i18n::{fill, ui};
 use crate::panels;
+use crate::pictures::{split_at_pictures, PictureView, Piece};
 use crate::prose::{Prose, ProseState};
 use leptos::prelude::*;
 
@@ -49,7 +51,14 @@ pub fn TextBody(text: &'static ChapterText, state: ProseState, #[prop(optional)]
         move || match state.prose.get() {
             Prose::Ready(pieces) => pieces.get(index).filter(|html| !html.is_empty()).map(|html| {
                 let html = if embedded { links_in_new_tabs(html) } else { html.clone() };
-                view! { <div class="prose" inner_html=html></div> }
+                // A picture's code is fetched when the page first shows it, in a task of its own.
+                split_at_pictures(&html)
+                    .into_iter()
+                    .map(|piece| match piece {
+                        Piece::Html(html) => view! { <div class="prose" inner_html=html.to_string()></div> }.into_any(),
+                        Piece::Picture(picture) => view! { <Later><PictureView picture /></Later> }.into_any(),
+                    })
+                    .collect_view()
             }),
             _ => None,
         }

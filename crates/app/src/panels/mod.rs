@@ -18,7 +18,7 @@ mod task_granularity;
 mod task_memory;
 mod task_switch;
 
-use crate::components::split_view::{split_view, SplitBuilt};
+use crate::components::split_view::{split_now, SplitBuilt, SplitFuture};
 use crate::i18n::ui;
 use experiments::catalog::ExperimentId;
 use leptos::prelude::*;
@@ -67,14 +67,14 @@ panels! {
 /// meanwhile; if it cannot be fetched, a notice with Retry, and the rest of the page works on).
 #[component]
 pub fn Panel(experiment: ExperimentId) -> impl IntoView {
-    let t = ui();
-    let name = experiment.slug();
-    let load = move || async move { panel_code(experiment).await };
-    let loading = move || {
+    let key = ExperimentId::ALL.iter().position(|e| *e == experiment).unwrap_or_default();
+    let load = |key: usize| -> SplitFuture { Box::pin(panel_code(ExperimentId::ALL[key])) };
+    let loading = |key: usize| {
+        let name = ExperimentId::ALL[key].slug();
         view! {
-            <p class="panel-loading" role="status" data-testid="panel-loading" data-experiment-loading=name>{t.panel_loading}</p>
+            <p class="panel-loading" role="status" data-testid="panel-loading" data-experiment-loading=name>{ui().panel_loading}</p>
         }
         .into_any()
     };
-    split_view(load, async {}, loading, t.panel_failed, "panel-failed")
+    split_now(key, load, loading, ui().panel_failed, "panel-failed")
 }

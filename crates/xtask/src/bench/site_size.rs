@@ -60,9 +60,9 @@ pub(crate) struct ChapterCode {
     pub(crate) run_gzip_bytes: u64,
 }
 
-/// [`ChapterCode`] of every chapter (English: every language places the same experiments), from the
-/// build's manifest of which chunk files each panel needs. Each file is weighed once, however many
-/// chapters load it.
+/// [`ChapterCode`] of every chapter (English: every language places the same experiments and
+/// pictures), from the build's manifest of which chunk files each panel and picture needs. Each file
+/// is weighed once, however many chapters load it.
 pub(crate) fn chapter_code(dist: &Path) -> Result<Vec<ChapterCode>, String> {
     let code = crate::app_build::PanelCode::read(dist)?;
     let weights: std::collections::HashMap<String, Weight> = code
@@ -73,7 +73,14 @@ pub(crate) fn chapter_code(dist: &Path) -> Result<Vec<ChapterCode>, String> {
     let mut chapters = Vec::new();
     for text in crate::site::texts()?.iter().filter(|t| t.lang == "en") {
         let experiments: Vec<&str> = text.experiments().collect();
-        let files = code.files_with_views(&experiments);
+        // A chapter's pictures (`<!-- picture: NAME -->`) are built with its prose, before a Run.
+        let with_pictures = |mut files: Vec<String>| {
+            files.extend(code.picture_files(&text.pictures));
+            files.sort();
+            files.dedup();
+            files
+        };
+        let files = with_pictures(code.files_with_views(&experiments));
         if files.is_empty() {
             continue;
         }
@@ -84,7 +91,7 @@ pub(crate) fn chapter_code(dist: &Path) -> Result<Vec<ChapterCode>, String> {
                 .fold((0, 0), |(raw, gzip), w| (raw + w.raw_bytes, gzip + w.gzip_bytes))
         };
         let (raw_bytes, gzip_bytes) = weights_of(&files);
-        let (run_raw_bytes, run_gzip_bytes) = weights_of(&code.files(&experiments));
+        let (run_raw_bytes, run_gzip_bytes) = weights_of(&with_pictures(code.files(&experiments)));
         chapters.push(ChapterCode {
             chapter: text.slug.clone(),
             files: files.len(),

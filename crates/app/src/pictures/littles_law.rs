@@ -1,0 +1,119 @@
+//! Little's law with sliders: requests in flight (L) and the time each takes (W) give the
+//! throughput λ = L / W of a server whose waiting requests park; a thread pool of T threads whose
+//! requests block holds at most T of them, so λ = min(L, T) / W. Computed, not measured, and said
+//! so: the QPS panel below measures both servers.
+
+use crate::components::controls::unique_id;
+use crate::format;
+use crate::i18n::{message, ui, Arg};
+use leptos::prelude::*;
+
+/// (min, max, start) of each slider: requests in flight, milliseconds per request, pool threads.
+/// They start where the QPS panel's settings do (50 in flight, 10 ms of wait, a few threads).
+const IN_FLIGHT: (u64, u64, u64) = (1, 200, 50);
+const TIME_MS: (u64, u64, u64) = (1, 100, 10);
+const THREADS: (u64, u64, u64) = (1, 64, 8);
+
+/// Requests per second when `in_flight` requests each take `ms` milliseconds: λ = L / W.
+pub fn throughput(in_flight: u64, ms: u64) -> f64 {
+    in_flight as f64 * 1000.0 / ms.max(1) as f64
+}
+
+/// Requests per second of a pool of `threads` threads whose requests block for `ms` each, with
+/// `in_flight` requests sent at once: only `min(L, T)` are served at a time, so at most T / W.
+pub fn pool_throughput(in_flight: u64, threads: u64, ms: u64) -> f64 {
+    throughput(in_flight.min(threads), ms)
+}
+
+/// A labelled slider over `range` (min, max), with its value beside it.
+fn slider(label: &'static str, id: String, range: (u64, u64, u64), value: RwSignal<u64>) -> impl IntoView {
+    let (min, max, _) = range;
+    view! {
+        <div class="control">
+            <label for=id.clone()>{label}</label>
+            <div class="control-row">
+                <input
+                    type="range"
+                    id=id.clone()
+                    min=min.to_string()
+                    max=max.to_string()
+                    step="1"
+                    prop:value=move || value.get().to_string()
+                    on:input=move |ev| {
+                        if let Ok(v) = event_target_value(&ev).parse::<u64>() {
+                            value.set(v.clamp(min, max));
+                        }
+                    }
+                />
+                <output for=id>{move || format::int(value.get())}</output>
+            </div>
+        </div>
+    }
+}
+
+#[component]
+pub fn LittlesLaw() -> impl IntoView {
+    let t = ui();
+    let in_flight = RwSignal::new(IN_FLIGHT.2);
+    let time_ms = RwSignal::new(TIME_MS.2);
+    let threads = RwSignal::new(THREADS.2);
+    let (l_id, w_id, t_id) = (unique_id("littles-l"), unique_id("littles-w"), unique_id("littles-t"));
+    let per_second = |value: f64| Arg::Count(value.round() as u64);
+    let parking =
+        move || message(t.littles_law_parking, &[("rate", per_second(throughput(in_flight.get(), time_ms.get())))]);
+    let pool = move || {
+        let value = pool_throughput(in_flight.get(), threads.get(), time_ms.get());
+        message(t.littles_law_pool, &[("rate", per_second(value))])
+    };
+    let parking_for = format!("{l_id} {w_id}");
+    let pool_for = format!("{l_id} {w_id} {t_id}");
+    view! {
+        <figure class="picture littles-law" data-testid="picture-littles-law">
+            <figcaption>{t.littles_law_caption}</figcaption>
+            <div class="controls">
+                {slider(t.littles_law_in_flight, l_id, IN_FLIGHT, in_flight)}
+                {slider(t.littles_law_time, w_id, TIME_MS, time_ms)}
+                {slider(t.littles_law_threads, t_id, THREADS, threads)}
+            </div>
+            <p class="littles-law-result">
+                <output for=parking_for data-testid="littles-law-parking">{parking}</output>
+            </p>
+            <p class="littles-law-result">
+                <output for=pool_for data-testid="littles-law-pool">{pool}</output>
+            </p>
+            <p class="help">{t.littles_law_note}</p>
+        </figure>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn throughput_is_in_flight_over_time_per_request() {
+        // The chapter's example: 100 in flight at 10 ms each is 10,000 requests per second.
+        assert_eq!(throughput(100, 10), 10_000.0);
+        assert_eq!(throughput(50, 10), 5_000.0);
+        assert_eq!(throughput(1, 100), 10.0);
+        assert!((throughput(50, 7) - 7_142.857).abs() < 0.001);
+    }
+
+    #[test]
+    fn a_pool_serves_at_most_its_threads_at_once() {
+        // The chapter's thread pool: 8 threads, 10 ms a request: at most 800 per second.
+        assert_eq!(pool_throughput(50, 8, 10), 800.0);
+        assert_eq!(pool_throughput(50, 8, 10), throughput(8, 10), "T / W once L > T");
+        assert_eq!(pool_throughput(4, 8, 10), throughput(4, 10), "L / W while L ≤ T");
+        for l in [1, 7, 8, 9, 200] {
+            assert!(pool_throughput(l, 8, 10) <= throughput(l, 10));
+        }
+    }
+
+    #[test]
+    fn the_sliders_start_inside_their_ranges() {
+        for (min, max, start) in [IN_FLIGHT, TIME_MS, THREADS] {
+            assert!(min <= start && start <= max && min >= 1);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! Small pictures that chapters place with `<!-- picture: NAME -->` (`prose::PICTURES`), where a
+//! picture teaches faster than a paragraph: one pass of bubble sort, Go's G/M/P, Little's law. The
+//! prose crate writes each marker into the prose as an empty slot ([`SLOT_START`]); the page splits
+//! a piece of prose at its slots ([`split_at_pictures`]) and builds the picture there.
+//!
+//! Each picture is a split point of its own, like an experiment panel: its code is fetched the
+//! first time a page shows it, so a chapter without pictures loads none of it. A picture computes
+//! or draws; it never runs or times anything, and what it computes is said to be computed.
+
+mod bubble_pass;
+mod gmp;
+mod littles_law;
+
+use crate::components::split_view::{split_now, SplitBuilt, SplitFuture};
+use crate::i18n::ui;
+use leptos::prelude::*;
+use leptos::wasm_split::wasm_split;
+
+/// A picture a chapter places, by its marker's name ([`Picture::name`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Picture {
+    /// One pass of bubble sort, step by step (chapter bubble-sort).
+    BubblePass,
+    /// Go's Gs, Ms and Ps, with a hand-off after a system call (chapter go-scheduler).
+    Gmp,
+    /// Little's law with sliders (the high-concurrency chapter).
+    LittlesLaw,
+}
+
+impl Picture {
+    pub const ALL: [Picture; 3] = [Picture::BubblePass, Picture::Gmp, Picture::LittlesLaw];
+
+    /// The name its marker uses: `<!-- picture: bubble-pass -->`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Picture::BubblePass => "bubble-pass",
+            Picture::Gmp => "gmp",
+            Picture::LittlesLaw => "littles-law",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Picture> {
+        Picture::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+/// How the prose crate writes a picture's slot around its name (`prose::picture_slot`; a test holds
+/// the two alike).
+const SLOT_START: &str = "<div class=\"picture-slot\" data-picture=\"";
+const SLOT_END: &str = "\"></div>\n";
+
+/// A piece of prose HTML cut at its picture slots.
+#[derive(Debug, PartialEq)]
+pub enum Piece<'a> {
+    Html(&'a str),
+    Picture(Picture),
+}
+
+/// `html` as its prose and its pictures, in order. Empty prose between slots is left out, and a slot
+/// naming a picture this build does not draw (a prose file of another build) is dropped.
+pub fn split_at_pictures(html: &str) -> Vec<Piece<'_>> {
+    let mut pieces = Vec::new();
+    let mut rest = html;
+    while let Some(at) = rest.find(SLOT_START) {
+        let after = &rest[at + SLOT_START.len()..];
+        let Some(end) = after.find(SLOT_END) else { break };
+        if at > 0 {
+            pieces.push(Piece::Html(&rest[..at]));
+        }
+        pieces.extend(Picture::from_name(&after[..end]).map(Piece::Picture));
+        rest = &after[end + SLOT_END.len()..];
+    }
+    if !rest.is_empty() {
+        pieces.push(Piece::Html(rest));
+    }
+    pieces
+}
+
+#[wasm_split(picture_bubble_pass, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn build_bubble_pass() -> SplitBuilt {
+    Ok(view! { <bubble_pass::BubblePass /> }.into_any())
+}
+
+#[wasm_split(picture_gmp, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn build_gmp() -> SplitBuilt {
+    Ok(gmp::gmp().into_any())
+}
+
+#[wasm_split(picture_littles_law, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn build_littles_law() -> SplitBuilt {
+    Ok(view! { <littles_law::LittlesLaw /> }.into_any())
+}
+
+/// Fetch the code of `picture` (at once if the page has it) and build it.
+async fn picture_code(picture: Picture) -> SplitBuilt {
+    match picture {
+        Picture::BubblePass => build_bubble_pass().await,
+        Picture::Gmp => build_gmp().await,
+        Picture::LittlesLaw => build_littles_law().await,
+    }
+}
+
+/// `picture`, once its code is here: nothing meanwhile (the prose around it reads on), a notice with
+/// Retry if it cannot be fetched.
+#[component]
+pub fn PictureView(picture: Picture) -> impl IntoView {
+    let key = Picture::ALL.iter().position(|p| *p == picture).unwrap_or_default();
+    let load = |key: usize| -> SplitFuture { Box::pin(picture_code(Picture::ALL[key])) };
+    let loading = |key: usize| {
+        view! { <div class="picture-loading" data-picture-loading=Picture::ALL[key].name()></div> }.into_any()
+    };
+    split_now(key, load, loading, ui().picture_failed, "picture-failed")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_picture_the_prose_may_place_is_drawn_here() {
+        let names: Vec<&str> = Picture::ALL.iter().map(|p| p.name()).collect();
+        let placed: Vec<&str> = prose::PICTURES.iter().map(|(name, _)| *name).collect();
+        assert_eq!(names, placed, "prose::PICTURES and Picture::ALL name the same pictures, in order");
+        for picture in Picture::ALL {
+            assert_eq!(Picture::from_name(picture.name()), Some(picture));
+        }
+        assert_eq!(Picture::from_name("bubble-pas"), None);
+    }
+
+    #[test]
+    fn prose_is_cut_at_the_slots_the_prose_crate_writes() {
+        let slot = |name: &str| prose::picture_slot(name);
+        let html = format!("<p>Before.</p>\n{}<p>After.</p>\n{}", slot("gmp"), slot("littles-law"));
+        assert_eq!(
+            split_at_pictures(&html),
+            [
+                Piece::Html("<p>Before.</p>\n"),
+                Piece::Picture(Picture::Gmp),
+                Piece::Html("<p>After.</p>\n"),
+                Piece::Picture(Picture::LittlesLaw),
+            ]
+        );
+        assert_eq!(split_at_pictures("<p>Only prose.</p>"), [Piece::Html("<p>Only prose.</p>")]);
+        // A slot of a picture this build does not know is dropped, the prose around it kept.
+        let unknown = format!("<p>A</p>{}<p>B</p>", slot("no-such-picture"));
+        assert_eq!(split_at_pictures(&unknown), [Piece::Html("<p>A</p>"), Piece::Html("<p>B</p>")]);
+    }
+}

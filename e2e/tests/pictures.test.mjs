@@ -1,0 +1,220 @@
+// The pictures chapters place with `<!-- picture: NAME -->` (crates/app/src/pictures): each renders
+// on its own chapter, and only there; one pass of bubble sort steps by keyboard and says what each
+// step did, with no Play button when the reader asks for reduced motion; the G/M/P figure has an
+// accessible name; Little's law computes L / W from its sliders, as the test does.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SITE_DIR, launch, newPage, serve } from '../lib.mjs';
+
+let browser;
+let server;
+before(async () => {
+  server = await serve('isolated');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The build's files per split (app-<hash>/chunks.json). */
+function chunks() {
+  const folder = fs.readdirSync(SITE_DIR).find((f) => /^app-[0-9a-f]{16}$/.test(f));
+  assert.ok(folder, `no app-<hash>/ folder in ${SITE_DIR}`);
+  return JSON.parse(fs.readFileSync(path.join(SITE_DIR, folder, 'chunks.json'), 'utf8'));
+}
+
+/** A page that records the names of the app's chunk files it fetches. */
+async function recordingPage(options) {
+  const page = await newPage(browser, options);
+  page.fetchedChunks = [];
+  page.on('request', (request) => {
+    const name = new URL(request.url()).pathname.match(/\/app-[0-9a-f]{16}\/((?:split|chunk|bundle)_[^/]+\.wasm)$/)?.[1];
+    if (name) page.fetchedChunks.push(name);
+  });
+  return page;
+}
+
+/** Whether `first` comes before `second` in the page. */
+async function comesBefore(first, second) {
+  const handle = await second.elementHandle();
+  return first.evaluate((a, b) => Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING), handle);
+}
+
+/** The bubble pass's values, in the order the picture places them (each box's `data-at`). */
+async function bubbleOrder(figure) {
+  return figure.locator('.bubble-cell').evaluateAll((cells) =>
+    cells
+      .map((cell) => [Number(cell.dataset.at), Number(cell.textContent)])
+      .sort((a, b) => a[0] - b[0])
+      .map(([, value]) => value),
+  );
+}
+
+test('each picture renders on its chapter, before the panel it leads to, and only there', async () => {
+  const needs = chunks();
+  const splits = Object.keys(needs);
+  for (const picture of ['picture_bubble_pass', 'picture_gmp', 'picture_littles_law']) {
+    assert.ok(needs[picture]?.length > 0, `a split of its own: ${picture} in ${splits.join(', ')}`);
+  }
+  // The files only pictures need: a chapter without pictures never fetches them.
+  const others = Object.entries(needs).filter(([split]) => !split.startsWith('picture_')).flatMap(([, files]) => files);
+  const pictureOnly = Object.entries(needs)
+    .filter(([split]) => split.startsWith('picture_'))
+    .flatMap(([, files]) => files)
+    .filter((file) => !others.includes(file));
+  assert.ok(pictureOnly.length > 0, 'the pictures have code of their own');
+
+  const page = await recordingPage();
+  await page.goto(`${server.url}/chapters/sum`);
+  await page.locator('section[data-experiment="sum"]').waitFor();
+  await page.locator('.prose').first().waitFor();
+  assert.equal(await page.locator('figure.picture').count(), 0);
+  assert.deepEqual(page.fetchedChunks.filter((f) => pictureOnly.includes(f)), [], 'the Sum chapter loads no picture');
+
+  await page.goto(`${server.url}/chapters/bubble-sort`);
+  const bubble = page.getByTestId('picture-bubble-pass');
+  await bubble.waitFor();
+  assert.match(await bubble.locator('figcaption').innerText(), /One pass of bubble sort/);
+  assert.ok(await comesBefore(bubble, page.locator('section[data-experiment="bubble-sort"]')));
+
+  await page.goto(`${server.url}/chapters/go-scheduler`);
+  const gmp = page.getByTestId('picture-gmp');
+  await gmp.waitFor();
+  assert.ok(await comesBefore(gmp, page.locator('section[data-experiment="go-scheduler"]')), 'before the replay');
+
+  await page.goto(`${server.url}/chapters/high-concurrency`);
+  const law = page.getByTestId('picture-littles-law');
+  await law.waitFor();
+  assert.ok(await comesBefore(law, page.locator('section[data-experiment="qps"]')), 'before the QPS panel');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('one bubble-sort pass steps by keyboard: each step said, the largest value last, the smallest one place on', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/chapters/bubble-sort`);
+  const figure = page.getByTestId('picture-bubble-pass');
+  await figure.waitFor();
+  const status = figure.getByTestId('bubble-status');
+  const step = figure.getByRole('button', { name: 'Step', exact: true });
+  assert.equal(await status.getAttribute('aria-live'), 'polite');
+  assert.match(await status.innerText(), /Press Step/);
+  assert.equal(await figure.getByRole('button', { name: 'Play' }).count(), 1, 'Play, without reduced motion');
+  assert.equal(await figure.getByRole('button', { name: 'Reset' }).count(), 1);
+  const start = await bubbleOrder(figure);
+  const row = figure.getByRole('img');
+  assert.equal(await row.getAttribute('aria-label'), `The list: ${start.join(', ')}`, 'the row says its values');
+
+  await step.focus();
+  await page.keyboard.press('Enter');
+  await figure.getByText(`Compare ${start[0]} and ${start[1]}:`).waitFor();
+  const first = await status.innerText();
+  assert.match(first, start[0] > start[1] ? /: swap\.$/ : /no swap/);
+  await page.keyboard.press('Space');
+  await page.waitForFunction((before) => document.querySelector('[data-testid="bubble-status"]').textContent !== before, first);
+  assert.match(await status.innerText(), /^Compare \d+ and \d+:/);
+  // The rest of the pass, by keyboard, the focus staying on Step.
+  for (let i = 2; i < start.length - 1; i++) await page.keyboard.press('Enter');
+  await figure.getByText(/^Pass done/).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'bubble-step');
+  const end = await bubbleOrder(figure);
+  const largest = Math.max(...start);
+  const smallest = Math.min(...start);
+  assert.equal(end.at(-1), largest, `the largest value ends last: ${end}`);
+  assert.equal(start.indexOf(smallest) - end.indexOf(smallest), 1, `the smallest moved one place: ${start} → ${end}`);
+  for (const value of start) assert.ok(end.indexOf(value) >= start.indexOf(value) - 1, `${value} moved at most one place left`);
+  assert.match(await status.innerText(), new RegExp(`${largest} rode to the end, but ${smallest} moved one place left`));
+  assert.equal(await row.getAttribute('aria-label'), `The list: ${end.join(', ')}`);
+  // Step at the end does nothing; Reset starts again.
+  await page.keyboard.press('Enter');
+  assert.match(await status.innerText(), /^Pass done/);
+  await figure.getByRole('button', { name: 'Reset' }).click();
+  await figure.getByText(/Press Step/).waitFor();
+  assert.deepEqual(await bubbleOrder(figure), start);
+  // Play runs the pass to its end by itself.
+  await figure.getByRole('button', { name: 'Play' }).click();
+  await figure.getByText(/^Pass done/).waitFor({ timeout: 30_000 });
+  assert.deepEqual(await bubbleOrder(figure), end);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('with reduced motion the bubble pass has no Play button and nothing slides; stepping still works', async () => {
+  const page = await newPage(browser, { reducedMotion: 'reduce' });
+  await page.goto(`${server.url}/chapters/bubble-sort`);
+  const figure = page.getByTestId('picture-bubble-pass');
+  await figure.waitFor();
+  assert.equal(await figure.getByRole('button', { name: 'Play' }).count(), 0);
+  assert.match(await figure.innerText(), /reduced motion/);
+  const transition = await figure.locator('.bubble-cell').first().evaluate((cell) => getComputedStyle(cell).transitionDuration);
+  assert.match(transition, /^0s(, 0s)*$/, `no transition: ${transition}`);
+  const step = figure.getByRole('button', { name: 'Step', exact: true });
+  await step.focus();
+  await page.keyboard.press('Space');
+  await figure.getByText(/^Compare \d+ and \d+:/).waitFor();
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('the G/M/P figure has an accessible name, a text description and a caption that tells the two Ms apart', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/chapters/go-scheduler`);
+  const figure = page.getByTestId('picture-gmp');
+  await figure.waitFor();
+  const image = figure.getByRole('img', { name: /Go.s scheduler: goroutines \(G\)/ });
+  assert.equal(await image.count(), 1);
+  assert.match(await image.locator('desc').textContent(), /blocked in a system call with G4 and has handed P1 to thread M2/);
+  const caption = await figure.locator('figcaption').innerText();
+  assert.match(caption, /M: an operating system thread/);
+  assert.match(caption, /in G\/M\/P, M is a thread; in the lab.s “M:N”, M counts tasks/);
+  // Every label of the picture is inside it, not cut off at its edges.
+  const box = await image.boundingBox();
+  for (const label of await image.locator('text').all()) {
+    const b = await label.boundingBox();
+    assert.ok(b.x >= box.x - 1 && b.x + b.width <= box.x + box.width + 1, `${await label.textContent()} fits`);
+  }
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('Little’s law: the throughput follows the sliders and is L / W, and a pool of T threads min(L, T) / W', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/chapters/high-concurrency`);
+  const figure = page.getByTestId('picture-littles-law');
+  await figure.waitFor();
+  assert.match(await figure.locator('figcaption').innerText(), /computed.*not a measurement/);
+  const inFlight = figure.getByLabel('Requests in flight (L)');
+  const time = figure.getByLabel('Time per request (W, ms)');
+  const threads = figure.getByLabel('Pool threads (T)');
+  const parking = figure.getByTestId('littles-law-parking');
+  const pool = figure.getByTestId('littles-law-pool');
+  /** The figure a sentence states, digits only (the page groups them for its language). */
+  const stated = async (output) => Number((await output.innerText()).split('=').at(-1).replace(/\D/g, ''));
+  const check = async () => {
+    const [l, w, t] = await Promise.all([inFlight, time, threads].map(async (s) => Number(await s.inputValue())));
+    assert.equal(await stated(parking), Math.round((l * 1000) / w), `L = ${l}, W = ${w} ms`);
+    assert.equal(await stated(pool), Math.round((Math.min(l, t) * 1000) / w), `L = ${l}, T = ${t}, W = ${w} ms`);
+    return [l, w, t];
+  };
+  const [l] = await check();
+  const before = await parking.innerText();
+  await inFlight.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((text) => document.querySelector('[data-testid="littles-law-parking"]').textContent !== text, before);
+  const [l2] = await check();
+  assert.equal(l2, l + 1);
+  // A longer wait lowers both; fewer threads than requests cap the pool at T / W.
+  await time.focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await check();
+  await threads.focus();
+  await page.keyboard.press('Home');
+  const [, w, t] = await check();
+  assert.equal(t, 1);
+  assert.equal(await stated(pool), Math.round(1000 / w), 'one thread: one request per W');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
