@@ -75,6 +75,9 @@ pub struct Runner {
     /// How many runs have ended (finished, stopped or failed): tests wait for it to grow.
     pub ended: RwSignal<u32>,
     run_id: RwSignal<Option<RunId>>,
+    /// The Workers knob whose pool the engine may start when the reader is about to run, until it
+    /// has been asked once ([`Runner::about_to_run`]).
+    warm: StoredValue<Option<RwSignal<u64>>>,
 }
 
 impl Runner {
@@ -86,6 +89,7 @@ impl Runner {
             outcome: RwSignal::new(None),
             ended: RwSignal::new(0),
             run_id: RwSignal::new(None),
+            warm: StoredValue::new(None),
         };
         // The page says when a run is going (the service worker's first-visit reload waits).
         let id = NEXT_RUNNER.with(|n| n.replace(n.get() + 1));
@@ -97,6 +101,27 @@ impl Runner {
             }
         });
         runner
+    }
+
+    /// Let [`Runner::about_to_run`] start the engine and the pool of `workers` (a panel's Workers
+    /// knob) ahead of the first run: only where the chapter lets the engine start before a run
+    /// (`catalog::ENGINE_WITH_PAGE`).
+    pub fn warm_ahead(&self, workers: RwSignal<u64>) {
+        self.warm.set_value(Some(workers));
+    }
+
+    /// The reader points at or focuses the Run button: a click is likely. Start the engine and its
+    /// pool workers now (`engine_client::start_early`), so that the browser starting Web Workers
+    /// (tens of milliseconds each, and the engine's download and compile on a first visit) overlaps
+    /// the reader's own reaction instead of the run. Once per panel; the engine ignores it after any
+    /// run, when the pools it kept are warm already.
+    pub fn about_to_run(&self) {
+        if self.running.get_untracked() {
+            return;
+        }
+        if let Some(workers) = self.warm.try_update_value(Option::take).flatten() {
+            engine_client::start_early(workers.get_untracked() as u32);
+        }
     }
 
     /// Measure `jobs`; `on_measured(job_index, measurement)` is called as each one completes.

@@ -133,6 +133,8 @@ pub fn RunButtons(
                 type="submit"
                 class="primary"
                 aria-disabled=move || unavailable(running())
+                on:pointerenter=move |_| runner.about_to_run()
+                on:focus=move |_| runner.about_to_run()
                 on:click=move |ev| refuse_while(running(), ev)
             >
                 {run_label}

@@ -137,8 +137,12 @@ impl<S: ExperimentSettings> ExperimentState<S> {
         let knobs = read_knobs(&mut preset, machine, S::read);
         let more = more(&mut preset);
         let autorun = preset.autorun(S::ID);
+        let runner = Runner::new();
+        if let Some(workers) = find_knob(knobs, "workers").filter(|_| ENGINE_WITH_PAGE[S::ID as usize]) {
+            runner.warm_ahead(workers);
+        }
         let state = ExperimentState {
-            runner: Runner::new(),
+            runner,
             log: ResultLog::new(S::ID),
             jobs: RwSignal::new(Vec::new()),
             knobs,
