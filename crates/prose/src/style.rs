@@ -67,8 +67,18 @@ pub fn breaches(lang: &str, file: &str, markdown: &str) -> Vec<Breach> {
     if lang == "hi" {
         let misspelt = Regex::new("समवर्तीता").unwrap();
         find(file, &text, &misspelt, "समवर्तिता, spelt so", &mut out);
+        find(file, &text, &no_nukta(), "the nukta in the sheet's words (ज़्यादा, इंतज़ार, ख़ुद, क़रीब, …)", &mut out);
+        let precomposed = Regex::new("[\u{958}-\u{95F}]").unwrap();
+        find(file, &text, &precomposed, "the nukta as its own sign (U+093C), not a precomposed letter", &mut out);
     }
     out
+}
+
+/// The words content/hi/STYLE.md lists with a nukta, spelt without it.
+fn no_nukta() -> Regex {
+    let words = ["ज़्यादा", "ज़रूरी", "इंतज़ार", "फ़ाइल", "फ़ायदा", "ख़र्च", "ख़ुद", "ख़ाली", "ख़त्म", "ग़लत", "क़ीमत", "मुक़ाबले", "क़रीब"];
+    // From a word's start, so that its inflections (फ़ाइलें, ग़लती) count too.
+    Regex::new(&format!(r"\b(?:{})", words.map(|w| w.replace('\u{93C}', "")).join("|"))).unwrap()
 }
 
 /// A language's percent style: `12%` (no space) or `12 %` (a space, or a no-break space).
@@ -141,9 +151,23 @@ mod tests {
         assert!(rules("ja", "**スレッド**のタスク").is_empty());
         assert_eq!(rules("hi", "समवर्तीता और").len(), 1);
         assert!(rules("hi", "समवर्तिता").is_empty());
+        assert_eq!(rules("hi", "खुद हिसाब, करीब-करीब, ज्यादा इंतजार").len(), 5);
+        assert_eq!(rules("hi", "\u{959}ुद").len(), 1, "a precomposed ख़");
+        assert!(rules("hi", "ख़ुद हिसाब, क़रीब-क़रीब, ज़्यादा इंतज़ार, ख़ुदा").is_empty());
         assert_eq!(percent_styles("12% and 12 % and 3\u{a0}%"), (1, 2));
         assert_eq!(rules("en", "about 1.8x faster, 2x").len(), 2);
         assert!(rules("en", "about 1.8× faster; 0x1F; 4xx errors; the x axis").is_empty());
+    }
+
+    #[test]
+    fn the_hindi_interface_keeps_the_sheets_spelling() {
+        let found: Vec<String> = ui_text::hi::HI
+            .texts()
+            .into_iter()
+            .flat_map(|(field, texts)| texts.into_iter().flat_map(move |t| breaches("hi", field, t)))
+            .map(|b| format!("{}: `{}` ({})", b.file, b.found, b.rule))
+            .collect();
+        assert!(found.is_empty(), "content/hi/STYLE.md's spelling broken in ui-text's hi.rs:\n{}", found.join("\n"));
     }
 
     #[test]
