@@ -621,7 +621,7 @@ pub static RU: Ui = Ui {
     qps_goroutine_server: "Горутины, {workers, plural, one {# воркер} few {# воркера} many {# воркеров} other {# воркера}}",
     qps_caption: "Что выдал каждый сервер под одной и той же нагрузкой",
     col_server: "Сервер",
-    col_qps: "Запросов/s",
+    col_qps: "Запросов/с",
     col_p50: "p50, мс",
     col_p95: "p95, мс",
     col_p99: "p99, мс",
