@@ -58,6 +58,11 @@ pub fn breaches(lang: &str, file: &str, markdown: &str) -> Vec<Breach> {
         let latin_x = Regex::new(r"\d\s?x(?:[^\p{L}\d]|$)").unwrap();
         find(file, &text, &latin_x, "a ratio with ×, not x", &mut out);
     }
+    if lang == "zh" {
+        // A half-width space between Chinese and Latin letters or digits (the sheet's 标点与空格).
+        let tight = Regex::new(r"\p{Han}[A-Za-z0-9]|[A-Za-z0-9]\p{Han}").unwrap();
+        find(file, &text, &tight, "a space between Chinese and Latin letters or digits", &mut out);
+    }
     if lang == "ja" {
         // No space after bold before Japanese text, except where the bold ends in punctuation:
         // there CommonMark needs the space to close the bold.
@@ -67,8 +72,20 @@ pub fn breaches(lang: &str, file: &str, markdown: &str) -> Vec<Breach> {
     if lang == "hi" {
         let misspelt = Regex::new("समवर्तीता").unwrap();
         find(file, &text, &misspelt, "समवर्तिता, spelt so", &mut out);
+        find(file, &text, &no_nukta(), "the nukta in the sheet's words (ज़्यादा, इंतज़ार, ख़ुद, क़रीब, …)", &mut out);
+        let curly = Regex::new("[“”]").unwrap();
+        find(file, &text, &curly, "quotes straight: \"…\"", &mut out);
+        let precomposed = Regex::new("[\u{958}-\u{95F}]").unwrap();
+        find(file, &text, &precomposed, "the nukta as its own sign (U+093C), not a precomposed letter", &mut out);
     }
     out
+}
+
+/// The words content/hi/STYLE.md lists with a nukta, spelt without it.
+fn no_nukta() -> Regex {
+    let words = ["ज़्यादा", "ज़रूरी", "इंतज़ार", "फ़ाइल", "फ़ायदा", "ख़र्च", "ख़ुद", "ख़ाली", "ख़त्म", "ग़लत", "क़ीमत", "मुक़ाबले", "क़रीब"];
+    // From a word's start, so that its inflections (फ़ाइलें, ग़लती) count too.
+    Regex::new(&format!(r"\b(?:{})", words.map(|w| w.replace('\u{93C}', "")).join("|"))).unwrap()
 }
 
 /// A language's percent style: `12%` (no space) or `12 %` (a space, or a no-break space).
@@ -131,6 +148,8 @@ mod tests {
         assert!(rules("ru", "Код: `sleep(5 ms)`.\n```\nsleep(5 ms)\n```\n").is_empty(), "code is not prose");
         assert!(rules("ru", "Заняло 40 МБ за 2 с, 14 ГБ/с.").is_empty());
         assert_eq!(rules("zh", "约快 1.8x。").len(), 1);
+        assert_eq!(rules("zh", "4 个goroutine 在2 个工作线程上").len(), 2);
+        assert!(rules("zh", "4 个 goroutine 在 2 个工作线程上，**运行**；“M:N”中的 M。").is_empty());
         assert_eq!(rules("ja", "約1.8×速い").len(), 1);
         assert!(rules("zh", "快 1.8 倍；请求数 × 时间；2 × 3 = 6").is_empty());
         assert_eq!(rules("ja", "**スレッド** のタスク").len(), 1);
@@ -141,9 +160,45 @@ mod tests {
         assert!(rules("ja", "**スレッド**のタスク").is_empty());
         assert_eq!(rules("hi", "समवर्तीता और").len(), 1);
         assert!(rules("hi", "समवर्तिता").is_empty());
+        assert_eq!(rules("hi", "“M:N” का M").len(), 2);
+        assert!(rules("hi", "\"M:N\" का M").is_empty());
+        assert_eq!(rules("hi", "खुद हिसाब, करीब-करीब, ज्यादा इंतजार").len(), 5);
+        assert_eq!(rules("hi", "\u{959}ुद").len(), 1, "a precomposed ख़");
+        assert!(rules("hi", "ख़ुद हिसाब, क़रीब-क़रीब, ज़्यादा इंतज़ार, ख़ुदा").is_empty());
         assert_eq!(percent_styles("12% and 12 % and 3\u{a0}%"), (1, 2));
         assert_eq!(rules("en", "about 1.8x faster, 2x").len(), 2);
         assert!(rules("en", "about 1.8× faster; 0x1F; 4xx errors; the x axis").is_empty());
+    }
+
+    /// An interface string as a reader sees its words: a blank (`{ms}`, `#`) stands for a value
+    /// the rules do not judge, and a plural message's syntax is gone (its forms side by side).
+    fn as_read(message: &str) -> String {
+        let blank = Regex::new(r"\{\w+\}|#").unwrap();
+        let syntax = Regex::new(r"\{\w+, plural,\s*|(?:=\d+|zero|one|two|few|many|other)\s*\{|\}").unwrap();
+        syntax.replace_all(&blank.replace_all(message, "\u{FFFC}"), "").into_owned()
+    }
+
+    #[test]
+    fn the_hindi_and_chinese_interfaces_keep_their_sheets_rules() {
+        let mut found = Vec::new();
+        // Not the ratio rule: the Chinese table's captions name the charts' own ticks (1×); not the
+        // Hindi quotes: the tables quote buttons as the English one does (“Run”).
+        let judged = |b: &Breach| !b.rule.starts_with("a ratio") && !b.rule.starts_with("quotes");
+        for (lang, table) in [("hi", &ui_text::hi::HI), ("zh", &ui_text::zh::ZH)] {
+            for (field, texts) in table.texts() {
+                for text in texts {
+                    found.extend(
+                        breaches(lang, field, &as_read(text))
+                            .into_iter()
+                            .filter(judged)
+                            .map(|b| format!("{lang}.rs {}: `{}` ({})", b.file, b.found, b.rule)),
+                    );
+                }
+            }
+        }
+        assert!(found.is_empty(), "content/<lang>/STYLE.md's rules broken in ui-text:\n{}", found.join("\n"));
+        assert_eq!(as_read("{tasks, plural, other {# 个 goroutine}}在 {ms} ms"), "\u{FFFC} 个 goroutine在 \u{FFFC} ms");
+        assert_eq!(rules("zh", &as_read("{tasks, plural, other {# 个 goroutine}}在 {workers} 上")).len(), 1);
     }
 
     #[test]

@@ -14,6 +14,8 @@ fn breaches() -> Vec<(&'static str, String, &'static str)> {
                 .unwrap(),
             "units in Cyrillic (мс, мкс, нс, с, Б, КБ, МБ, ГБ, КиБ, МБ/с, мс/оп)",
         ),
+        // A per-unit after a Russian word: `Запросов/s`.
+        (Regex::new(r"\p{Cyrillic}/(?:ms|µs|ns|s|op)(?:[^\p{L}]|$)").unwrap(), "a per-unit in Cyrillic (запросов/с)"),
         (Regex::new(r"\d,\d{3}(?:\D|$)").unwrap(), "thousands without a comma (1000, 10\u{a0}000)"),
         (Regex::new(r"\d\.\d").unwrap(), "a decimal comma (0,9×)"),
     ];
@@ -42,6 +44,13 @@ fn the_russian_table_writes_units_in_cyrillic_and_numbers_the_russian_way() {
 
 #[test]
 fn the_rules_catch_what_they_name() {
+    let per = Regex::new(r"\p{Cyrillic}/(?:ms|µs|ns|s|op)(?:[^\p{L}]|$)").unwrap();
+    for bad in ["Запросов/s", "хешей/s за", "запросов/ms"] {
+        assert!(per.is_match(bad), "{bad}");
+    }
+    for good in ["Запросов/с", "МБ/с", "мс/оп", "ввод/вывод", "I/O", "ns/op"] {
+        assert!(!per.is_match(good), "{good}");
+    }
     let units =
         Regex::new(r"(?:\d|\}|\(|, )\s?(?:ms|µs|us|ns|s|B|KB|MB|GB|KiB|MiB|GiB|GHz|MHz)(?:/s|/op)?(?:[^\p{L}]|$)")
             .unwrap();
