@@ -1,5 +1,6 @@
-//! The Russian table held to `content/ru/STYLE.md`'s mechanical rules, as the chapters are
-//! (`prose::style`): units in Cyrillic, numbers written the Russian way.
+//! The Russian, Chinese and Japanese tables held to their `content/<lang>/STYLE.md`'s mechanical
+//! rules, as the chapters are (`prose::style`): Russian units in Cyrillic and numbers written the
+//! Russian way; Chinese and Japanese ratios in 倍 and percents without a space.
 
 use crate::ru::RU;
 use regex::Regex;
@@ -62,4 +63,48 @@ fn the_rules_catch_what_they_name() {
     {
         assert!(!units.is_match(good), "{good}");
     }
+}
+
+/// Fields whose `×` names the charts' own tick labels (the speedup and overhead axes print `1×`
+/// in every language), so a caption that tells the reader how to read them keeps the sign.
+const CHART_TICK_FIELDS: [&str; 4] =
+    ["results_caption_overhead", "granularity_caption", "count_caption", "count_batching_claim"];
+
+/// Breaches of the Chinese and Japanese sheets' rules in `table`: a ratio written `1.5×` instead of
+/// with 倍 (a product like `{tasks} × {sqrt}` is allowed), and a percent with a space before it.
+fn cjk_breaches(table: &crate::Ui) -> Vec<(&'static str, String, &'static str)> {
+    let ratio = Regex::new(r"(?:\d|\})×").unwrap();
+    let spaced_percent = Regex::new(r"(?:\d|\})\s%").unwrap();
+    let mut out = Vec::new();
+    for (field, texts) in table.texts() {
+        for text in texts {
+            if !CHART_TICK_FIELDS.contains(&field) {
+                out.extend(ratio.find_iter(text).map(|m| (field, m.as_str().to_string(), "a ratio in 倍")));
+            }
+            out.extend(spaced_percent.find_iter(text).map(|m| (field, m.as_str().to_string(), "12%, no space")));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_chinese_and_japanese_tables_write_ratios_in_bei_and_percents_without_a_space() {
+    for (lang, table) in [("zh", &crate::zh::ZH), ("ja", &crate::ja::JA)] {
+        let found = cjk_breaches(table);
+        assert!(found.is_empty(), "content/{lang}/STYLE.md's rules broken in {lang}.rs:\n{found:#?}");
+    }
+}
+
+#[test]
+fn the_chinese_and_japanese_rules_catch_what_they_name() {
+    let ratio = Regex::new(r"(?:\d|\})×").unwrap();
+    let spaced_percent = Regex::new(r"(?:\d|\})\s%").unwrap();
+    for bad in ["低于 0.9×", "最多约 {k}×"] {
+        assert!(ratio.is_match(bad), "{bad}");
+    }
+    for good in ["{tasks} × {sqrt}", "0.9 倍", "2 × 3"] {
+        assert!(!ratio.is_match(good), "{good}");
+    }
+    assert!(spaced_percent.is_match("相差 10 % 以内") && spaced_percent.is_match("{percent} % 处"));
+    assert!(!spaced_percent.is_match("相差 10% 以内"));
 }
