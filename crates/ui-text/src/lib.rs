@@ -123,7 +123,7 @@ impl Ui {
     /// once per page, to live as long as the page). `Err` names the first field that is missing or
     /// has the wrong number of texts.
     ///
-    /// One loop over [`LAYOUT`] rather than a few lines of code per field: the per-field version
+    /// One loop over `LAYOUT` rather than a few lines of code per field: the per-field version
     /// was 55 KB of the app's core module (raw), for some 490 fields.
     pub fn from_texts(lookup: &mut dyn FnMut(&str) -> Option<Vec<String>>) -> Result<Ui, &'static str> {
         let mut ui = std::mem::MaybeUninit::<Ui>::uninit();
