@@ -243,7 +243,6 @@ pub fn work_it_out(ask: Signal<Ask>, measured: Signal<Option<(String, String)>>,
         return ().into_any();
     }
     let t = ui();
-    let typed = RwSignal::new(String::new());
     // What Check found: the answer it checked against, and the number it read (None: no number).
     let checked = RwSignal::new(None::<(f64, Option<f64>)>);
     // A verdict stands only for the question it answered: new inputs ask a new question.
@@ -263,16 +262,8 @@ pub fn work_it_out(ask: Signal<Ask>, measured: Signal<Option<(String, String)>>,
             Some(false) => fill(t.work_wrong, &[("tolerance", &tolerance), ("worked", &worked)]),
         })
     };
-    let check = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        let Ask::Exercise(e) = ask.get_untracked() else { return };
-        // The page's language writes decimals with a comma if its formatter does.
-        let comma = format::fixed(0.5, 1).contains(',');
-        checked.set(Some((e.answer, parse_answer(&typed.get_untracked(), comma))));
-    };
     let (kicker_id, question_id, input_id) = (unique_id("work"), unique_id("work-question"), unique_id("work-answer"));
     let (labelled_by, described_by) = (kicker_id.clone(), question_id.clone());
-    let help = fill(t.work_help, &[("tolerance", &format::percent(TOLERANCE))]);
     // The question's words and inputs, and the unit its answer is in (none until it can be asked).
     let text = move || {
         ask.with(|ask| match ask {
@@ -293,18 +284,7 @@ pub fn work_it_out(ask: Signal<Ask>, measured: Signal<Option<(String, String)>>,
             Ask::Exercise(e) => e.computed.clone(),
             Ask::First(_) => String::new(),
         });
-        let shown = measured.get();
-        let is_measured = shown.is_some().to_string();
-        let (label, value) = shown.unwrap_or_else(|| (t.work_measured.to_string(), to_measure.clone()));
-        Some(
-            view! {
-                <div class="work-compare" data-testid="work-compare">
-                    <p><span>{t.work_formula}</span><strong data-testid="work-computed">{computed}</strong></p>
-                    <p data-testid="work-measured" data-measured=is_measured><span>{label}</span><strong>{value}</strong></p>
-                </div>
-            }
-            .into_any(),
-        )
+        Some(computed_beside_measured(computed, measured.get(), &to_measure))
     };
     view! {
         <div class="work-it-out" role="group" aria-labelledby=labelled_by data-testid="work-it-out" data-state=move || state_name(asking())>
@@ -314,18 +294,62 @@ pub fn work_it_out(ask: Signal<Ask>, measured: Signal<Option<(String, String)>>,
                 <span id=question_id data-testid="work-question" data-formula=move || exercise(|e| e.formula.to_string())
                     data-inputs=move || exercise(|e| e.inputs.clone())>{text}</span>
             </p>
-            // The answer field stays while the question changes, so typing and focus survive a run.
-            <form class="work-answer" on:submit=check hidden=move || !asking()>
-                <label for=input_id.clone()>{move || fill(t.work_answer, &[("unit", &exercise(|e| e.unit.to_string()).unwrap_or_default())])}</label>
-                <input id=input_id type="text" inputmode="decimal" autocomplete="off" spellcheck="false"
-                    aria-describedby=described_by data-testid="work-input" on:input=move |ev| typed.set(event_target_value(&ev)) />
-                <button type="submit">{t.work_check}</button>
-                <p class="help">{help}</p>
-            </form>
+            {answer_form(ask, checked, input_id, described_by)}
             <p class="work-feedback" role="status" data-testid="work-feedback" data-verdict=move || verdict().map(|(right, _)| verdict_name(right))>
                 {feedback}
             </p>
             {compare}
+        </div>
+    }
+    .into_any()
+}
+
+/// The answer field and Check (or Enter), shown while there is a question: what Check read goes
+/// to `checked` with the answer it is checked against. The field stays while the question
+/// changes, so typing and focus survive a run.
+fn answer_form(
+    ask: Signal<Ask>,
+    checked: RwSignal<Option<(f64, Option<f64>)>>,
+    input_id: String,
+    described_by: String,
+) -> impl IntoView {
+    let t = ui();
+    let typed = RwSignal::new(String::new());
+    let check = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let Ask::Exercise(e) = ask.get_untracked() else { return };
+        // The page's language writes decimals with a comma if its formatter does.
+        let comma = format::fixed(0.5, 1).contains(',');
+        checked.set(Some((e.answer, parse_answer(&typed.get_untracked(), comma))));
+    };
+    let unit = move || {
+        ask.with(|ask| match ask {
+            Ask::Exercise(e) => e.unit.to_string(),
+            Ask::First(_) => String::new(),
+        })
+    };
+    let help = fill(t.work_help, &[("tolerance", &format::percent(TOLERANCE))]);
+    view! {
+        <form class="work-answer" on:submit=check hidden=move || !ask.with(|ask| matches!(ask, Ask::Exercise(_)))>
+            <label for=input_id.clone()>{move || fill(t.work_answer, &[("unit", &unit())])}</label>
+            <input id=input_id type="text" inputmode="decimal" autocomplete="off" spellcheck="false"
+                aria-describedby=described_by data-testid="work-input" on:input=move |ev| typed.set(event_target_value(&ev)) />
+            <button type="submit">{t.work_check}</button>
+            <p class="help">{help}</p>
+        </form>
+    }
+}
+
+/// The formula's answer (`computed`) beside the measured figure, or beside what to press to
+/// measure it (`to_measure`) while there is none.
+fn computed_beside_measured(computed: String, measured: Option<(String, String)>, to_measure: &str) -> AnyView {
+    let t = ui();
+    let is_measured = measured.is_some().to_string();
+    let (label, value) = measured.unwrap_or_else(|| (t.work_measured.to_string(), to_measure.to_string()));
+    view! {
+        <div class="work-compare" data-testid="work-compare">
+            <p><span>{t.work_formula}</span><strong data-testid="work-computed">{computed}</strong></p>
+            <p data-testid="work-measured" data-measured=is_measured><span>{label}</span><strong>{value}</strong></p>
         </div>
     }
     .into_any()

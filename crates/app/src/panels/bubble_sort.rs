@@ -2,7 +2,7 @@
 //! chunked version, odd-even transposition, merge sort), a sweep over workers, and Amdahl's law
 //! fitted to each parallel sort's own speedups.
 
-use super::panel::{ExperimentFrame, RunButtons, RunStatus};
+use super::panel::{ExperimentFrame, RunButtons, RunLog, RunStatus};
 use super::state::ExperimentState;
 use crate::components::compare::{CompareResults, Compared, SweptCount};
 use crate::components::controls::{unique_id, NumberField, Slider};
@@ -104,10 +104,7 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
         sequential_ms: RwSignal::new(f64::NAN),
         cores,
     };
-    let BubbleSortViews { traces, sweep, sequential_ms, .. } = views;
-    // The sorts measured with one worker count are one choice of the picker; "Sort in the
-    // timeline" picks among them.
-    let keep_trace = move |run: String, m: Measurement| traces.add(run, i18n::workers(m.job.workers), m);
+    let BubbleSortViews { traces, sweep, .. } = views;
 
     let run = move || {
         let s = exp.get();
@@ -116,7 +113,7 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
             let sequential = algorithm == SortAlgorithm::Bubble;
             run_log.add(&m, algorithm_id(algorithm), describe(&m.job), sequential);
             if !sequential {
-                keep_trace(run_log.label(), m);
+                keep_trace(traces, run_log.label(), m);
             }
         });
     };
@@ -125,20 +122,7 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
         let s = exp.get();
         sweep.set(PARALLEL.iter().map(|&a| (a, Vec::new())).collect());
         // The sweep's points are results too: one row each in the results table and the downloads.
-        exp.sweep(&s, bubble_sort::sweep_jobs(&s, workers_limits.max as u32), move |run_log, _, m| {
-            let algorithm = algorithm_of(&m.job);
-            run_log.add(&m, algorithm_id(algorithm), describe(&m.job), algorithm == SortAlgorithm::Bubble);
-            if algorithm == SortAlgorithm::Bubble {
-                sequential_ms.set(m.summary.median_ms);
-                return;
-            }
-            sweep.update(|lines| {
-                if let Some((_, points)) = lines.iter_mut().find(|(a, _)| *a == algorithm) {
-                    points.push((m.job.workers, m.summary));
-                }
-            });
-            keep_trace(run_log.label(), m);
-        });
+        exp.sweep(&s, bubble_sort::sweep_jobs(&s, workers_limits.max as u32), record_sweep(views));
     };
     exp.autorun(run);
 
@@ -170,6 +154,32 @@ fn BubbleSortControls(machine: Machine) -> impl IntoView {
     }
 }
 
+/// The sorts measured with one worker count are one choice of the picker; "Sort in the timeline"
+/// picks among them.
+fn keep_trace(traces: TraceLog, run: String, m: Measurement) {
+    traces.add(run, i18n::workers(m.job.workers), m);
+}
+
+/// Records the sweep over workers: each row, the bubble sort's time, each parallel sort's points
+/// and their traces.
+fn record_sweep(views: BubbleSortViews) -> impl Fn(RunLog, usize, Measurement) + 'static {
+    let BubbleSortViews { traces, sweep, sequential_ms, .. } = views;
+    move |run_log: RunLog, _: usize, m: Measurement| {
+        let algorithm = algorithm_of(&m.job);
+        run_log.add(&m, algorithm_id(algorithm), describe(&m.job), algorithm == SortAlgorithm::Bubble);
+        if algorithm == SortAlgorithm::Bubble {
+            sequential_ms.set(m.summary.median_ms);
+            return;
+        }
+        sweep.update(|lines| {
+            if let Some((_, points)) = lines.iter_mut().find(|(a, _)| *a == algorithm) {
+                points.push((m.job.workers, m.summary));
+            }
+        });
+        keep_trace(traces, run_log.label(), m);
+    }
+}
+
 /// One sort's sweep: its (workers, summary) points.
 type SortLine = (SortAlgorithm, Vec<(u32, Summary)>);
 
@@ -191,9 +201,47 @@ struct BubbleSortViews {
 #[wasm_split(views_bubble_sort, fallible, wasm_split_path = ::leptos::wasm_split)]
 fn bubble_sort_views(views: BubbleSortViews) -> SplitBuilt {
     let BubbleSortViews { rows, compared, traces, shown, sweep, sequential_ms, cores } = views;
-    // Time against workers (each point's speedup over the sequential bubble sort), and each sort's
-    // speedup over itself on one worker (what Amdahl's law describes).
-    let time_series = Signal::derive(move || {
+    let (shown_trace, shown_label) =
+        traces.shown_where(move |m| algorithm_of(&m.job) == shown.get(), |m| describe(&m.job));
+    let lanes = Signal::derive(move || shown_trace.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
+
+    let t = ui();
+    let select_id = unique_id("timeline-of");
+    // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
+    Ok(view! {
+        <Later>
+            {work_it_out(sweep)}
+            <ShareBar experiment=ExperimentId::BubbleSort rows />
+            <CompareResults experiment=ExperimentId::BubbleSort own=rows compared />
+        </Later>
+        <Later>
+            <TracePicker log=traces />
+            {timeline_choice(traces, shown, select_id)}
+            <Timeline measurement=shown_trace what=shown_label lanes test_id="sort-timeline" />
+            <SpeedupChart
+                compared=compared.sweep_series(SweptCount::Workers)
+                series=time_series(sweep, sequential_ms)
+                spec=ChartSpec { y_axis: YAxis::Milliseconds, ..ChartSpec::speedup(t.axis_workers) }
+                caption=Signal::derive(move || time_caption(sequential_ms.get()))
+                empty_text=t.sort_sweep_empty
+                test_id="sort-time"
+            />
+            <SpeedupChart
+                compared=compared.sweep_series(SweptCount::Workers)
+                series=self_series(sweep)
+                spec=ChartSpec { ideal: true, fit_amdahl: true, markers: vec![(cores as f64, t.your_cores.to_string())], ..ChartSpec::speedup(t.axis_workers) }
+                caption=Signal::derive(move || t.sort_speedup_caption.to_string())
+                empty_text=t.sort_sweep_empty
+                test_id="sort-amdahl"
+            />
+        </Later>
+    }
+    .into_any())
+}
+
+/// Time against workers: each point's speedup over the sequential bubble sort.
+fn time_series(sweep: RwSignal<Vec<SortLine>>, sequential_ms: RwSignal<f64>) -> Signal<Vec<Series>> {
+    Signal::derive(move || {
         let base = sequential_ms.get();
         sweep.with(|lines| {
             lines
@@ -207,8 +255,12 @@ fn bubble_sort_views(views: BubbleSortViews) -> SplitBuilt {
                 })
                 .collect::<Vec<_>>()
         })
-    });
-    let self_series = Signal::derive(move || {
+    })
+}
+
+/// Each sort's speedup over itself on one worker (what Amdahl's law describes).
+fn self_series(sweep: RwSignal<Vec<SortLine>>) -> Signal<Vec<Series>> {
+    Signal::derive(move || {
         sweep.with(|lines| {
             lines
                 .iter()
@@ -226,61 +278,33 @@ fn bubble_sort_views(views: BubbleSortViews) -> SplitBuilt {
                 })
                 .collect::<Vec<_>>()
         })
-    });
-    let (shown_trace, shown_label) =
-        traces.shown_where(move |m| algorithm_of(&m.job) == shown.get(), |m| describe(&m.job));
-    let lanes = Signal::derive(move || shown_trace.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
+    })
+}
 
+/// Once a run is traced: which parallel sort the timeline shows (a select of id `select_id`).
+fn timeline_choice(traces: TraceLog, shown: RwSignal<SortAlgorithm>, select_id: String) -> impl IntoView {
     let t = ui();
     let traced_job = traces.shown();
-    let select_id = unique_id("timeline-of");
-    // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
-    Ok(view! {
-        <Later>
-            {work_it_out(sweep)}
-            <ShareBar experiment=ExperimentId::BubbleSort rows />
-                <CompareResults experiment=ExperimentId::BubbleSort own=rows compared />
-            </Later>
-        <Later>
-            <TracePicker log=traces />
-                <Show when=move || traced_job.with(Option::is_some)>
-                    <div class="control timeline-choice">
-                        <label for=select_id.clone()>{t.timeline_of}</label>
-                        <select
-                            id=select_id.clone()
-                            on:change=move |ev| {
-                                let chosen = event_target_value(&ev);
-                                if let Some(&a) = PARALLEL.iter().find(|a| algorithm_id(**a) == chosen) {
-                                    shown.set(a);
-                                }
-                            }
-                        >
-                            {PARALLEL.iter().map(|&a| view! {
-                                <option value=algorithm_id(a) selected=move || shown.get() == a>{short_name(a)}</option>
-                            }).collect_view()}
-                        </select>
-                    </div>
-                </Show>
-                <Timeline measurement=shown_trace what=shown_label lanes test_id="sort-timeline" />
-                <SpeedupChart
-                    compared=compared.sweep_series(SweptCount::Workers)
-                    series=time_series
-                    spec=ChartSpec { y_axis: YAxis::Milliseconds, ..ChartSpec::speedup(t.axis_workers) }
-                    caption=Signal::derive(move || time_caption(sequential_ms.get()))
-                    empty_text=t.sort_sweep_empty
-                    test_id="sort-time"
-                />
-                <SpeedupChart
-                    compared=compared.sweep_series(SweptCount::Workers)
-                    series=self_series
-                    spec=ChartSpec { ideal: true, fit_amdahl: true, markers: vec![(cores as f64, t.your_cores.to_string())], ..ChartSpec::speedup(t.axis_workers) }
-                    caption=Signal::derive(move || t.sort_speedup_caption.to_string())
-                    empty_text=t.sort_sweep_empty
-                    test_id="sort-amdahl"
-                />
-        </Later>
+    view! {
+        <Show when=move || traced_job.with(Option::is_some)>
+            <div class="control timeline-choice">
+                <label for=select_id.clone()>{t.timeline_of}</label>
+                <select
+                    id=select_id.clone()
+                    on:change=move |ev| {
+                        let chosen = event_target_value(&ev);
+                        if let Some(&a) = PARALLEL.iter().find(|a| algorithm_id(**a) == chosen) {
+                            shown.set(a);
+                        }
+                    }
+                >
+                    {PARALLEL.iter().map(|&a| view! {
+                        <option value=algorithm_id(a) selected=move || shown.get() == a>{short_name(a)}</option>
+                    }).collect_view()}
+                </select>
+            </div>
+        </Show>
     }
-    .into_any())
 }
 
 /// Bubble sort: the chunked sort's speedup over one bubble sort.

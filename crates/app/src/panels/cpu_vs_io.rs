@@ -2,7 +2,7 @@
 //! or reads that do not (CPU-bound: parsing only), run as goroutines with the same knobs, and a
 //! sweep over the task count that draws one line per kind.
 
-use super::panel::{variant_id, ExperimentFrame, RunButtons, RunStatus};
+use super::panel::{variant_id, ExperimentFrame, RunButtons, RunLog, RunStatus};
 use super::state::ExperimentState;
 use crate::components::compare::{CompareResults, Compared, SweptCount};
 use crate::components::controls::{unique_id, Slider};
@@ -20,7 +20,7 @@ use experiments::catalog::cpu_vs_io::{KINDS, REPETITIONS, TASKS};
 use experiments::catalog::ExperimentId;
 use experiments::catalog::Machine;
 use experiments::stats::speedup;
-use experiments::{Job, Variant};
+use experiments::{Job, Measurement, Variant};
 use leptos::prelude::*;
 use leptos::wasm_split::wasm_split;
 
@@ -91,26 +91,12 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
         sweep_workers.set(k);
         let points = if kind == "io" { io_points } else { cpu_points };
         points.set(Vec::new());
-        let baseline = StoredValue::new(None);
         // The sweep's points are results too: one row each in the results table and the downloads.
-        exp.sweep(&s, cpu_vs_io::sweep_jobs(&s), move |run_log, _, m| {
-            let sequential = m.job.variant == Variant::Sequential;
-            run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
-            if sequential {
-                baseline.set_value(Some(m.summary));
-                return;
-            }
-            let Some(base) = baseline.get_value() else { return };
-            points.update(|p| {
-                p.push(SweepPoint { x: m.job.tasks, summary: m.summary, speedup: speedup(&base, &m.summary) })
-            });
-            traces.add(run_log.label(), describe(&m.job), m);
-        });
+        exp.sweep(&s, cpu_vs_io::sweep_jobs(&s), record_sweep(points, traces));
     };
     exp.autorun(run);
 
     let running = exp.running();
-    let group = unique_id("kind");
     let repetitions_help = Signal::derive(move || {
         if kind.get() == "io" { t.repetitions_help_no_warm_up } else { t.repetitions_help }.to_string()
     });
@@ -118,25 +104,7 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
     view! {
         <ClampNotes notes=exp.notes() />
         <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.cpu_io_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
-            <fieldset class="control choice">
-                <legend>{t.workload}</legend>
-                {KINDS.iter().map(|&option| {
-                    view! {
-                        <label>
-                            <input
-                                type="radio"
-                                name=group.clone()
-                                value=option
-                                prop:checked=move || kind.get() == option
-                                disabled=move || running.get()
-                                on:change=move |_| kind.set(option)
-                            />
-                            {kind_name(option)}
-                        </label>
-                    }
-                }).collect_view()}
-                <p class="help">{move || if kind.get() == "io" { t.kind_io_help } else { t.kind_cpu_help }}</p>
-            </fieldset>
+            {kind_choice(kind, running)}
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(TASKS) disabled=running />
             <Slider label=t.repetitions help=repetitions_help value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
@@ -150,6 +118,51 @@ fn CpuVsIoControls(machine: Machine) -> impl IntoView {
             <ResultsTable rows=log.rows.into() />
         </Later>
         <LaterCode load=move || cpu_vs_io_views(views) />
+    }
+}
+
+/// Records the task-count sweep of one kind: each row, its `points` (speedups over the loop) and
+/// their traces.
+fn record_sweep(points: RwSignal<Vec<SweepPoint>>, traces: TraceLog) -> impl Fn(RunLog, usize, Measurement) + 'static {
+    let baseline = StoredValue::new(None);
+    move |run_log: RunLog, _: usize, m: Measurement| {
+        let sequential = m.job.variant == Variant::Sequential;
+        run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
+        if sequential {
+            baseline.set_value(Some(m.summary));
+            return;
+        }
+        let Some(base) = baseline.get_value() else { return };
+        points
+            .update(|p| p.push(SweepPoint { x: m.job.tasks, summary: m.summary, speedup: speedup(&base, &m.summary) }));
+        traces.add(run_log.label(), describe(&m.job), m);
+    }
+}
+
+/// The kind of work: reads that wait (IO-bound) or parsing only (CPU-bound), with a line on each.
+fn kind_choice(kind: RwSignal<&'static str>, running: Signal<bool>) -> impl IntoView {
+    let t = ui();
+    let group = unique_id("kind");
+    view! {
+        <fieldset class="control choice">
+            <legend>{t.workload}</legend>
+            {KINDS.iter().map(|&option| {
+                view! {
+                    <label>
+                        <input
+                            type="radio"
+                            name=group.clone()
+                            value=option
+                            prop:checked=move || kind.get() == option
+                            disabled=move || running.get()
+                            on:change=move |_| kind.set(option)
+                        />
+                        {kind_name(option)}
+                    </label>
+                }
+            }).collect_view()}
+            <p class="help">{move || if kind.get() == "io" { t.kind_io_help } else { t.kind_cpu_help }}</p>
+        </fieldset>
     }
 }
 

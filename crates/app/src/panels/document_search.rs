@@ -1,7 +1,7 @@
 //! The document search chapter: sequential reads, threads that block on each read, and
 //! goroutines that park; plus a sweep over the task count for both kinds of concurrency.
 
-use super::panel::{variant_id, ExperimentFrame, LongRunNote, RunButtons, RunStatus};
+use super::panel::{variant_id, ExperimentFrame, LongRunNote, RunButtons, RunLog, RunStatus};
 use super::state::ExperimentState;
 use crate::components::compare::{CompareResults, Compared, SweptCount};
 use crate::components::controls::{NumberField, Slider};
@@ -107,39 +107,12 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         documents,
         latency,
     };
-    let DocumentSearchViews { overshoot, traces, threads_points, goroutines_points, sweep_workers, .. } = views;
-    let note_waits = move |m: &Measurement| {
-        if m.job.variant == Variant::Sequential {
-            overshoot.set(m.waits);
-        }
-    };
-
-    // A Run or a Sweep of slow reads can take minutes: say so before it starts.
-    let at_least_ms =
-        Signal::derive(move || experiments::duration::run_takes_at_least_ms(&document_search::run_jobs(&exp.track())));
-    let sweep_at_least_ms = Signal::derive(move || {
-        experiments::duration::run_takes_at_least_ms(&document_search::sweep_jobs(&exp.track()))
-    });
-    // Threads and goroutines measured with the same knobs are one choice of the picker, side by side.
-    let show_trace = move |run: String, m: Measurement| {
-        if m.job.variant != Variant::Sequential {
-            let point = message(
-                t.trace_point,
-                &[("tasks", Arg::Count(m.job.tasks as u64)), ("workers", Arg::Count(m.job.workers as u64))],
-            );
-            traces.add(run, point, m);
-        }
-    };
+    let DocumentSearchViews { overshoot, threads_points, goroutines_points, sweep_workers, .. } = views;
 
     let run = move || {
         let s = exp.get();
         overshoot.set(None);
-        exp.run(&s, document_search::run_jobs(&s), move |run_log, _, m| {
-            note_waits(&m);
-            let sequential = m.job.variant == Variant::Sequential;
-            run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
-            show_trace(run_log.label(), m);
-        });
+        exp.run(&s, document_search::run_jobs(&s), record_run(views));
     };
 
     // One timed run per point (after the sequential baseline) keeps a sweep of slow reads short.
@@ -148,25 +121,9 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
         sweep_workers.set(s.workers);
         threads_points.set(Vec::new());
         goroutines_points.set(Vec::new());
-        let baseline = StoredValue::new(None);
         overshoot.set(None);
         // The sweep's points are results too: one row each in the results table and the downloads.
-        exp.sweep(&s, document_search::sweep_jobs(&s), move |run_log, _, m| {
-            note_waits(&m);
-            let sequential = m.job.variant == Variant::Sequential;
-            run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
-            if sequential {
-                baseline.set_value(Some(m.summary));
-                return;
-            }
-            let Some(base) = baseline.get_value() else { return };
-            let point = SweepPoint { x: m.job.tasks, summary: m.summary, speedup: speedup(&base, &m.summary) };
-            match m.job.variant {
-                Variant::ThreadPool => threads_points.update(|p| p.push(point)),
-                _ => goroutines_points.update(|p| p.push(point)),
-            }
-            show_trace(run_log.label(), m);
-        });
+        exp.sweep(&s, document_search::sweep_jobs(&s), record_sweep(views));
     };
     exp.autorun(run);
 
@@ -187,7 +144,7 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
             <Slider label=t.read_latency help=latency_help value=latency range=Signal::stored(LATENCY_MS) disabled=running />
             <Slider label=t.repetitions help=repetitions_help value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
             <RunButtons runner=exp.runner run_label=t.run second=(t.sweep_tasks, Callback::new(move |_| sweep())) log />
-            <LongRunNote at_least_ms sweep_at_least_ms />
+            {long_run_note(exp)}
         </form>
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,
         // comparison and sharing come in code of their own, after the engine's files.
@@ -197,6 +154,68 @@ fn DocumentSearchControls(machine: Machine) -> impl IntoView {
             <ResultsTable rows=log.rows.into() />
         </Later>
         <LaterCode load=move || document_search_views(views) />
+    }
+}
+
+/// A Run or a Sweep of slow reads can take minutes: say so before it starts.
+fn long_run_note(exp: ExperimentState<Settings>) -> impl IntoView {
+    let at_least_ms =
+        Signal::derive(move || experiments::duration::run_takes_at_least_ms(&document_search::run_jobs(&exp.track())));
+    let sweep_at_least_ms = Signal::derive(move || {
+        experiments::duration::run_takes_at_least_ms(&document_search::sweep_jobs(&exp.track()))
+    });
+    view! { <LongRunNote at_least_ms sweep_at_least_ms /> }
+}
+
+/// Records a run: each row, the loop's waits and the traces.
+fn record_run(views: DocumentSearchViews) -> impl Fn(RunLog, usize, Measurement) + 'static {
+    let DocumentSearchViews { overshoot, traces, .. } = views;
+    move |run_log: RunLog, _: usize, m: Measurement| {
+        note_waits(overshoot, &m);
+        let sequential = m.job.variant == Variant::Sequential;
+        run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
+        show_trace(traces, run_log.label(), m);
+    }
+}
+
+/// Records the task-count sweep: each row, the loop's waits, each kind's point (its speedup over
+/// the loop) and the traces.
+fn record_sweep(views: DocumentSearchViews) -> impl Fn(RunLog, usize, Measurement) + 'static {
+    let DocumentSearchViews { overshoot, traces, threads_points, goroutines_points, .. } = views;
+    let baseline = StoredValue::new(None);
+    move |run_log: RunLog, _: usize, m: Measurement| {
+        note_waits(overshoot, &m);
+        let sequential = m.job.variant == Variant::Sequential;
+        run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
+        if sequential {
+            baseline.set_value(Some(m.summary));
+            return;
+        }
+        let Some(base) = baseline.get_value() else { return };
+        let point = SweepPoint { x: m.job.tasks, summary: m.summary, speedup: speedup(&base, &m.summary) };
+        match m.job.variant {
+            Variant::ThreadPool => threads_points.update(|p| p.push(point)),
+            _ => goroutines_points.update(|p| p.push(point)),
+        }
+        show_trace(traces, run_log.label(), m);
+    }
+}
+
+/// Keeps how long the loop's reads really waited.
+fn note_waits(overshoot: RwSignal<Option<WaitReport>>, m: &Measurement) {
+    if m.job.variant == Variant::Sequential {
+        overshoot.set(m.waits);
+    }
+}
+
+/// Threads and goroutines measured with the same knobs are one choice of the picker, side by side.
+fn show_trace(traces: TraceLog, run: String, m: Measurement) {
+    if m.job.variant != Variant::Sequential {
+        let point = message(
+            ui().trace_point,
+            &[("tasks", Arg::Count(m.job.tasks as u64)), ("workers", Arg::Count(m.job.workers as u64))],
+        );
+        traces.add(run, point, m);
     }
 }
 

@@ -97,39 +97,11 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
     });
     let lanes = Signal::derive(move || recorded.with(|m| m.as_ref().map_or(1, |m| m.job.workers)));
     let reduced_motion = prefers_reduced_motion();
-    let reset_note = RwSignal::new(None::<String>);
 
     view! {
         <ClampNotes notes=exp.notes() />
         <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.go_title)]) on:submit=move |ev| { ev.prevent_default(); record(); }>
-            <fieldset class="control choice scenario-choice">
-                <legend>{t.scenario}</legend>
-                {ScenarioKind::ALL.into_iter().map(|kind| view! {
-                    <label>
-                        <input
-                            type="radio"
-                            name="go-scenario"
-                            value=kind.id()
-                            prop:checked=move || scenario.get() == kind.id()
-                            disabled=move || running.get()
-                            on:change=move |_| {
-                                scenario.set(kind.id());
-                                let (k, n) = go_scheduler::defaults(kind, machine);
-                                let changed = workers.get_untracked() != k as u64 || tasks.get_untracked() != n as u64;
-                                workers.set(k as u64);
-                                tasks.set(n as u64);
-                                // Say so when the sliders move by themselves.
-                                reset_note.set(changed.then(|| {
-                                    message(t.scenario_reset, &[("workers", Arg::Count(k as u64)), ("tasks", Arg::Count(n as u64))])
-                                }));
-                            }
-                        />
-                        {name(kind)}
-                    </label>
-                }).collect_view()}
-                <p class="help">{move || help(exp.track().scenario)}</p>
-                <p class="help" role="status" data-testid="scenario-reset">{move || reset_note.get()}</p>
-            </fieldset>
+            {scenario_choice(exp, machine, ScenarioKnobs { scenario, workers, tasks }, running)}
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <Slider label=t.tasks help=t.tasks_help.to_string() value=tasks range=Signal::stored(limits::TASKS) disabled=running />
             <RunButtons runner=exp.runner run_label=t.record_run />
@@ -141,6 +113,57 @@ fn GoSchedulerControls(machine: Machine) -> impl IntoView {
             <RunStatus runner=exp.runner describe=move |_| name(exp.get().scenario).to_string() />
         </Later>
         <LaterCode load=move || go_scheduler_views(log.rows.into(), compared, recorded, step, traced_label, lanes, reduced_motion) />
+    }
+}
+
+/// The knobs a scenario sets: the scenario itself, and its workers and tasks.
+#[derive(Clone, Copy)]
+struct ScenarioKnobs {
+    scenario: RwSignal<&'static str>,
+    workers: RwSignal<u64>,
+    tasks: RwSignal<u64>,
+}
+
+/// The scenario to record, with a line on the one chosen; choosing one sets its workers and tasks
+/// (and says so when the sliders move by themselves).
+fn scenario_choice(
+    exp: ExperimentState<Settings>,
+    machine: Machine,
+    knobs: ScenarioKnobs,
+    running: Signal<bool>,
+) -> impl IntoView {
+    let t = ui();
+    let ScenarioKnobs { scenario, workers, tasks } = knobs;
+    let reset_note = RwSignal::new(None::<String>);
+    view! {
+        <fieldset class="control choice scenario-choice">
+            <legend>{t.scenario}</legend>
+            {ScenarioKind::ALL.into_iter().map(|kind| view! {
+                <label>
+                    <input
+                        type="radio"
+                        name="go-scenario"
+                        value=kind.id()
+                        prop:checked=move || scenario.get() == kind.id()
+                        disabled=move || running.get()
+                        on:change=move |_| {
+                            scenario.set(kind.id());
+                            let (k, n) = go_scheduler::defaults(kind, machine);
+                            let changed = workers.get_untracked() != k as u64 || tasks.get_untracked() != n as u64;
+                            workers.set(k as u64);
+                            tasks.set(n as u64);
+                            // Say so when the sliders move by themselves.
+                            reset_note.set(changed.then(|| {
+                                message(t.scenario_reset, &[("workers", Arg::Count(k as u64)), ("tasks", Arg::Count(n as u64))])
+                            }));
+                        }
+                    />
+                    {name(kind)}
+                </label>
+            }).collect_view()}
+            <p class="help">{move || help(exp.track().scenario)}</p>
+            <p class="help" role="status" data-testid="scenario-reset">{move || reset_note.get()}</p>
+        </fieldset>
     }
 }
 

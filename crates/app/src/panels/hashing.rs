@@ -1,7 +1,7 @@
 //! The hashing chapter: SHA-256 of generated data or of a file the reader picks, t times, as a
 //! loop on one worker and as t tasks on k workers (the article's 1, 4 and 16), read slice by slice.
 
-use super::panel::{variant_id, ExperimentFrame, RunButtons, RunStatus};
+use super::panel::{variant_id, ExperimentFrame, RunButtons, RunLog, RunStatus};
 use super::state::{ExperimentState, Launch, RunKind};
 use crate::components::compare::{CompareResults, Compared};
 use crate::components::controls::{unique_id, NumberField, Slider};
@@ -111,15 +111,8 @@ fn HashingControls(machine: Machine) -> impl IntoView {
         hashes,
         cores,
     };
-    let HashingViews { digests, throughputs, traces, .. } = views;
+    let HashingViews { digests, throughputs, .. } = views;
 
-    let choose = move |picked: web_sys::File| {
-        file_label
-            .set(fill(t.hash_file_chosen, &[("name", &picked.name()), ("size", &human_size(picked.size() as u64))]));
-        file.set(Some(SendWrapper::new(picked)));
-        source.set("file");
-        problem.set(None);
-    };
     let start = move |worker_counts: Vec<u32>| {
         let s = exp.get();
         let (hash_source, attached) = if s.source == "file" {
@@ -136,66 +129,21 @@ fn HashingControls(machine: Machine) -> impl IntoView {
         throughputs.set(Vec::new());
         let jobs = hashing::run_jobs(&s, &hash_source, &worker_counts, machine);
         let launch = Launch { kind: RunKind::Run, query: s.query(), jobs, file: attached };
-        exp.start(
-            launch,
-            Box::new(move |run_log, _, m| {
-                let sequential = m.job.variant == Variant::Sequential;
-                let speedup = run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
-                throughputs.update(|rows| {
-                    rows.push((describe(&m.job), m.job.workers, throughput(&m), speedup.unwrap_or(f64::NAN)))
-                });
-                digests.update(|d| d.push((m.check.value.clone(), m.check.ok, m.job.tasks)));
-                if !sequential {
-                    traces.add(run_log.label(), describe(&m.job), by_hash(m));
-                }
-            }),
-        );
+        exp.start(launch, record_hashes(views));
     };
     let run = move || start(vec![exp.get().workers]);
     let run_presets = move || start(PRESET_WORKERS.to_vec());
     exp.autorun(run);
     let running = exp.running();
-    let group = unique_id("hash-source");
-    let file_id = unique_id("hash-file");
-    let on_drop = move |ev: web_sys::DragEvent| {
-        ev.prevent_default();
-        if let Some(picked) = ev.data_transfer().and_then(|d| d.files()).and_then(|files| files.get(0)) {
-            choose(picked);
-        }
-    };
 
     view! {
         <ClampNotes notes=exp.notes() />
         <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.hash_title)]) on:submit=move |ev| { ev.prevent_default(); run(); }>
-            <fieldset class="control choice">
-                <legend>{t.hash_source}</legend>
-                {[("generated", t.hash_generated), ("file", t.hash_file)].into_iter().map(|(option, label)| view! {
-                    <label>
-                        <input type="radio" name=group.clone() value=option prop:checked=move || source.get() == option
-                            disabled=move || running.get() on:change=move |_| source.set(option) />
-                        {label}
-                    </label>
-                }).collect_view()}
-            </fieldset>
+            {source_choice(source, running)}
             <Show when=move || source.get() == "generated">
                 <NumberField label=t.hash_size help=t.hash_size_help.to_string() value=size_mb range=SIZE_MB disabled=running />
             </Show>
-            <Show when=move || source.get() == "file">
-                <div class="control drop-zone" data-testid="drop-zone"
-                    on:dragover=|ev: web_sys::DragEvent| ev.prevent_default()
-                    on:drop=on_drop
-                >
-                    <label for=file_id.clone()>{t.hash_pick}</label>
-                    <input type="file" id=file_id.clone() disabled=move || running.get() on:change=move |ev| {
-                        let input: web_sys::HtmlInputElement = event_target(&ev);
-                        if let Some(picked) = input.files().and_then(|files| files.get(0)) {
-                            choose(picked);
-                        }
-                    } />
-                    <p class="help">{t.hash_drop}</p>
-                    <p class="file-chosen" data-testid="file-chosen">{move || file_label.get()}</p>
-                </div>
-            </Show>
+            {file_picker(PickedFile { source, file, file_label, problem }, running)}
             <Slider label=t.hashes help=t.hashes_help.to_string() value=hashes range=Signal::stored(HASHES) disabled=running />
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <Slider label=t.repetitions help=t.repetitions_help_hash.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
@@ -209,6 +157,86 @@ fn HashingControls(machine: Machine) -> impl IntoView {
             <RunStatus runner=exp.runner describe=exp.describe_job(describe) />
         </Later>
         <LaterCode load=move || hashing_views(views) />
+    }
+}
+
+/// Records a run: each row, its throughput and digest, and the trace of each run on workers.
+fn record_hashes(views: HashingViews) -> Box<dyn Fn(RunLog, usize, Measurement)> {
+    let HashingViews { digests, throughputs, traces, .. } = views;
+    Box::new(move |run_log, _, m| {
+        let sequential = m.job.variant == Variant::Sequential;
+        let speedup = run_log.add(&m, variant_id(m.job.variant), describe(&m.job), sequential);
+        throughputs
+            .update(|rows| rows.push((describe(&m.job), m.job.workers, throughput(&m), speedup.unwrap_or(f64::NAN))));
+        digests.update(|d| d.push((m.check.value.clone(), m.check.ok, m.job.tasks)));
+        if !sequential {
+            traces.add(run_log.label(), describe(&m.job), by_hash(m));
+        }
+    })
+}
+
+/// What to hash: generated data or the file picked.
+fn source_choice(source: RwSignal<&'static str>, running: Signal<bool>) -> impl IntoView {
+    let t = ui();
+    let group = unique_id("hash-source");
+    view! {
+        <fieldset class="control choice">
+            <legend>{t.hash_source}</legend>
+            {[("generated", t.hash_generated), ("file", t.hash_file)].into_iter().map(|(option, label)| view! {
+                <label>
+                    <input type="radio" name=group.clone() value=option prop:checked=move || source.get() == option
+                        disabled=move || running.get() on:change=move |_| source.set(option) />
+                    {label}
+                </label>
+            }).collect_view()}
+        </fieldset>
+    }
+}
+
+/// The file to hash, what the picker says of it, and why a run could not start without one.
+#[derive(Clone, Copy)]
+struct PickedFile {
+    source: RwSignal<&'static str>,
+    file: RwSignal<Option<SendWrapper<web_sys::File>>>,
+    file_label: RwSignal<String>,
+    problem: RwSignal<Option<&'static str>>,
+}
+
+/// With "file" chosen: a drop zone and a file input; the file dropped or picked is the one hashed.
+fn file_picker(picked_file: PickedFile, running: Signal<bool>) -> impl IntoView {
+    let t = ui();
+    let PickedFile { source, file, file_label, problem } = picked_file;
+    let file_id = unique_id("hash-file");
+    let choose = move |picked: web_sys::File| {
+        file_label
+            .set(fill(t.hash_file_chosen, &[("name", &picked.name()), ("size", &human_size(picked.size() as u64))]));
+        file.set(Some(SendWrapper::new(picked)));
+        source.set("file");
+        problem.set(None);
+    };
+    let on_drop = move |ev: web_sys::DragEvent| {
+        ev.prevent_default();
+        if let Some(picked) = ev.data_transfer().and_then(|d| d.files()).and_then(|files| files.get(0)) {
+            choose(picked);
+        }
+    };
+    view! {
+        <Show when=move || source.get() == "file">
+            <div class="control drop-zone" data-testid="drop-zone"
+                on:dragover=|ev: web_sys::DragEvent| ev.prevent_default()
+                on:drop=on_drop
+            >
+                <label for=file_id.clone()>{t.hash_pick}</label>
+                <input type="file" id=file_id.clone() disabled=move || running.get() on:change=move |ev| {
+                    let input: web_sys::HtmlInputElement = event_target(&ev);
+                    if let Some(picked) = input.files().and_then(|files| files.get(0)) {
+                        choose(picked);
+                    }
+                } />
+                <p class="help">{t.hash_drop}</p>
+                <p class="file-chosen" data-testid="file-chosen">{move || file_label.get()}</p>
+            </div>
+        </Show>
     }
 }
 

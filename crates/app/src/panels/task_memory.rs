@@ -195,6 +195,7 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
     let block = RwSignal::new(None::<MemoryBlock>);
     // Why the idle workers could not be weighed, if they could not be started.
     let weigh_problem = RwSignal::new(None::<String>);
+    let report = MemoryReport { task_report, worker_bytes, weighing, waited_s, block, weigh_problem };
 
     // A Web Worker is weighed in two parts: what the browser reports for idle workers (their own
     // JavaScript engine), and the heap the engine gives each worker of a new pool (its stack and
@@ -210,20 +211,7 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
         block.set(None);
         task_report.set(None);
         let javascript = RwSignal::new(None::<f64>);
-        let start_engine = move || {
-            let jobs = catalog::task_memory::run_jobs(count);
-            runner.run(jobs, move |index, m| {
-                if index == 0 {
-                    task_report.set(Some(m));
-                } else if let (Some(js), Some(heap)) =
-                    (javascript.get_untracked(), m.memory.and_then(|r| r.bytes_per_worker))
-                {
-                    worker_bytes.set(Some(Some((js, heap))));
-                } else {
-                    worker_bytes.set(Some(None));
-                }
-            });
-        };
+        let start_engine = move || run_engine(runner, count, report, javascript);
         if mode != Mode::Threads {
             block.set(Some(MemoryBlock::NoApi { isolated: machine_isolated() }));
             start_engine();
@@ -231,7 +219,6 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
             block.set(Some(MemoryBlock::EngineRan));
             start_engine();
         } else {
-            let report = MemoryReport { task_report, worker_bytes, weighing, waited_s, block, weigh_problem };
             weigh_idle_then(report, javascript, start_engine);
         }
     };
@@ -256,9 +243,25 @@ fn TaskMemoryControls(machine: Machine) -> impl IntoView {
             <div hidden=move || weighing.get()>
                 <RunStatus runner describe=move |index| if index == 0 { t.memory_job_parked } else { t.memory_job_workers }.to_string() />
             </div>
-            {memory_report(MemoryReport { task_report, worker_bytes, weighing, waited_s, block, weigh_problem }, parked)}
+            {memory_report(report, parked)}
         </Later>
     }
+}
+
+/// Run the engine's two jobs: `count` parked tasks (the task report), then a new pool's workers
+/// (their heap, beside `javascript`'s weight of an idle worker when the browser gave one).
+fn run_engine(runner: Runner, count: u32, report: MemoryReport, javascript: RwSignal<Option<f64>>) {
+    let MemoryReport { task_report, worker_bytes, .. } = report;
+    let jobs = catalog::task_memory::run_jobs(count);
+    runner.run(jobs, move |index, m| {
+        if index == 0 {
+            task_report.set(Some(m));
+        } else if let (Some(js), Some(heap)) = (javascript.get_untracked(), m.memory.and_then(|r| r.bytes_per_worker)) {
+            worker_bytes.set(Some(Some((js, heap))));
+        } else {
+            worker_bytes.set(Some(None));
+        }
+    });
 }
 
 /// Ask the browser what idle workers weigh (counting the seconds of its wait), keep its answer in

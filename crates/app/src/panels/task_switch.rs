@@ -58,20 +58,6 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
     };
     exp.autorun(measure);
     let running = exp.running();
-    // Two switches per round trip.
-    let ns = |m: &Measurement, ms: f64| {
-        let Workload::PingPong { round_trips } = m.job.workload else { return f64::NAN };
-        experiments::per_unit::ns_per_switch(ms, round_trips)
-    };
-    let ratio = move || {
-        results.with(|r| {
-            let of = |variant| r.iter().find(|m| m.job.variant == variant).map(|m| ns(m, m.summary.median_ms));
-            match (of(Variant::ThreadPool), of(Variant::Goroutines)) {
-                (Some(thread), Some(task)) if task > 0.0 => Some(thread / task),
-                _ => None,
-            }
-        })
-    };
     view! {
         <ClampNotes notes=exp.notes() />
         <form class="controls" aria-label=fill(t.controls_of, &[("experiment", t.switch_title)]) on:submit=move |ev| { ev.prevent_default(); measure(); }>
@@ -81,7 +67,7 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
         </form>
         // The rest in a task of its own (issue 15: no main-thread task over 50 ms).
         <Later>
-            {(mode == Mode::Threads).then(|| prediction(Signal::derive(ratio)))}
+            {(mode == Mode::Threads).then(|| prediction(Signal::derive(move || results.with(|r| thread_over_task(r)))))}
             {(mode == Mode::SingleWorker).then(|| view! { <p class="help">{t.switch_single_worker}</p> })}
             <ShareBar experiment=ExperimentId::TaskSwitch rows=log.rows.into() />
             <CompareResults experiment=ExperimentId::TaskSwitch own=log.rows.into() compared />
@@ -89,37 +75,61 @@ fn SwitchControls(machine: Machine) -> impl IntoView {
                 let threads_first = mode == Mode::Threads;
                 if threads_first && index == 0 { t.switch_threads } else { t.switch_goroutines }.to_string()
             } />
-            <Show when=move || results.with(|r| !r.is_empty())>
-                <div class="table-scroll" tabindex="0">
-                    <table class="switch-costs" data-testid="switch-costs">
-                        <caption>{t.switch_caption}</caption>
-                        <thead>
-                            <tr>
-                                <th scope="col">{t.col_variant}</th>
-                                <th scope="col">{t.col_ns_median}</th>
-                                <th scope="col">{t.col_ns_min}</th>
-                                <th scope="col">{t.col_ns_max}</th>
-                            </tr>
-                        </thead>
-                        <tbody>
-                            {move || results.get().into_iter().map(|m| {
-                                let name = switch_name(m.job.variant);
-                                let median = ns(&m, m.summary.median_ms);
-                                view! {
-                                    <tr data-variant=variant_id(m.job.variant) data-ns=median>
-                                        <th scope="row">{name}</th>
-                                        <td class="num">{format::int(median.round() as u64)}</td>
-                                        <td class="num">{format::int(ns(&m, m.summary.min_ms).round() as u64)}</td>
-                                        <td class="num">{format::int(ns(&m, m.summary.max_ms).round() as u64)}</td>
-                                    </tr>
-                                }
-                            }).collect_view()}
-                        </tbody>
-                    </table>
-                </div>
-                {move || ratio().map(|r| view! { <p data-testid="switch-ratio">{fill(t.switch_ratio, &[("ratio", &format::fixed(r, 1))])}</p> })}
-            </Show>
+            {switch_costs(results)}
         </Later>
+    }
+}
+
+/// Nanoseconds per switch of a run that took `ms`: two switches per round trip.
+fn ns_per_switch(m: &Measurement, ms: f64) -> f64 {
+    let Workload::PingPong { round_trips } = m.job.workload else { return f64::NAN };
+    experiments::per_unit::ns_per_switch(ms, round_trips)
+}
+
+/// How many times a thread switch takes a task switch's (medians), once both were measured.
+fn thread_over_task(results: &[Measurement]) -> Option<f64> {
+    let of = |variant| results.iter().find(|m| m.job.variant == variant).map(|m| ns_per_switch(m, m.summary.median_ms));
+    match (of(Variant::ThreadPool), of(Variant::Goroutines)) {
+        (Some(thread), Some(task)) if task > 0.0 => Some(thread / task),
+        _ => None,
+    }
+}
+
+/// Once a run measured: each kind's nanoseconds per switch (median, fastest, slowest), then a
+/// thread switch over a task switch.
+fn switch_costs(results: RwSignal<Vec<Measurement>>) -> impl IntoView {
+    let t = ui();
+    view! {
+        <Show when=move || results.with(|r| !r.is_empty())>
+            <div class="table-scroll" tabindex="0">
+                <table class="switch-costs" data-testid="switch-costs">
+                    <caption>{t.switch_caption}</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">{t.col_variant}</th>
+                            <th scope="col">{t.col_ns_median}</th>
+                            <th scope="col">{t.col_ns_min}</th>
+                            <th scope="col">{t.col_ns_max}</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || results.get().into_iter().map(|m| {
+                            let name = switch_name(m.job.variant);
+                            let median = ns_per_switch(&m, m.summary.median_ms);
+                            view! {
+                                <tr data-variant=variant_id(m.job.variant) data-ns=median>
+                                    <th scope="row">{name}</th>
+                                    <td class="num">{format::int(median.round() as u64)}</td>
+                                    <td class="num">{format::int(ns_per_switch(&m, m.summary.min_ms).round() as u64)}</td>
+                                    <td class="num">{format::int(ns_per_switch(&m, m.summary.max_ms).round() as u64)}</td>
+                                </tr>
+                            }
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+            {move || results.with(|r| thread_over_task(r)).map(|r| view! { <p data-testid="switch-ratio">{fill(t.switch_ratio, &[("ratio", &format::fixed(r, 1))])}</p> })}
+        </Show>
     }
 }
 

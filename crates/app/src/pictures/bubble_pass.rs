@@ -63,48 +63,13 @@ pub fn BubblePass() -> impl IntoView {
         n => steps.with_value(|s| s[n - 1].after.clone()),
     };
     let (largest, smallest) = (START.iter().max().copied().unwrap_or(0), START.iter().min().copied().unwrap_or(0));
-    let status = move || match done.get() {
-        0 => t.bubble_pass_ready.to_string(),
-        n if n == last => message(
-            t.bubble_pass_done,
-            &[
-                ("max", Arg::Count(largest.into())),
-                ("min", Arg::Count(smallest.into())),
-                ("passes", Arg::Count(passes_left(&list()) as u64)),
-            ],
-        ),
-        n => steps.with_value(|s| {
-            let step = &s[n - 1];
-            let template = if step.swapped { t.bubble_pass_swap } else { t.bubble_pass_keep };
-            fill(template, &[("a", &format::int(step.left.into())), ("b", &format::int(step.right.into()))])
-        }),
+    let status = move || {
+        let n = done.get();
+        steps.with_value(|s| pass_status(s, n, largest, smallest))
     };
     // The pair the latest step compared.
     let compared = move || done.get().checked_sub(1).map(|n| steps.with_value(|s| s[n].at));
-    let step = move || {
-        if done.get_untracked() < last {
-            done.update(|n| *n += 1);
-        }
-    };
-    // While playing, each step schedules the next (one page timer, as `Later` uses: no interval of
-    // its own); a timer whose step was overtaken by Step, Pause or Reset does nothing, and neither
-    // does one that fires after the reader left the page.
-    Effect::new(move |_| {
-        let at = done.get();
-        if !playing.get() {
-            return;
-        }
-        if at >= last {
-            playing.set(false);
-            return;
-        }
-        let next = move || {
-            if playing.try_get_untracked() == Some(true) && done.try_get_untracked() == Some(at) {
-                done.set(at + 1);
-            }
-        };
-        set_timeout(next, Duration::from_millis(STEP_MS));
-    });
+    play_steps(done, playing, last);
     let cells = START
         .iter()
         .map(|&value| {
@@ -132,57 +97,114 @@ pub fn BubblePass() -> impl IntoView {
     };
     let caption =
         fill(t.bubble_pass_caption, &[("max", &format::int(largest.into())), ("min", &format::int(smallest.into()))]);
-    // Buttons are marked unavailable rather than disabled, so the keyboard's focus stays on them.
-    let at_end = move || (done.get() == last).to_string();
-    let at_start = move || (done.get() == 0).to_string();
     view! {
         <figure class="picture bubble-pass" data-testid="picture-bubble-pass">
             <figcaption>{caption}</figcaption>
             <div class="bubble-row" role="img" aria-label=described data-testid="bubble-row">
                 {cells}
             </div>
-            <div class="picture-controls">
-                <button
-                    type="button"
-                    class="primary"
-                    aria-disabled=at_end
-                    data-testid="bubble-step"
-                    on:click=move |_| {
-                        playing.set(false);
-                        step();
-                    }
-                >
-                    {t.bubble_pass_step}
-                </button>
-                {(!reduced_motion).then(|| view! {
-                    <button
-                        type="button"
-                        data-testid="bubble-play"
-                        on:click=move |_| {
-                            if done.get_untracked() >= last {
-                                done.set(0);
-                            }
-                            playing.update(|p| *p = !*p);
-                        }
-                    >
-                        {move || if playing.get() { t.replay_pause } else { t.replay_play }}
-                    </button>
-                })}
-                <button
-                    type="button"
-                    aria-disabled=at_start
-                    data-testid="bubble-reset"
-                    on:click=move |_| {
-                        playing.set(false);
-                        done.set(0);
-                    }
-                >
-                    {t.bubble_pass_reset}
-                </button>
-            </div>
+            {pass_buttons(done, playing, last, reduced_motion)}
             {reduced_motion.then(|| view! { <p class="help">{t.bubble_pass_reduced_motion}</p> })}
             <p class="picture-status" aria-live="polite" data-testid="bubble-status">{status}</p>
         </figure>
+    }
+}
+
+/// What the latest of `done` steps did: ready before the first; once the pass is over, where it
+/// carried the `largest` and `smallest` values and how many passes the smallest still needs.
+fn pass_status(steps: &[Step], done: usize, largest: u32, smallest: u32) -> String {
+    let t = ui();
+    match done {
+        0 => t.bubble_pass_ready.to_string(),
+        n if n == steps.len() => message(
+            t.bubble_pass_done,
+            &[
+                ("max", Arg::Count(largest.into())),
+                ("min", Arg::Count(smallest.into())),
+                ("passes", Arg::Count(passes_left(&steps[n - 1].after) as u64)),
+            ],
+        ),
+        n => {
+            let step = &steps[n - 1];
+            let template = if step.swapped { t.bubble_pass_swap } else { t.bubble_pass_keep };
+            fill(template, &[("a", &format::int(step.left.into())), ("b", &format::int(step.right.into()))])
+        }
+    }
+}
+
+/// While playing, each step schedules the next (one page timer, as `Later` uses: no interval of
+/// its own); a timer whose step was overtaken by Step, Pause or Reset does nothing, and neither
+/// does one that fires after the reader left the page.
+fn play_steps(done: RwSignal<usize>, playing: RwSignal<bool>, last: usize) {
+    Effect::new(move |_| {
+        let at = done.get();
+        if !playing.get() {
+            return;
+        }
+        if at >= last {
+            playing.set(false);
+            return;
+        }
+        let next = move || {
+            if playing.try_get_untracked() == Some(true) && done.try_get_untracked() == Some(at) {
+                done.set(at + 1);
+            }
+        };
+        set_timeout(next, Duration::from_millis(STEP_MS));
+    });
+}
+
+/// Step, Play or Pause (not with reduced motion) and Reset. Buttons are marked unavailable rather
+/// than disabled, so the keyboard's focus stays on them.
+fn pass_buttons(done: RwSignal<usize>, playing: RwSignal<bool>, last: usize, reduced_motion: bool) -> impl IntoView {
+    let t = ui();
+    let at_end = move || (done.get() == last).to_string();
+    let at_start = move || (done.get() == 0).to_string();
+    let step = move || {
+        if done.get_untracked() < last {
+            done.update(|n| *n += 1);
+        }
+    };
+    view! {
+        <div class="picture-controls">
+            <button
+                type="button"
+                class="primary"
+                aria-disabled=at_end
+                data-testid="bubble-step"
+                on:click=move |_| {
+                    playing.set(false);
+                    step();
+                }
+            >
+                {t.bubble_pass_step}
+            </button>
+            {(!reduced_motion).then(|| view! {
+                <button
+                    type="button"
+                    data-testid="bubble-play"
+                    on:click=move |_| {
+                        if done.get_untracked() >= last {
+                            done.set(0);
+                        }
+                        playing.update(|p| *p = !*p);
+                    }
+                >
+                    {move || if playing.get() { t.replay_pause } else { t.replay_play }}
+                </button>
+            })}
+            <button
+                type="button"
+                aria-disabled=at_start
+                data-testid="bubble-reset"
+                on:click=move |_| {
+                    playing.set(false);
+                    done.set(0);
+                }
+            >
+                {t.bubble_pass_reset}
+            </button>
+        </div>
     }
 }
 
