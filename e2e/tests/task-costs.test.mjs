@@ -38,12 +38,15 @@ test('the granularity sweep runs from a preset and fills the table and the chart
   assert.equal(ratios.length, 20);
   // Every size has a ratio: a loop too quick for the browser's clock is timed over many passes.
   for (const [x, ratio] of ratios) assert.match(ratio, /^\d[\d,]*\.\d\d×$/, `${x}: ${ratio}`);
-  // A loop row either says it was timed over passes or was timed once over 2 ms or more (a busy
-  // machine can stretch even the smallest loop that long).
+  // A loop row either says it was timed over passes or took 1 ms or more (200 steps of the
+  // clock), never the few microseconds of a small loop timed alone. Not 2 ms: a repetition that ran
+  // its loop once took 2 ms or more, but a row's median is a sample's mean over several
+  // repetitions, and on a busy machine a loop near 2 ms runs once in some (the one the row's label
+  // describes) and twice, 1 ms or more each, in others (seen: 1.99 ms).
   const loops = await rows.evaluateAll((trs) => trs.filter((tr) => tr.dataset.variant === 'sequential')
     .map((tr) => [tr.querySelector('th').textContent, tr.querySelector('td[data-col="median"] .value').textContent]));
   for (const [text, median] of loops) {
-    assert.ok(/mean of [\d,]+ passes/.test(text) || Number(median.replace(/,/g, '')) >= 2, `${text}: ${median} ms`);
+    assert.ok(/mean of [\d,]+ passes/.test(text) || Number(median.replace(/,/g, '')) >= 1, `${text}: ${median} ms`);
   }
   // The results table states the same ratio under the same name, never its inverse as a "Speedup".
   const headings = (await panel.locator('table.results thead th').allTextContents()).map((t) => t.trim());
