@@ -62,6 +62,9 @@ pub fn breaches(lang: &str, file: &str, markdown: &str) -> Vec<Breach> {
         // A half-width space between Chinese and Latin letters or digits (the sheet's 标点与空格).
         let tight = Regex::new(r"\p{Han}[A-Za-z0-9]|[A-Za-z0-9]\p{Han}").unwrap();
         find(file, &text, &tight, "a space between Chinese and Latin letters or digits", &mut out);
+        // 约 before the comparison: 约快 8 倍, not 快约 8 倍 (the sheet's 倍数).
+        let about_after = Regex::new("[快慢]约").unwrap();
+        find(file, &text, &about_after, "约快 / 约慢, not 快约 / 慢约", &mut out);
     }
     if lang == "ja" {
         // No space after bold before Japanese text, except where the bold ends in punctuation:
@@ -148,6 +151,8 @@ mod tests {
         assert!(rules("ru", "Код: `sleep(5 ms)`.\n```\nsleep(5 ms)\n```\n").is_empty(), "code is not prose");
         assert!(rules("ru", "Заняло 40 МБ за 2 с, 14 ГБ/с.").is_empty());
         assert_eq!(rules("zh", "约快 1.8x。").len(), 1);
+        assert_eq!(rules("zh", "快约 8 倍，慢约 12%").len(), 2);
+        assert!(rules("zh", "约快 8 倍，约慢 12%").is_empty());
         assert_eq!(rules("zh", "4 个goroutine 在2 个工作线程上").len(), 2);
         assert!(rules("zh", "4 个 goroutine 在 2 个工作线程上，**运行**；“M:N”中的 M。").is_empty());
         assert_eq!(rules("ja", "約1.8×速い").len(), 1);

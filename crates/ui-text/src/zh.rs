@@ -229,8 +229,8 @@ pub static ZH: Ui = Ui {
     engine_workers_parked_line: "当前存活的引擎工作线程：{live}（上次运行的各个池合计占其中 {pool} 个；另有 {parked, plural, other {# 个来自之前的池}}，等待复用，空闲 15 s 后结束）。",
 
     published_title: "文章发表的结果",
-    published_sum_caption: "对 1000 万个整数求和的 Go 基准测试的已发表结果（每次操作的毫秒数，由文章的 ns/op 换算；每个逻辑 CPU 一个 goroutine；同样的加速比以符号画在扫描图表上），引自文章：在它们的机器上测得，而不是你的机器",
-    published_find_caption: "搜索 1,000 个 RSS 文档、每次读取 1 ms 的 Go 基准测试的已发表结果（每次操作的毫秒数，由文章的 ns/op 换算；每个逻辑 CPU 一个 goroutine；同样的加速比以符号画在扫描图表上），引自文章：在它们的机器上测得，而不是你的机器",
+    published_sum_caption: "对 1000 万个整数求和的 Go 基准测试的已发表结果（每次操作的毫秒数，由文章的 ns/op 换算；每个逻辑 CPU 一个 goroutine；同样的加速比以符号画在扫描结果图上），引自文章：在它们的机器上测得，而不是你的机器",
+    published_find_caption: "搜索 1,000 个 RSS 文档、每次读取 1 ms 的 Go 基准测试的已发表结果（每次操作的毫秒数，由文章的 ns/op 换算；每个逻辑 CPU 一个 goroutine；同样的加速比以符号画在扫描结果图上），引自文章：在它们的机器上测得，而不是你的机器",
     col_source: "来源",
     col_machine: "机器",
     col_cores_used: "GOMAXPROCS（\u{2011}cpu）",
@@ -573,7 +573,7 @@ pub static ZH: Ui = Ui {
     switch_ratio: "一次线程切换的用时是一次任务切换的 {ratio} 倍。",
     switch_single_worker: "没有共享内存时只有一个工作线程，所以这里无法测量线程切换。",
     cost_claims_title: "文章的说法",
-    cost_claim_overhead: "在一台 2 核心的 Atom D525 上（Go r60.3，早于 Go 1.1 的 G-M-P 调度器），只做一次 sqrt(13) 的任务以 goroutine 运行时比在循环中慢约 4 倍；做 1,000 次和 5,000 次开平方的任务只多付出约 1%。建议：不到约 1 µs 的工作不要做成 goroutine，超过约 1 ms 的都没问题。",
+    cost_claim_overhead: "在一台 2 核心的 Atom D525 上（Go r60.3，早于 Go 1.1 的 G-M-P 调度器），只做一次 sqrt(13) 的任务以 goroutine 运行时比在循环中约慢 4 倍；做 1,000 次和 5,000 次开平方的任务只多付出约 1%。建议：不到约 1 µs 的工作不要做成 goroutine，超过约 1 ms 的都没问题。",
     cost_claim_memory: "每个 goroutine 约 4 到 4.5 KB（来自在几台机器上的测试和网上的报告；未给出年份）。",
     cost_claim_lighter: "goroutine 在内存上比操作系统线程轻约 500 倍。",
 
