@@ -53,7 +53,7 @@ async function bubbleOrder(figure) {
   );
 }
 
-test('each picture renders on its chapter, before the panel it leads to, and only there', async () => {
+test('each picture renders on its chapter, where its prose places it (G/M/P before the replay, the other two after their panels), and only there', async () => {
   const needs = chunks();
   const splits = Object.keys(needs);
   for (const picture of ['picture_bubble_pass', 'picture_gmp', 'picture_littles_law']) {
@@ -78,7 +78,8 @@ test('each picture renders on its chapter, before the panel it leads to, and onl
   const bubble = page.getByTestId('picture-bubble-pass');
   await bubble.waitFor();
   assert.match(await bubble.locator('figcaption').innerText(), /One pass of bubble sort/);
-  assert.ok(await comesBefore(bubble, page.locator('section[data-experiment="bubble-sort"]')));
+  // After the panel, where the chapter reads its timelines: the opening stays short (chapter-openings).
+  assert.ok(await comesBefore(page.locator('section[data-experiment="bubble-sort"]'), bubble), 'after the panel');
 
   await page.goto(`${server.url}/chapters/go-scheduler`);
   const gmp = page.getByTestId('picture-gmp');
@@ -88,7 +89,7 @@ test('each picture renders on its chapter, before the panel it leads to, and onl
   await page.goto(`${server.url}/chapters/high-concurrency`);
   const law = page.getByTestId('picture-littles-law');
   await law.waitFor();
-  assert.ok(await comesBefore(law, page.locator('section[data-experiment="qps"]')), 'before the QPS panel');
+  assert.ok(await comesBefore(page.locator('section[data-experiment="qps"]'), law), 'after the QPS panel, which it names as above');
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

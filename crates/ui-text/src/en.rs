@@ -392,7 +392,7 @@ crate::ui_table! {
     pub littles_law_threads: &'static str = "Pool threads (T)",
     pub littles_law_parking: &'static str = "Goroutines, a wait parks: λ\u{a0}=\u{a0}L\u{a0}/\u{a0}W\u{a0}= {rate, plural, one {# request} other {# requests}} per second",
     pub littles_law_pool: &'static str = "Thread pool, a wait blocks: λ\u{a0}=\u{a0}min(L,\u{a0}T)\u{a0}/\u{a0}W\u{a0}= {rate, plural, one {# request} other {# requests}} per second",
-    pub littles_law_note: &'static str = "The panel below measures both servers: its Concurrency is L, its wait plus CPU work is W, its Pool threads are T.",
+    pub littles_law_note: &'static str = "The panel above measures both servers: its Concurrency is L, its wait plus CPU work is W, its Pool threads are T.",
     // --- Chapter go-scheduler: the replay, continued ---
     pub replay_first: &'static str = "First step",
     pub replay_back: &'static str = "Step back",

@@ -362,7 +362,7 @@ pub static JA: Ui = Ui {
     littles_law_threads: "プールのスレッド数 (T)",
     littles_law_parking: "ゴルーチン（待ちはパーク）：λ\u{a0}=\u{a0}L\u{a0}/\u{a0}W\u{a0}= 毎秒{rate}件",
     littles_law_pool: "スレッドプール（待ちはブロック）：λ\u{a0}=\u{a0}min(L,\u{a0}T)\u{a0}/\u{a0}W\u{a0}= 毎秒{rate}件",
-    littles_law_note: "下のパネルは両方のサーバーを実際に測ります。その「同時実行数」が L、待ちと CPU 処理の合計が W、「プールのスレッド数」が T です。",
+    littles_law_note: "上のパネルは両方のサーバーを実際に測ります。その「同時実行数」が L、待ちと CPU 処理の合計が W、「プールのスレッド数」が T です。",
     replay_first: "最初のステップ",
     replay_back: "1ステップ戻る",
     replay_play: "再生",

@@ -362,7 +362,7 @@ pub static ZH: Ui = Ui {
     littles_law_threads: "线程池线程数（T）",
     littles_law_parking: "Goroutine，等待时挂起：λ\u{a0}=\u{a0}L\u{a0}/\u{a0}W\u{a0}= 每秒 {rate} 个请求",
     littles_law_pool: "线程池，等待时阻塞：λ\u{a0}=\u{a0}min(L,\u{a0}T)\u{a0}/\u{a0}W\u{a0}= 每秒 {rate} 个请求",
-    littles_law_note: "下面的面板实测两种服务器：它的“并发数”就是 L，阻塞等待加 CPU 计算就是 W，“线程池线程数”就是 T。",
+    littles_law_note: "上面的面板实测两种服务器：它的“并发数”就是 L，阻塞等待加 CPU 计算就是 W，“线程池线程数”就是 T。",
     replay_first: "第一步",
     replay_back: "后退一步",
     replay_play: "播放",
