@@ -149,8 +149,12 @@ pub mod why_not {
         engine early has it start its Workers knob's workers while the module loads (Request::Warm), so a first \
         autorun finds them started or on their way (the first-run figure beside it); a blob holding both scripts is \
         refused by the site's policy (worker-src 'self')";
-    pub const YIELD_SWITCH: &str = "not yet worked on: 325 / 168 ns (1.93×) at 277c912; where the extra \
-        nanoseconds go (the wake's atomics and the waker's vtable calls in wasm) is still to be measured";
+    pub const YIELD_SWITCH: &str = "the extra time was a clock read on every turn of a worker's loop, timer or not: \
+        in wasm two calls out to JavaScript (performance.now 62 ns and timeOrigin 33 ns, timed from JavaScript), \
+        natively one 29 ns Instant; since 2026-12-05 the loop reads it only when a timer is set (as Go's \
+        checkTimers), and the switch as this bench takes it (3 samples in turns with the threads' switch, 6 \
+        interleaved runs, medians) went 166 → 94 ns in wasm and 118 → 83 ns natively (1.41× → 1.14×); a miss now \
+        is this machine's noise: on the shared 2-core VM one run's median ranged 87-208 ns in wasm, 79-91 natively";
     pub const KERNEL_SPEED: &str = "a kernel over its target is left to issue 36 and named here; at 277c912 the \
         CPU-bound ones were within it (the sum's loop 0.9×, a rayon spawn 1.0×, SHA-256 in plain Rust 1.06×), and the \
         ones that block or park also time the browser's wake-ups, which native threads do not pay";
