@@ -1,7 +1,7 @@
 //! Little's law with sliders: requests in flight (L) and the time each takes (W) give the
 //! throughput λ = L / W of a server whose waiting requests park; a thread pool of T threads whose
 //! requests block holds at most T of them, so λ = min(L, T) / W. Computed, not measured, and said
-//! so: the QPS panel below measures both servers.
+//! so: the QPS panel, which the chapter places just above it, measures both servers.
 
 use crate::components::controls::unique_id;
 use crate::format;
@@ -25,7 +25,9 @@ pub fn pool_throughput(in_flight: u64, threads: u64, ms: u64) -> f64 {
     throughput(in_flight.min(threads), ms)
 }
 
-/// A labelled slider over `range` (min, max), with its value beside it.
+/// A labelled slider over `range` (min, max), with its value beside it. Not `controls::Slider`:
+/// that one makes its own id, while the results below name these sliders in their `for`, and it
+/// wants a catalog `ParamRange`, a help line and a disabled state a model's sliders do not have.
 fn slider(label: &'static str, id: String, range: (u64, u64, u64), value: RwSignal<u64>) -> impl IntoView {
     let (min, max, _) = range;
     view! {
