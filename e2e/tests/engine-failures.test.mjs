@@ -17,6 +17,33 @@ after(async () => {
 
 const run = (panel, timeout) => clickAndWait(panel, 'Run', timeout);
 
+/**
+ * A stand-in for the engine's coordinator.js: the real engine, started the way coordinator.js
+ * starts it (requests that arrive while it loads are kept and handed over; it starts no pool
+ * workers early, so its `labSpareWorker`, through which the engine takes those, has none), with
+ * `filter`, a function of a message event that may call `forward(event)`, between the page and the
+ * engine. `imports` lists the other exports of engine.js the filter uses.
+ */
+function standInCoordinator(imports, filter) {
+  return `
+import init, { coordinator_start${imports} } from './engine.js';
+const early = [];
+self.onmessage = ({ data }) => early.push(data);
+globalThis.labSpareWorker = () => undefined;
+await init();
+coordinator_start('dev');
+const forward = self.onmessage;
+self.onmessage = ${filter};
+for (const data of early) self.onmessage(new MessageEvent('message', { data }));`;
+}
+
+/** Wait up to 20 s for the page's engine to have started a pool worker (warmed ahead of a run). */
+async function expectPoolWorkers(page) {
+  const poolWorkers = () => page.workers().filter((w) => new URL(w.url()).pathname.endsWith('/pool-worker.js')).length;
+  for (let waited = 0; waited < 20_000 && poolWorkers() === 0; waited += 100) await page.waitForTimeout(100);
+  assert.ok(poolWorkers() > 0, 'pointing at Run warmed no pool worker within 20 s');
+}
+
 test('an engine that cannot load gives a clear message, and a later run recovers', async () => {
   const page = await newPage(browser);
   await page.route(`**/${ENGINE}/engine_bg.wasm`, (route) => route.fulfill({ status: 404, body: 'gone' }));
@@ -96,16 +123,11 @@ test("a panic in the engine's coordinator reaches the reader in its own words", 
   // so the run after the crash asks for two repetitions. A request is its bytes: a run's first byte
   // is 0 and its last its last job's repetitions (pinned by crates/experiments/src/protocol.rs,
   // `run_requests_have_the_layout_scripts_rely_on`).
-  server.overrides[`/${ENGINE}/coordinator.js`] = `
-import init, { coordinator_start, fault_injection_panic } from './engine.js';
-await init();
-coordinator_start('dev');
-const forward = self.onmessage;
-self.onmessage = (event) => {
+  server.overrides[`/${ENGINE}/coordinator.js`] = standInCoordinator(', fault_injection_panic', `(event) => {
   const bytes = event.data instanceof Uint8Array ? event.data : null;
   if (bytes && bytes[0] === 0 && bytes[bytes.length - 1] === 1) fault_injection_panic('simulated panic in the coordinator');
   else forward(event);
-};`;
+}`);
   await page.goto(`${server.url}/chapters/sum?workers=2&n=100000&reps=1`);
   const panel = page.locator('section[data-experiment="sum"]');
   assert.equal(await run(panel, 30_000), 'failed');
@@ -126,19 +148,19 @@ test("a refused run reads in the page's language; the engine's own words stay ap
   // in: a request the page itself never sends, which the engine refuses. A request is its bytes:
   // a run's first byte is 0, and its last three are its last job's workers, tasks and repetitions
   // (pinned by crates/experiments/src/protocol.rs, `run_requests_have_the_layout_scripts_rely_on`).
-  server.overrides[`/${ENGINE}/coordinator.js`] = `
-import init, { coordinator_start } from './engine.js';
-await init();
-coordinator_start('dev');
-const forward = self.onmessage;
-self.onmessage = (event) => {
+  server.overrides[`/${ENGINE}/coordinator.js`] = standInCoordinator('', `(event) => {
   const data = event.data instanceof Uint8Array ? event.data.slice() : event.data;
   if (data instanceof Uint8Array && data[0] === 0 && data[data.length - 3] === 2) data[data.length - 3] = 0;
   forward(new MessageEvent('message', { data }));
-};`;
+}`);
   try {
     await page.goto(`${server.url}/ru/chapters/sum?workers=2&n=100000&reps=1`);
     const panel = page.locator('section[data-experiment="sum"]');
+    // A reader's pointer on Run warms the pool first (Request::Warm): the stand-in engine starts
+    // its workers then too (a CI run failed here once its warming reached a stand-in that lacked
+    // the real coordinator's hand-over of early workers).
+    await panel.getByRole('button', { name: 'Запустить', exact: true }).hover();
+    await expectPoolWorkers(page);
     assert.equal(await clickAndWait(panel, 'Запустить', 30_000), 'failed');
     const status = await panel.getByTestId('outcome').innerText();
     assert.match(status, /^Прогон не удался: движок отказался от этих настроек/);
