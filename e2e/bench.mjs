@@ -212,7 +212,12 @@ async function measureFirstRuns(browser, server) {
           const outcome = await waitForOutcome(panel, ENGINE_TIMEOUT_MS, runsBefore);
           if (outcome !== 'finished') {
             const said = await panel.getByTestId('outcome').innerText().catch(() => '');
-            throw new Error(`${firstRun.name}: the run ended "${outcome}": ${said}; page errors: ${page.problems.join('; ') || 'none'}`);
+            // The engine's own words (folded on the page, for a bug report): what crashed, and where.
+            const detail = await panel.locator('[data-testid="failure-detail"] code').textContent({ timeout: 1_000 }).catch(() => '');
+            throw new Error(
+              `${firstRun.name}: the run ended "${outcome}": ${said}; the engine's detail: ${detail || 'none'}; ` +
+                `page errors: ${page.problems.join('; ') || 'none'}`,
+            );
           }
           const measured = await page.evaluate(() => window.__measured);
           const shown = await shownRows(panel, measured.length);
