@@ -10,10 +10,13 @@
 //!
 //! Its parts: [`kernels`] names what is measured, [`native`] runs `lab`, [`browser`] runs
 //! `e2e/bench.mjs`, [`site_size`] weighs the wasm, [`results`] holds what a run measured and checks
-//! that it is complete, [`figures`] derives each kernel's units and ratios, [`tables`] lays them out
-//! ([`table`] renders one, [`formatting`] prints the numbers), and [`report`] writes the files.
+//! that it is complete, [`wasm_profile`] lists each module's largest items,
+//! [`chapter_parts`](mod@chapter_parts) splits the heaviest chapters' code by component,
+//! [`figures`] derives each kernel's units and ratios, [`tables`] lays them out ([`table`] renders
+//! one, [`formatting`] prints the numbers), and [`report`] writes the files.
 
 mod browser;
+mod chapter_parts;
 mod figures;
 mod formatting;
 mod kernels;
@@ -29,6 +32,7 @@ mod wasm_profile;
 
 use crate::shell::{output, root};
 use browser::{browser_plan, measure_browser};
+use chapter_parts::chapter_parts;
 use native::measure_native;
 use results::BenchResults;
 use serde_json::Value;
@@ -73,8 +77,10 @@ cargo xtask bench
 
   Also weighs the site's wasm (raw and gzip -9) and times first paint and the longest main-thread
   task during a UI run, and lists each module's 15 largest items by retained size (`twiggy
-  top`, installed from crates.io if missing, on the modules as cargo linked them). Prints a
-  table per kernel and writes bench-report.md and bench-report.json at the workspace root.
+  top`, installed from crates.io if missing, on the modules as cargo linked them), and what the
+  heaviest chapter's code is made of, in all and before its Run: each component's bytes (Leptos,
+  serde, each shared panel part, ...) in the splitter's modules before wasm-opt. Prints a table
+  per kernel and writes bench-report.md and bench-report.json at the workspace root.
   Figures are measurements: a slow one never fails the command; one that cannot be measured at
   all does, and so do jobs that differ between the two sides. Measuring takes about 15 minutes
   on two cores.
@@ -87,7 +93,7 @@ cargo xtask bench
   Steps: install missing tools and build dist/ (as `cargo xtask build`), `cargo build --release
   -p lab`, run lab sum for --tasks 2 and 8, then lab hash, cost, docsearch and qps, package
   dist/ as target/site (as `cargo xtask dist`), run e2e/bench.mjs against dist/ (the slow link
-  against target/site), weigh dist/*.wasm, run twiggy.
+  against target/site), weigh dist/*.wasm, run twiggy (on target/app-wasm/split/ for the chapters).
 
 Environment:
   XTASK_BENCH_SKIP_BUILD=1  skip the tool set-up and the site build and measure the dist/ that is
@@ -159,6 +165,7 @@ pub fn run() -> Result<(), String> {
     crate::dist::package(&dist, &root().join("target/site"))?;
     let native = measure_native()?;
     let browser = measure_browser(&dist, &browser_plan(&native)?)?;
+    let chapter_code = chapter_code(&dist)?;
     let results = BenchResults {
         generated_at: output(Command::new("date").args(["-u", "+%Y-%m-%dT%H:%M:%SZ"]))
             .map_or_else(|| "unknown".into(), |d| d.trim().to_string()),
@@ -169,7 +176,8 @@ pub fn run() -> Result<(), String> {
         app_wasm: weigh(&app_wasm(&dist)?)?,
         engine_wasm: weigh(&crate::dist::engine_dir(&dist, "engine")?.join("engine_bg.wasm"))?,
         largest_chunk: largest_chunk(&dist)?,
-        chapter_code: chapter_code(&dist)?,
+        chapter_parts: chapter_parts(&chapter_code)?,
+        chapter_code,
         wasm_profiles: vec![profile("app", &linked_app_wasm()?)?, profile("engine", &linked_engine_wasm())?],
     };
     results.check_complete()?;

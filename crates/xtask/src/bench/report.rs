@@ -1,6 +1,7 @@
 //! The report's files: `bench-report.md` (the title and the tables in Markdown) and `bench-report.json`
 //! (every figure, the derived ones and the ratios).
 
+use super::chapter_parts::ChapterParts;
 use super::figures::derived;
 use super::kernels::Kernel;
 use super::results::BenchResults;
@@ -73,6 +74,7 @@ impl BenchResults {
                 chapter_code: &self.chapter_code,
                 engine_wasm: &self.engine_wasm,
                 wasm_profiles: &self.wasm_profiles,
+                chapter_parts: &self.chapter_parts,
             },
         };
         // NaN (a figure missing on one side) is written as null.
@@ -116,6 +118,7 @@ struct Site<'a> {
     chapter_code: &'a [ChapterCode],
     engine_wasm: &'a Weight,
     wasm_profiles: &'a [ModuleProfile],
+    chapter_parts: &'a [ChapterParts],
 }
 
 /// Named values written as a JSON object in this order (serde_json's own map sorts its keys).

@@ -1,6 +1,7 @@
 //! Everything one bench run measured: the check that both sides reported every figure for the same
 //! jobs, and the report's title.
 
+use super::chapter_parts::ChapterParts;
 use super::figures::number;
 use super::formatting::{one_line, plain_text};
 use super::kernels::Kernel;
@@ -21,6 +22,8 @@ pub(super) struct BenchResults {
     /// The UI's largest chunk file, and what each chapter's experiments load beyond the core.
     pub(super) largest_chunk: Weight,
     pub(super) chapter_code: Vec<ChapterCode>,
+    /// The heaviest chapter's code by component, in all and before its Run works.
+    pub(super) chapter_parts: Vec<ChapterParts>,
     /// Where each module's bytes go (twiggy): the app, then the threaded engine.
     pub(super) wasm_profiles: Vec<ModuleProfile>,
 }

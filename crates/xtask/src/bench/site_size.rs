@@ -60,9 +60,9 @@ pub(crate) struct ChapterCode {
     pub(crate) run_gzip_bytes: u64,
 }
 
-/// [`ChapterCode`] of every chapter (English: every language places the same experiments and
-/// pictures), from the build's manifest of which chunk files each panel and picture needs. Each file
-/// is weighed once, however many chapters load it.
+/// [`ChapterCode`] of every chapter that places an experiment ([`chapters`]), from the build's
+/// manifest of which chunk files each panel and picture needs. Each file is weighed once, however
+/// many chapters load it.
 pub(crate) fn chapter_code(dist: &Path) -> Result<Vec<ChapterCode>, String> {
     let code = crate::app_build::PanelCode::read(dist)?;
     let weights: std::collections::HashMap<String, Weight> = code
@@ -70,17 +70,17 @@ pub(crate) fn chapter_code(dist: &Path) -> Result<Vec<ChapterCode>, String> {
         .into_iter()
         .map(|file| weigh(&code.folder.join(&file)).map(|w| (file, w)))
         .collect::<Result<_, _>>()?;
-    let mut chapters = Vec::new();
-    for text in crate::site::texts()?.iter().filter(|t| t.lang == "en") {
-        let experiments: Vec<&str> = text.experiments().collect();
+    let mut weighed = Vec::new();
+    for chapter in chapters()? {
+        let experiments = &chapter.experiments;
         // A chapter's pictures (`<!-- picture: NAME -->`) are built with its prose, before a Run.
         let with_pictures = |mut files: Vec<String>| {
-            files.extend(code.picture_files(&text.pictures));
+            files.extend(code.picture_files(&chapter.pictures));
             files.sort();
             files.dedup();
             files
         };
-        let files = with_pictures(code.files_with_views(&experiments));
+        let files = with_pictures(code.files_with_views(experiments));
         if files.is_empty() {
             continue;
         }
@@ -91,9 +91,9 @@ pub(crate) fn chapter_code(dist: &Path) -> Result<Vec<ChapterCode>, String> {
                 .fold((0, 0), |(raw, gzip), w| (raw + w.raw_bytes, gzip + w.gzip_bytes))
         };
         let (raw_bytes, gzip_bytes) = weights_of(&files);
-        let (run_raw_bytes, run_gzip_bytes) = weights_of(&with_pictures(code.files(&experiments)));
-        chapters.push(ChapterCode {
-            chapter: text.slug.clone(),
+        let (run_raw_bytes, run_gzip_bytes) = weights_of(&with_pictures(code.files(experiments)));
+        weighed.push(ChapterCode {
+            chapter: chapter.slug,
             files: files.len(),
             raw_bytes,
             gzip_bytes,
@@ -101,5 +101,26 @@ pub(crate) fn chapter_code(dist: &Path) -> Result<Vec<ChapterCode>, String> {
             run_gzip_bytes,
         });
     }
-    Ok(chapters)
+    Ok(weighed)
+}
+
+/// A chapter as its code is counted: its English text's slug, the experiments it places and the
+/// pictures its prose places (every language places the same ones).
+pub(crate) struct Chapter {
+    pub(crate) slug: String,
+    pub(crate) experiments: Vec<String>,
+    pub(crate) pictures: Vec<String>,
+}
+
+/// Every chapter, in the order of the texts.
+pub(crate) fn chapters() -> Result<Vec<Chapter>, String> {
+    Ok(crate::site::texts()?
+        .into_iter()
+        .filter(|text| text.lang == "en")
+        .map(|text| Chapter {
+            experiments: text.experiments().map(String::from).collect(),
+            pictures: text.pictures,
+            slug: text.slug,
+        })
+        .collect())
 }

@@ -125,6 +125,7 @@ impl BenchResults {
         tables.push(sizes);
         tables.push(self.targets_table());
         tables.extend(self.wasm_profiles.iter().map(|p| p.table()));
+        tables.extend(self.chapter_parts.iter().map(|p| p.table()));
         tables.extend([page, self.no_shared_memory_table(), self.first_runs_table()]);
         tables
     }

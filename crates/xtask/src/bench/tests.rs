@@ -2,6 +2,7 @@
 //! the JSON report.
 
 use super::browser::parse_browser_lines;
+use super::chapter_parts::{ChapterParts, Code, Part};
 use super::figures::number;
 use super::formatting::{group_digits, ms, times};
 use super::kernels::*;
@@ -194,6 +195,16 @@ fn results() -> BenchResults {
             gzip_bytes: 340_000,
             run_raw_bytes: 600_000,
             run_gzip_bytes: 220_000,
+        }],
+        chapter_parts: vec![ChapterParts {
+            chapter: "sum".into(),
+            code: Code::BeforeRun,
+            modules: 40,
+            raw_bytes: 1_000_000,
+            parts: vec![
+                Part { component: "Leptos".into(), raw_bytes: 600_000, percent: 60.0 },
+                Part { component: "app::components::timeline".into(), raw_bytes: 400_000, percent: 40.0 },
+            ],
         }],
         wasm_profiles: vec![ModuleProfile {
             module: "app".into(),
@@ -410,8 +421,9 @@ fn kernel_tables_show_units_and_the_lessons_ratios() {
     let short = cells(&first, "sorts, first sweep");
     assert_eq!(short[..5], ["merge", "on", "2", "workers", "-"], "{short:?}");
     assert!(first.contains("not compared: its 1-worker job is under 1 ms"), "{first}");
-    // Eight tables of figures, the downloads, the targets and one per profiled module (one here).
-    assert_eq!(tables.len(), 11);
+    // Eight tables of figures, the downloads, the targets, one per profiled module and one per
+    // chapter split by component (one each here).
+    assert_eq!(tables.len(), 12);
 }
 
 #[test]
@@ -578,6 +590,19 @@ fn the_report_lists_where_each_modules_bytes_go() {
     assert_eq!(cells(&profile, "  main"), ["3,000,000", "B", "(2929.7", "KiB)", "75.0"]);
     let report: Value = serde_json::from_str(&results.to_json()).expect("our own JSON parses");
     assert_eq!(report["site"]["wasm_profiles"][0]["top"][0]["retained_bytes"].as_u64(), Some(3_000_000));
+}
+
+#[test]
+fn the_report_lists_what_the_heaviest_chapters_code_is_made_of() {
+    let results = results();
+    let tables = results.tables();
+    let parts = table(&tables, "The heaviest chapter's code before its Run works, by component: sum, 1,000,000 B");
+    assert_eq!(cells(&parts, "  app::components::timeline"), ["400,000", "B", "(390.6", "KiB)", "40.0"]);
+    let report: Value = serde_json::from_str(&results.to_json()).expect("our own JSON parses");
+    let chapter = &report["site"]["chapter_parts"][0];
+    assert_eq!((chapter["chapter"].as_str(), chapter["code"].as_str()), (Some("sum"), Some("before_run")));
+    assert_eq!(chapter["parts"][0]["component"].as_str(), Some("Leptos"));
+    assert_eq!(chapter["parts"][1]["raw_bytes"].as_u64(), Some(400_000));
 }
 
 #[test]
