@@ -128,20 +128,25 @@ pub mod why_not {
         issue 34's strings (a replaced version's \"reload\", the long-run note) took it 0.8 KB past 200 KB, issue \
         37's pictures (their English strings and placing them in the prose) 3.1 KB more: the English table is \
         compiled in, and fetching it as the other languages' is issue 36's";
-    pub const CHAPTER_CODE: &str = "it is the code a chapter's panels run: the frame, tables, plotters charts, \
-        timeline, compare, share, code view and the protocol, shared by most panels, plus each panel's own \
-        (Leptos views are most of it); bundling the splitter's chunks took 4.6% off, and splitting each panel's \
-        later views off its own code moves 40% of it after the engine (Sum: 184 of 326 KB before a Run), but \
-        what a chapter loads in all needs lighter panels, not another cut; see ARCHITECTURE.md, Why not";
+    pub const CHAPTER_CODE: &str = "what a chapter's code is made of (the table of the heaviest chapter's code by \
+        component above; 2026-12-05, bubble sort): Leptos's reactive graph and views 35%, serde and the protocol 14%, \
+        Rust's std library 14%, strings and tables 9%, and no shared panel part above 1.8% (compare, the speedup \
+        chart, share: 1.7-1.8% each), so lighter panel parts alone cannot halve it; bundling the splitter's chunks \
+        took 4.6% off, and splitting each panel's later views off its own code moves 40% of it after the engine; the \
+        largest lever left is serde: the page reads the engine's answers as JSON through serde_json and the results' \
+        derives, and keeps, downloads and loads rows as JSON; see ARCHITECTURE.md, Why not";
     pub const ENGINE: &str = "its own code: the kernels, the harness for every job kind, the M:N runtime, rayon, \
         and serde's protocol (externally tagged since 2026-12-02: 10 KB off; requests read in postcard's binary form \
         instead of JSON since 2026-12-04: 17.8 KB off; answers stay JSON, and writing them in postcard too measured \
         5 KB heavier while the crash report still needs JSON; see the engine's profile above); wasm-opt takes off \
         under 1% of gzip, and std, core and alloc built for size (build-std) 0.5 KB";
     pub const CHAPTER_RUN_CODE: &str = "a chapter's panels before their Run: the frame, controls, results table, \
-        timeline and protocol every panel needs, plus its own view code; splitting later views off took 40% of it \
-        after the engine, and issue 35's generic panel state measured heavier (+5 KB before a Run in the task-cost \
-        chapter) in its first form; lighter shared parts are issue 36's work";
+        timeline and protocol every panel needs, plus its own view code; by component (the table above, task costs, \
+        2026-12-05): Leptos 33%, serde and the protocol 19%, Rust's std library 12%, strings 9%, no panel part above \
+        2.4%; of serde's 152 KB raw, 125 KB reads JSON (serde_json's reader 37 KB, the answers' derives: every \
+        measured row echoes its job, whose Workload reader alone is 17 KB), so answers without the page's own jobs \
+        in them, read by a lighter decoder, are the next cut; splitting later views off took 40% of it after the \
+        engine, and issue 35's generic panel state measured heavier (+5 KB before a Run in the task-cost chapter)";
     pub const POOL_START: &str = "the cold figure is a pool no page warmed: its Web Workers' own start-up, all of it the \
         browser's (2026-12-05, 2-core VM under a load of 7-15, medians of 8-10 fresh engines: a thread and a JavaScript \
         context 10-25 ms, pool-worker.js 12-16 ms, engine.js 10-22 ms, where instantiating the shared compiled module \
@@ -155,9 +160,13 @@ pub mod why_not {
         checkTimers), and the switch as this bench takes it (3 samples in turns with the threads' switch, 6 \
         interleaved runs, medians) went 166 → 94 ns in wasm and 118 → 83 ns natively (1.41× → 1.14×); a miss now \
         is this machine's noise: on the shared 2-core VM one run's median ranged 87-208 ns in wasm, 79-91 natively";
-    pub const KERNEL_SPEED: &str = "a kernel over its target is left to issue 36 and named here; at 277c912 the \
-        CPU-bound ones were within it (the sum's loop 0.9×, a rayon spawn 1.0×, SHA-256 in plain Rust 1.06×), and the \
-        ones that block or park also time the browser's wake-ups, which native threads do not pay";
+    pub const KERNEL_SPEED: &str = "the sum's one loop is the kernel over it: LLVM makes it a loop of two numbers \
+        a turn (v128.load32x2_s, i64x2.add) in wasm and of four in two totals natively (SSE2), and V8 runs it at 2.3 \
+        ms for 10 M numbers in every run since 277c912 while native moved from 2.5-3.5 ms (a busy machine) to 1.4 ms \
+        (2026-12-05, quiet); written with eight running totals, the same loop took 2.02 against 2.28 ms in Node's V8 \
+        (31 interleaved runs), 11%, so the lesson's loop stays the plain one; the other CPU-bound kernels are within \
+        it (a rayon spawn 0.86×, SHA-256 in plain Rust 0.86×), and the ones that block or park time the browser's \
+        wake-ups too";
     pub const LONGEST_TASK_LOAD: &str = "five fresh loads of every chapter on a shared 2-core machine: a load \
         is 10 to 15 tasks (the app's start, its menus, the page, each panel in three or four parts, each \
         chunk's load; components::later::Later), and each is the first run of its code, which the browser \
@@ -165,10 +174,12 @@ pub mod why_not {
         one of them passes 50 ms in about half the loads (the bench log names what the long frame ran); \
         the browser's locale data, once a task of 30-140 ms, is loaded by a worker (www/warm-intl.js)";
     pub const LONGEST_TASK_NAVIGATE: &str = "as while loading: each task left is the first run of its code";
-    pub const SLOW_LINK_COLD: &str = "the bytes: the core (198 KB), the panel's own code (184 KB) and the engine \
-        (216 KB) are all needed before a Run, about 650 KB or 3.3 s at 200 KB/s after the page's first 0.45 s; the \
-        panel's later views already come after the engine, and asking for the engine with the page, or the panel's \
-        code only after the core, measured no better (4.03-4.22 s)";
+    pub const SLOW_LINK_COLD: &str = "the bytes: before the Run works the link carries 656 KB (2026-12-05: the \
+        core 211 KB, the Sum chapter's two panels 227 KB, the engine 177 KB with its scripts, the page, style, \
+        scripts and prose 41 KB), 3.3 s at 200 KB/s after the first round trips, and the link is busy all along \
+        (the engine is asked for as the core starts, and arrives last); 3 s allows about 550 KB, so it needs the \
+        chapter's code or the engine lighter, not another order: asking for the engine with the page, or the \
+        panel's code only after the core, measured no better (4.03-4.22 s)";
     pub const SLOW_LINK_WARM: &str = "the page and two small scripts whose names stay (register-sw.js, \
         warm-intl.js, once as the page's script and once as its worker) are revalidated, a round trip each, \
         alongside the app's own files; the rest is start-up on a shared 2-core machine (the \
