@@ -59,9 +59,23 @@ test('a sweep over workers fits a serial fraction to each parallel sort', async 
   const { page, panel } = await open('?tasks=4&n=1500&reps=1');
   assert.equal(await clickAndWait(panel, 'Sweep workers'), 'finished');
   const fits = panel.getByTestId('sort-amdahl').getByTestId('amdahl-fit').locator('tbody tr');
-  const serial = await fits.evaluateAll((trs) => trs.map((tr) => [tr.dataset.series, Number(tr.dataset.serial)]));
-  assert.deepEqual(serial.map(([name]) => name), ['Chunked bubble sort', 'Odd–even transposition', 'Merge sort']);
-  for (const [name, s] of serial) assert.ok(s >= 0 && s <= 1, `${name}: s = ${s}`);
+  const rows = await fits.evaluateAll((trs) =>
+    trs.map((tr) => ({ name: tr.dataset.series, fit: tr.dataset.fit, serial: tr.dataset.serial, text: tr.innerText })),
+  );
+  assert.deepEqual(rows.map((row) => row.name), ['Chunked bubble sort', 'Odd–even transposition', 'Merge sort']);
+  for (const { name, fit, serial, text } of rows) {
+    if (fit === 'serial') {
+      // A fraction between 0 and 1, and the ceiling it gives.
+      assert.ok(Number(serial) >= 0 && Number(serial) <= 1, `${name}: s = ${serial}`);
+      assert.match(text, /%[^]*(×|∞)/, `${name}: ${text}`);
+    } else {
+      // A line that more workers made no faster (odd–even often is, on two cores) claims no serial
+      // fraction: no s, and the table says why.
+      assert.equal(fit, 'no-faster', `${name}: ${fit}`);
+      assert.equal(serial, undefined, `${name}: no s for a line that got no faster`);
+      assert.match(text, /No fit: no faster with more workers/);
+    }
+  }
   const timeRows = await panel.getByTestId('sort-time').locator('table.chart-data tbody tr').count();
   assert.ok(timeRows >= 3 * 5, `${timeRows} measured points`);
   assert.deepEqual(page.problems, []);

@@ -55,14 +55,24 @@ pub fn amdahl_speedup(serial: f64, workers: f64) -> f64 {
     1.0 / (serial + (1.0 - serial) / workers)
 }
 
-/// The serial fraction s (0 to 1) that best explains measured `(workers, speedup)` points under
-/// Amdahl's law, each speedup taken against the same work on one worker.
+/// What Amdahl's law makes of a sweep's `(workers, speedup)` points.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AmdahlFit {
+    /// The serial fraction s (0 to 1) that best explains the points.
+    Serial(f64),
+    /// More workers made it no faster, on the whole: the fit's s would be above 1, which no serial
+    /// part can be. The law assumes the split work is the same work; a split that adds work (more
+    /// passes, more barriers, more copies) is outside it, so no fraction is claimed.
+    NoFaster,
+}
+
+/// Amdahl's law fitted to measured `(workers, speedup)` points, each speedup taken against the same
+/// work on one worker.
 ///
 /// From 1/speedup = s + (1 − s)/k follows 1/speedup − 1/k = s · (1 − 1/k): a line through the origin,
-/// fitted by least squares. Points with one worker carry no information and are skipped. A slowdown
-/// fits as s = 1 (no gain at all) rather than an impossible s above 1. `None` without any point at
-/// more than one worker.
-pub fn amdahl_serial_fraction(points: &[(f64, f64)]) -> Option<f64> {
+/// fitted by least squares. Points with one worker carry no information and are skipped. `None`
+/// without any point at more than one worker.
+pub fn amdahl_fit(points: &[(f64, f64)]) -> Option<AmdahlFit> {
     let (mut xy, mut xx) = (0.0, 0.0);
     for &(workers, speedup) in points {
         if workers <= 1.0 || !(speedup.is_finite() && speedup > 0.0) {
@@ -73,7 +83,19 @@ pub fn amdahl_serial_fraction(points: &[(f64, f64)]) -> Option<f64> {
         xy += x * y;
         xx += x * x;
     }
-    (xx > 0.0).then(|| (xy / xx).clamp(0.0, 1.0))
+    if xx <= 0.0 {
+        return None;
+    }
+    let serial = xy / xx;
+    Some(if serial > 1.0 { AmdahlFit::NoFaster } else { AmdahlFit::Serial(serial.max(0.0)) })
+}
+
+/// The serial fraction of [`amdahl_fit`], if the points have one.
+pub fn amdahl_serial_fraction(points: &[(f64, f64)]) -> Option<f64> {
+    match amdahl_fit(points)? {
+        AmdahlFit::Serial(serial) => Some(serial),
+        AmdahlFit::NoFaster => None,
+    }
 }
 
 #[cfg(test)]
@@ -110,7 +132,10 @@ mod tests {
 
     #[test]
     fn amdahl_fit_handles_slowdowns_noise_and_missing_points() {
-        assert_eq!(amdahl_serial_fraction(&[(2.0, 0.8), (4.0, 0.7)]), Some(1.0), "slower with more workers: no gain");
+        assert_eq!(amdahl_fit(&[(2.0, 0.8), (4.0, 0.7)]), Some(AmdahlFit::NoFaster), "slower with more workers");
+        assert_eq!(amdahl_serial_fraction(&[(2.0, 0.8), (4.0, 0.7)]), None, "a slowdown claims no serial part");
+        assert_eq!(amdahl_fit(&[(2.0, 1.0), (4.0, 1.0)]), Some(AmdahlFit::Serial(1.0)), "exactly no gain: s = 1");
+        assert_eq!(amdahl_fit(&[(1.0, 1.0)]), None);
         assert_eq!(amdahl_serial_fraction(&[(1.0, 1.0)]), None);
         assert_eq!(amdahl_serial_fraction(&[]), None);
         let noisy = [(2.0, 1.9), (4.0, 3.1), (8.0, 4.2)];

@@ -6,7 +6,7 @@ use super::canvas::{chart_with_axes, err, paint, watch_width, Axes, AxisSpec, Ch
 use super::compare::SHAPES;
 use crate::format;
 use crate::i18n::{fill, ui};
-use experiments::stats::{amdahl_serial_fraction, amdahl_speedup};
+use experiments::stats::{amdahl_fit, amdahl_speedup, AmdahlFit};
 use experiments::Summary;
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -90,10 +90,19 @@ impl ChartSpec {
     }
 }
 
-/// The serial fraction Amdahl's law fits to a series, if it has points beyond x = 1.
-pub fn fitted_serial_fraction(series: &Series) -> Option<f64> {
+/// What Amdahl's law makes of a series, if it has points beyond x = 1.
+pub fn fitted_amdahl(series: &Series) -> Option<AmdahlFit> {
     let points: Vec<(f64, f64)> = series.points.iter().map(|p| (p.x as f64, p.speedup)).collect();
-    amdahl_serial_fraction(&points)
+    amdahl_fit(&points)
+}
+
+/// The serial fraction Amdahl's law fits to a series, if it has one (none for a series that more
+/// workers made no faster: see [`AmdahlFit::NoFaster`]).
+pub fn fitted_serial_fraction(series: &Series) -> Option<f64> {
+    match fitted_amdahl(series)? {
+        AmdahlFit::Serial(serial) => Some(serial),
+        AmdahlFit::NoFaster => None,
+    }
 }
 
 /// A point's value on the y axis and its whisker (fastest and slowest repetition), in the axis's
@@ -525,6 +534,15 @@ fn data_table(
     }
 }
 
+/// The kind of fit, for scripts and tests (`data-fit`): `serial`, `no-faster` or `none`.
+fn fit_kind(fit: Option<AmdahlFit>) -> &'static str {
+    match fit {
+        Some(AmdahlFit::Serial(_)) => "serial",
+        Some(AmdahlFit::NoFaster) => "no-faster",
+        None => "none",
+    }
+}
+
 /// Each line's serial share fitted with Amdahl's law, and the speedup it allows at most.
 fn amdahl_table(series: Signal<Vec<Series>>) -> impl IntoView {
     let t = ui();
@@ -541,12 +559,28 @@ fn amdahl_table(series: Signal<Vec<Series>>) -> impl IntoView {
                 </thead>
                 <tbody>
                     {move || series.get().into_iter().map(|line| {
-                        let serial = fitted_serial_fraction(&line);
-                        view! {
-                            <tr data-series=line.name.clone() data-serial=serial.map(|s| format!("{s:.4}"))>
-                                <th scope="row">{line.name.clone()}</th>
+                        let fit = fitted_amdahl(&line);
+                        let serial = fit.and_then(|fit| match fit {
+                            AmdahlFit::Serial(serial) => Some(serial),
+                            AmdahlFit::NoFaster => None,
+                        });
+                        let cells = if fit == Some(AmdahlFit::NoFaster) {
+                            // No fraction is claimed for a split that more workers made no faster.
+                            view! { <td colspan="2" class="no-fit">{t.amdahl_no_fit}</td> }.into_any()
+                        } else {
+                            view! {
                                 <td class="num">{serial.map_or("—".into(), format::percent)}</td>
                                 <td class="num">{serial.map_or("—".into(), |s| if s > 0.0 { format::times(1.0 / s) } else { "∞".into() })}</td>
+                            }.into_any()
+                        };
+                        view! {
+                            <tr
+                                data-series=line.name.clone()
+                                data-serial=serial.map(|s| format!("{s:.4}"))
+                                data-fit=fit_kind(fit)
+                            >
+                                <th scope="row">{line.name.clone()}</th>
+                                {cells}
                             </tr>
                         }
                     }).collect_view()}

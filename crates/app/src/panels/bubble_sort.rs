@@ -329,11 +329,13 @@ fn work_it_out(sweep: RwSignal<Vec<SortLine>>) -> AnyView {
     use crate::components::work_it_out::{
         self as question, amdahl_ceiling, first, inputs, press, shown, Ask, Exercise,
     };
-    use experiments::stats::amdahl_serial_fraction;
+    use experiments::stats::{amdahl_fit, AmdahlFit};
     let t = ui();
     let ask = Signal::derive(move || {
-        let Some(serial) = sweep.with(|lines| amdahl_serial_fraction(&chunked_speedups(lines))) else {
-            return first(t.sweep);
+        let serial = match sweep.with(|lines| amdahl_fit(&chunked_speedups(lines))) {
+            None => return first(t.sweep),
+            Some(AmdahlFit::NoFaster) => return Ask::First(t.work_amdahl_no_faster.to_string()),
+            Some(AmdahlFit::Serial(serial)) => serial,
         };
         // The share as shown, to a tenth of a percent: the reader computes from that.
         let serial = shown(serial, 3);
