@@ -137,7 +137,7 @@ test("a fresh page's first autorun shows 2 workers beating the loop, or says why
   assert.equal(await waitForOutcome(panel), 'finished');
   assertFasterOrExplained(await resultRows(panel), 'first autorun');
   // What getting ready cost is shown apart from the measurement.
-  assert.match(await panel.getByTestId('startup-line').innerText(), /^Not timed, before the repetitions: starting the workers took [\d.,]+ ms; .*warming up/);
+  assert.match(await panel.getByTestId('startup-line').innerText(), /^Not timed, before the repetitions: starting the workers took [\d.,]+\sms; .*warming up/);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

@@ -68,7 +68,7 @@ test('a run times the loop and its tasks in turns, each sample at least 100 ms, 
   const speedup = Number(await rows.nth(1).getAttribute('data-speedup'));
   assert.ok(found.includes(`${speedup >= 1 ? speedup.toFixed(2) : (1 / speedup).toFixed(2)}×`), `${found} quotes ${speedup}`);
   // How it was timed, under the table.
-  assert.match(await panel.getByTestId('method-line').innerText(), /until 100 ms have passed.*\(\d[\d,–]* passes per repetition here\)\. The jobs took turns/);
+  assert.match(await panel.getByTestId('method-line').innerText(), /until 100\sms have passed.*\(\d[\d,–]* passes per repetition here\)\. The jobs took turns/);
   // The speedup sits next to the variant.
   const headings = await panel.locator('table.results thead th').allInnerTexts();
   assert.deepEqual(headings.slice(0, 3), ['Run', 'Variant', 'Speedup']);
