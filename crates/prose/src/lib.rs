@@ -263,14 +263,52 @@ pub fn render_in(lang: &str, markdown: &str) -> String {
     let mut out = String::new();
     // Formulas become MathML (the check has refused any that cannot).
     let links = |event| site_relative_in(lang, event);
+    let mut units = UnitsStayWithNumbers::default();
     let events = Parser::new_ext(markdown, check::options()).map(links).map(|event| match event {
         Event::InlineMath(latex) => Event::InlineHtml(CowStr::from(math(&latex, false))),
         Event::DisplayMath(latex) => Event::InlineHtml(CowStr::from(math(&latex, true))),
-        other => other,
+        other => units.event(other),
     });
     html::push_html(&mut out, choice_lists(events.collect()).into_iter());
     // Wide tables scroll inside their own box on narrow screens.
     out.replace("<table>", "<div class=\"table-scroll\"><table>").replace("</table>", "</table></div>")
+}
+
+/// The space between a figure (`3.91`, `{{num 3.91}}`) and the unit after it becomes a no-break
+/// space, in the prose's text but not in its code blocks: a narrow screen then never breaks a line
+/// between the two, leaving "ms" alone at the start of the next.
+#[derive(Default)]
+struct UnitsStayWithNumbers {
+    in_code_block: bool,
+}
+
+impl UnitsStayWithNumbers {
+    fn event<'a>(&mut self, event: Event<'a>) -> Event<'a> {
+        match event {
+            Event::Start(Tag::CodeBlock(_)) => self.in_code_block = true,
+            Event::End(TagEnd::CodeBlock) => self.in_code_block = false,
+            Event::Text(text) if !self.in_code_block => {
+                let joined = unit_after_number().replace_all(&text, "$1\u{a0}$2");
+                if let std::borrow::Cow::Owned(joined) = joined {
+                    return Event::Text(CowStr::from(joined));
+                }
+                return Event::Text(text);
+            }
+            _ => {}
+        }
+        event
+    }
+}
+
+/// A figure, a plain space and a unit of time, size or rate, in any of the site's languages.
+fn unit_after_number() -> &'static regex::Regex {
+    static UNIT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    UNIT.get_or_init(|| {
+        regex::Regex::new(
+            r"(\d|\}\}) ((?:ms|µs|ns|s|KB|MB|GB|KiB|MiB|GiB|GHz|MHz|мс|мкс|нс|с|КБ|МБ|ГБ|КиБ|МиБ|ГиБ|ГГц|МГц|毫秒|微秒|纳秒|秒|ミリ秒|マイクロ秒|ナノ秒|मिलीसेकंड|माइक्रोसेकंड|सेकंड)(?:/s|/с|/op|/оп)?)\b",
+        )
+        .expect("a valid pattern")
+    })
 }
 
 /// A question's choices (a list whose items start `[x]` or `[ ]`, see [`quiz`]) as a plain list of
@@ -327,8 +365,10 @@ fn math(latex: &str, display: bool) -> String {
 /// escaping), without the paragraph around it.
 pub fn render_inline(lang: &str, text: &str) -> String {
     let mut out = String::new();
+    let mut units = UnitsStayWithNumbers::default();
     let events = Parser::new_ext(text, check::options())
         .map(|event| site_relative_in(lang, event))
+        .map(|event| units.event(event))
         .filter(|event| !matches!(event, Event::Start(Tag::Paragraph) | Event::End(TagEnd::Paragraph)));
     html::push_html(&mut out, events);
     out

@@ -366,3 +366,17 @@ fn how_the_lab_works_is_in_every_language_and_every_chapter_links_to_it() {
     }
     assert!(linked >= 50, "{linked} chapters in five languages link to the page");
 }
+
+#[test]
+fn a_figure_and_its_unit_are_joined_by_a_no_break_space_outside_code() {
+    let html = render(
+        "It took {{num 3.91}} ms, then 10 s, at 14 GB/s; Заняло 2 с.\n\nIn code, `5 ms` and\n\n```\nsleep 5 ms\n```\n",
+    );
+    for joined in ["{{num 3.91}}\u{a0}ms", "10\u{a0}s", "14\u{a0}GB/s", "2\u{a0}с"] {
+        assert!(html.contains(joined), "{joined} in {html}");
+    }
+    assert!(html.contains("<code>5 ms</code>") && html.contains("sleep 5 ms"), "code stays as written: {html}");
+    // Words that start like a unit stay apart from the figure before them.
+    let words = render("Give 2 seconds or 3 stars.");
+    assert!(words.contains("2 seconds") && words.contains("3 stars"), "{words}");
+}
