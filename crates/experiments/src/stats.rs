@@ -61,8 +61,8 @@ pub enum AmdahlFit {
     /// The serial fraction s (0 to 1) that best explains the points.
     Serial(f64),
     /// More workers made it no faster, on the whole: the fit's s would be above 1, which no serial
-    /// part can be. The law assumes the split work is the same work; a split that adds work (more
-    /// passes, more barriers, more copies) is outside it, so no fraction is claimed.
+    /// part can be. The law assumes splitting costs nothing; a split that costs more than it saves
+    /// (more passes, barriers, copies, tasks to start) is outside it, so no fraction is claimed.
     NoFaster,
 }
 

@@ -329,7 +329,7 @@ crate::ui_table! {
     pub amdahl_caption: &'static str = "Amdahl's law fitted to each line: the share of the work that behaves as if it could not be split (serial fraction s), and the speedup that share allows at most (1 ÷ s), however many workers you add",
     pub amdahl_fit_label: &'static str = "Amdahl fit, s = {serial}",
     /// In the Amdahl table, for a line that more workers made no faster: no serial fraction is claimed.
-    pub amdahl_no_fit: &'static str = "No fit: no faster with more workers. Splitting added work, which Amdahl's law leaves out.",
+    pub amdahl_no_fit: &'static str = "No fit: no faster with more workers. Splitting cost more than it saved, and Amdahl's law leaves such costs out.",
     pub whiskers_speedup: &'static str = "Both axes are logarithmic. Each whisker spans the point's slowest to fastest repetition: the sequential run's median time ÷ this run's slowest and fastest time.",
     pub whiskers_ms: &'static str = "Both axes are logarithmic. Each whisker spans the fastest to the slowest repetition.",
     pub whiskers_overhead: &'static str = "Both axes are logarithmic. Each whisker spans the fastest to the slowest repetition, ÷ the loop's median time.",
@@ -728,7 +728,7 @@ crate::ui_table! {
     pub work_amdahl_question: &'static str = "Your sweep's Amdahl fit gives the chunked sort a serial share of s = {serial}%. However many workers you add, what is the most speedup it could reach?",
     pub work_amdahl_worked: &'static str = "1 ÷ s = 1 ÷ {s} = {answer}×",
     pub work_amdahl_none: &'static str = "The fit of this sweep found no serial share (s = 0%), so Amdahl's law sets no ceiling here: sweep again, perhaps with more numbers.",
-    pub work_amdahl_no_faster: &'static str = "In this sweep the chunked sort was no faster with more workers, so there is no serial share to work from: Amdahl's law assumes that splitting adds no work. Sweep again, perhaps with more numbers.",
+    pub work_amdahl_no_faster: &'static str = "In this sweep the chunked sort was no faster with more workers, so there is no serial share to work from: Amdahl's law assumes that splitting costs nothing. Sweep again, perhaps with more numbers.",
     pub work_hash_question: &'static str = "{hashes, plural, one {# hash} other {# hashes}} of the same data on {workers, plural, one {# worker} other {# workers}}: a worker computes one hash at a time, and every hash takes about as long. If every worker had a core of its own, at most how many times as fast as the loop could they be?",
     pub work_hash_worked: &'static str = "⌈{hashes} ÷ {workers}⌉ = {rounds, plural, one {# round} other {# rounds}}, so {hashes} ÷ {rounds} = {answer}×",
     pub work_qps_question: &'static str = "The load keeps {c, plural, one {# request} other {# requests}} in flight, and each request computes for {work}\u{a0}µs, then waits {wait}\u{a0}ms. By Little's law (requests in flight = requests per second × seconds per request), how many requests per second can the goroutine server answer at most?",

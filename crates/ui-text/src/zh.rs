@@ -298,7 +298,7 @@ pub static ZH: Ui = Ui {
 
     // --- Chapter bubble-sort: what splits well, Amdahl's law ---
     amdahl_fit_label: "阿姆达尔拟合，s = {serial}",
-    amdahl_no_fit: "无拟合：工作线程增多并没有更快。拆分增加了工作，而阿姆达尔定律没有考虑这一点。",
+    amdahl_no_fit: "无拟合：工作线程增多并没有更快。拆分的开销超过了它节省的时间，而阿姆达尔定律不考虑这类开销。",
     whiskers_speedup: "两个坐标轴都是对数刻度。每条须线从该点最慢的重复延伸到最快的重复：串行运行的中位数时间 ÷ 本次运行最慢和最快的时间。",
     whiskers_ms: "两个坐标轴都是对数刻度。每条须线从最快的重复延伸到最慢的重复。",
     whiskers_overhead: "两个坐标轴都是对数刻度。每条须线从最快的重复延伸到最慢的重复，再 ÷ 循环的中位数时间。",
@@ -691,7 +691,7 @@ pub static ZH: Ui = Ui {
     work_amdahl_question: "对你的扫描拟合阿姆达尔定律，得出分块冒泡排序的串行比例 s = {serial}%。无论增加多少工作线程，它的加速比最多能达到多少？",
     work_amdahl_worked: "1 ÷ s = 1 ÷ {s} = {answer} 倍",
     work_amdahl_none: "这次扫描的拟合没有发现串行部分（s = 0%），所以阿姆达尔定律在这里给不出上限：请再扫描一次，也许可以增加数字个数。",
-    work_amdahl_no_faster: "这次扫描中，分块冒泡排序并没有随着工作线程增多而变快，所以没有可供计算的串行比例：阿姆达尔定律假设拆分不会增加工作。请再扫描一次，也许可以增加数字个数。",
+    work_amdahl_no_faster: "这次扫描中，分块冒泡排序并没有随着工作线程增多而变快，所以没有可供计算的串行比例：阿姆达尔定律假设拆分没有任何开销。请再扫描一次，也许可以增加数字个数。",
     work_hash_question: "在 {workers, plural, other {# 个工作线程}}上对同一数据做 {hashes, plural, other {# 次哈希}}：一个工作线程一次只算一个哈希，每个哈希用时大致相同。如果每个工作线程都有自己的核心，相对循环的加速比最多是多少？",
     work_hash_worked: "⌈{hashes} ÷ {workers}⌉ = {rounds, plural, other {# 轮}}，所以 {hashes} ÷ {rounds} = {answer} 倍",
     work_qps_question: "负载始终保持 {c, plural, other {# 个请求}}在处理中，每个请求先计算 {work}\u{a0}µs，再等待 {wait}\u{a0}ms。根据利特尔法则（处理中的请求数 = 每秒请求数 × 每个请求的秒数），goroutine 服务器每秒最多能应答多少个请求？",
