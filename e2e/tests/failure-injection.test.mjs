@@ -28,26 +28,26 @@ const EXPECTED = {
     404: /engine-[0-9a-f]{16}\/coordinator\.js answered 404/,
     mime: /engine-[0-9a-f]{16}\/coordinator\.js is served as text\/plain/,
     syntax: /SyntaxError|may be broken/,
-    delay: /did not start within 15\s: engine-[0-9a-f]{16}\/coordinator\.js did not arrive/,
+    delay: /did not start within 15\ss: engine-[0-9a-f]{16}\/coordinator\.js did not arrive/,
   },
   [`${ENGINE}/engine.js`]: {
     404: /engine-[0-9a-f]{16}\/engine\.js answered 404/,
     mime: /engine-[0-9a-f]{16}\/engine\.js is served as text\/plain/,
     syntax: /SyntaxError|may be broken/,
-    delay: /did not start within 15\s: engine-[0-9a-f]{16}\/engine\.js did not arrive/,
+    delay: /did not start within 15\ss: engine-[0-9a-f]{16}\/engine\.js did not arrive/,
   },
   [`${ENGINE}/engine_bg.wasm`]: {
     404: /could not start: .*engine-[0-9a-f]{16}\/engine_bg\.wasm answered 404/,
     // WebAssembly that arrives with the wrong type is still compiled (wasm-bindgen reads the bytes).
     mime: 'works',
     syntax: /could not start: .*(CompileError|WebAssembly)/,
-    delay: /did not start within 15\s: engine-[0-9a-f]{16}\/engine_bg\.wasm did not arrive/,
+    delay: /did not start within 15\ss: engine-[0-9a-f]{16}\/engine_bg\.wasm did not arrive/,
   },
   [`${ENGINE}/pool-worker.js`]: {
     404: /a worker crashed: engine-[0-9a-f]{16}\/pool-worker\.js answered 404.* \| a worker of the pool could not be loaded/,
     mime: /a worker crashed: engine-[0-9a-f]{16}\/pool-worker\.js is served as text\/plain.* \| a worker of the pool could not be loaded/,
     syntax: /a worker of the pool (failed: .*SyntaxError|could not be loaded)/,
-    delay: /starting the workers .* took longer than 20\s/,
+    delay: /starting the workers .* took longer than 20\ss/,
   },
 };
 
@@ -105,7 +105,7 @@ test('message-worker.js served broken in four ways: runs without shared memory f
     404: /message worker \d could not start: message-worker\.js could not be loaded/,
     mime: /message worker \d could not start: message-worker\.js could not be loaded/,
     syntax: /message worker \d could not start: .*(SyntaxError|could not be loaded)/,
-    delay: /only 0 of 2 message workers loaded the engine within 20\s/,
+    delay: /only 0 of 2 message workers loaded the engine within 20\ss/,
   };
   try {
     for (const [fault, pattern] of Object.entries(expected)) {
@@ -134,7 +134,7 @@ test('idle-worker.js served broken: the memory experiment says why a worker coul
     404: /could not be started \(idle-worker\.js could not be loaded\)/,
     mime: /could not be started \(idle-worker\.js could not be loaded\)/,
     syntax: /could not be started \(idle-worker\.js could not be loaded\)/,
-    delay: /could not be started \(idle-worker\.js did not start within 10\s\)/,
+    delay: /could not be started \(idle-worker\.js did not start within 10\ss\)/,
   };
   try {
     for (const [fault, pattern] of Object.entries(expected)) {

@@ -258,10 +258,13 @@ test('changing the worker count 50 times leaves no more workers alive than the l
     alive = page.workers().length;
   }
   assert.ok(alive <= largestPool + coordinator, `${alive} workers alive`);
-  // The engine's own count agrees with the browser's.
+  // The engine's own count, taken as the last run ended. A pool waits a bounded while (300 ms,
+  // engine::web::workers::PARK_WAIT) for the workers of the pool before it to park, then starts new
+  // ones: on a busy machine one parked late and the count read 9 (a full run, 2026-12-05). A leak
+  // piles up instead: one worker or more for each of these 50 runs.
   const line = await panel.getByTestId('engine-workers').innerText();
   const engineCount = Number(line.match(/alive now: (\d+)/)[1]);
-  assert.ok(engineCount <= largestPool, line);
+  assert.ok(engineCount <= 2 * largestPool, line);
   assert.equal(await panel.locator('table.results tbody tr[data-variant]').count(), 100);
   assert.deepEqual(page.problems, []);
   await page.context().close();
