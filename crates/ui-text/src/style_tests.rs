@@ -109,11 +109,11 @@ fn the_chinese_and_japanese_rules_catch_what_they_name() {
     assert!(!spaced_percent.is_match("相差 10% 以内"));
 }
 
-/// A unit that follows a number (a placeholder `{ms}` or a plural's `#`) with an ordinary space:
+/// A unit that follows a number (a figure, a placeholder `{ms}` or a plural's `#`) with an ordinary space:
 /// on a phone the line may break between the two, leaving "ms" alone at the start of the next line.
 fn unit_after_a_breakable_space() -> Regex {
     Regex::new(
-        r"[}#] (?:ms|µs|ns|s|MB|KB|GB|KiB|MiB|GiB|мс|мкс|нс|с|МБ|КБ|ГБ|КиБ|МиБ|ГиБ|毫秒|微秒|纳秒|秒|ミリ秒|マイクロ秒|ナノ秒|requests/s|запросов/с|अनुरोध/s)(?:[^\p{L}]|$)",
+        r"[}#\d] (?:ms|µs|ns|s|MB|KB|GB|KiB|MiB|GiB|мс|мкс|нс|с|МБ|КБ|ГБ|КиБ|МиБ|ГиБ|毫秒|微秒|纳秒|秒|ミリ秒|マイクロ秒|ナノ秒|requests/s|запросов/с|अनुरोध/s)(?:[^\p{L}]|$)",
     )
     .unwrap()
 }
@@ -144,7 +144,7 @@ fn every_table_keeps_a_number_and_its_unit_on_one_line() {
 #[test]
 fn the_unit_rule_catches_what_it_names() {
     let unit = unit_after_a_breakable_space();
-    for bad in ["took {ms} ms.", "за {s} с", "{n, plural, other {# ms}}", "{rate} requests/s"] {
+    for bad in ["took {ms} ms.", "a 1 ms read", "за {s} с", "{n, plural, other {# ms}}", "{rate} requests/s"] {
         assert!(unit.is_match(bad), "{bad}");
     }
     for good in ["took {ms}\u{a0}ms.", "{n} steps", "{name} said", "{tasks} on", "{x} score"] {
