@@ -215,7 +215,8 @@ pub fn budgets(dist: &Path) -> Result<Vec<Budget>, String> {
 
 /// The chapter whose experiments load the most beyond the core, as a budget.
 fn heaviest_chapter(chapters: &[ChapterCode]) -> Result<Budget, String> {
-    let heaviest = chapters.iter().max_by_key(|c| c.gzip_bytes).ok_or("no chapter places an experiment")?;
+    let heaviest =
+        crate::bench::site_size::heaviest_chapter(chapters, false).ok_or("no chapter places an experiment")?;
     Ok(Budget {
         what: "the heaviest chapter's code beyond the core",
         weight: Weight {
@@ -229,7 +230,8 @@ fn heaviest_chapter(chapters: &[ChapterCode]) -> Result<Budget, String> {
 
 /// The chapter whose panels load the most before a Run works (their later views excluded), as a budget.
 fn heaviest_chapter_before_run(chapters: &[ChapterCode]) -> Result<Budget, String> {
-    let heaviest = chapters.iter().max_by_key(|c| c.run_gzip_bytes).ok_or("no chapter places an experiment")?;
+    let heaviest =
+        crate::bench::site_size::heaviest_chapter(chapters, true).ok_or("no chapter places an experiment")?;
     Ok(Budget {
         what: "the heaviest chapter's code before its Run works",
         weight: Weight {

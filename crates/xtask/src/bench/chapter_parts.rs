@@ -81,10 +81,7 @@ pub(super) fn chapter_parts(weighed: &[ChapterCode]) -> Result<Vec<ChapterParts>
     let mut items_of: HashMap<String, Vec<Item>> = HashMap::new();
     let mut measured = Vec::new();
     for code in [Code::All, Code::BeforeRun] {
-        // As crate::budget picks them.
-        let heaviest = weighed
-            .iter()
-            .max_by_key(|c| if code == Code::All { c.gzip_bytes } else { c.run_gzip_bytes })
+        let heaviest = super::site_size::heaviest_chapter(weighed, code == Code::BeforeRun)
             .ok_or("no chapter places an experiment")?;
         let chapter = chapters
             .iter()

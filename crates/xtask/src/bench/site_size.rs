@@ -60,6 +60,12 @@ pub(crate) struct ChapterCode {
     pub(crate) run_gzip_bytes: u64,
 }
 
+/// The chapter that loads the most code in all, or, with `before_run`, before its Run works
+/// (gzip -9): the one the budgets, the targets and the parts tables name.
+pub(crate) fn heaviest_chapter(chapters: &[ChapterCode], before_run: bool) -> Option<&ChapterCode> {
+    chapters.iter().max_by_key(|c| if before_run { c.run_gzip_bytes } else { c.gzip_bytes })
+}
+
 /// [`ChapterCode`] of every chapter that places an experiment ([`chapters`]), from the build's
 /// manifest of which chunk files each panel and picture needs. Each file is weighed once, however
 /// many chapters load it.

@@ -163,7 +163,7 @@ impl BenchResults {
             Some(chunk <= CHAPTER_CHUNK_GZIP_TARGET),
             why_not::CHAPTER_CODE.into(),
         );
-        if let Some(heaviest) = self.chapter_code.iter().max_by_key(|c| c.gzip_bytes) {
+        if let Some(heaviest) = super::site_size::heaviest_chapter(&self.chapter_code, false) {
             row(
                 &format!(
                     "heaviest chapter's code beyond the core ({}, {} files), gzip -9",
@@ -175,7 +175,7 @@ impl BenchResults {
                 why_not::CHAPTER_CODE.into(),
             );
         }
-        if let Some(heaviest) = self.chapter_code.iter().max_by_key(|c| c.run_gzip_bytes) {
+        if let Some(heaviest) = super::site_size::heaviest_chapter(&self.chapter_code, true) {
             row(
                 &format!("heaviest chapter's code before its Run works ({}), gzip -9", heaviest.chapter),
                 format!("<= {} (issue 36)", kb(CHAPTER_RUN_CODE_GZIP_TARGET)),
