@@ -137,14 +137,19 @@ const FIRST_RUN_SHORTEST_MS = 1;
  * FIRST_RUN_SHORTEST_MS is keyed `<what>@<workers>` with the value `null`.
  *
  * `shown` holds the page's rows of this run, one per measurement in the same order (`warned`: the row
- * carries a warning): `flags[key]` says whether the page flagged either row a speedup is made of.
+ * carries a warning; `varies`: a note that another run may differ a lot): `flags[key]` says whether
+ * the page flagged either row a speedup is made of, in either way.
  */
 function speedupsOf(measurements, shown) {
   const baseline = measurements.find((m) => m.job.variant === 'sequential');
   if (!baseline) throw new Error('a run without its baseline job');
   const speedups = {};
   const flags = {};
-  const warned = (m) => Boolean(shown[measurements.indexOf(m)]?.warned);
+  // Told: the row carries a warning, or a note that another run may measure something quite different.
+  const warned = (m) => {
+    const row = shown[measurements.indexOf(m)];
+    return Boolean(row?.warned || row?.varies);
+  };
   for (const m of measurements) {
     if (m.job.variant === 'sequential' || !FIRST_RUN_WORKERS.includes(m.job.workers)) continue;
     const [kind, workload] = workloadOf(m.job);
@@ -177,6 +182,7 @@ async function shownRows(panel, count) {
       workers: Number(tr.dataset.workers),
       speedup: tr.dataset.speedup === '' ? null : Number(tr.dataset.speedup),
       warned: Number(tr.dataset.doubts) > 0,
+      varies: tr.dataset.varies === 'true',
       noted: Number(tr.dataset.notes) > 0,
       cores,
     }));
@@ -192,7 +198,9 @@ async function shownRows(panel, count) {
  */
 async function measureFirstRuns(browser, server) {
   const results = [];
-  for (const firstRun of FIRST_RUN_CASES) {
+  // `FIRST_RUN_CASE=sorts` measures only the cases whose name holds it (for working on one case).
+  const only = process.env.FIRST_RUN_CASE;
+  for (const firstRun of FIRST_RUN_CASES.filter((c) => !only || c.name.includes(only))) {
     const byKey = {};
     let aboveCoresUnnoted = 0;
     for (let sample = 0; sample < FIRST_RUN_PAGES; sample++) {

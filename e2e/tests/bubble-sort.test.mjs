@@ -26,6 +26,27 @@ test('all four sorts run from a preset and every result is checked sorted', asyn
   assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.variant)), ['bubble', 'chunked', 'odd-even', 'merge']);
   assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.result)), ['sorted', 'sorted', 'sorted', 'sorted']);
   for (const text of await rows.locator('td.check').allInnerTexts()) assert.match(text, /sorted correct/);
+  // Odd–even meets at a barrier once a phase, up to 3,000 times: when that is more often than every
+  // 50 µs of its median (read off the row's own samples), its row notes that another run may differ
+  // a lot, without a warning sign; the sorts that meet only at the end never carry the note.
+  const shown = await rows.evaluateAll((trs) =>
+    trs.map((tr) => {
+      const samples = tr.dataset.samples.split(' ').map(Number).sort((a, b) => a - b);
+      const note = tr.nextElementSibling?.classList.contains('row-note') ? tr.nextElementSibling.innerText : '';
+      return { variant: tr.dataset.variant, varies: tr.dataset.varies, median: samples[(samples.length - 1) >> 1], note, warned: tr.dataset.doubts };
+    }),
+  );
+  for (const row of shown) {
+    const barriersClose = row.variant === 'odd-even' && (row.median * 1000) / 3000 < 50;
+    assert.equal(row.varies, String(barriersClose), `${row.variant}: ${row.median} ms, note "${row.note}"`);
+    if (barriersClose) {
+      assert.match(row.note, /varies from run to run: the workers meet at a barrier up to 3,000\stimes, about every [\d.]+\sµs/);
+      assert.doesNotMatch(row.note, /^⚠ varies/, 'a note, not a warning');
+    } else {
+      assert.doesNotMatch(row.note, /varies from run to run/);
+    }
+  }
+  assert.ok(shown.some((row) => row.varies === 'true'), `odd–even of 3,000 numbers on 2 workers meets at barriers microseconds apart: ${JSON.stringify(shown)}`);
   // The chunked sort's timeline: 4 chunk tasks, then the final pass over everything (task 4).
   const timeline = panel.getByTestId('sort-timeline');
   const tasks = await timeline.locator('table.timeline-tasks tbody tr th').allTextContents();

@@ -64,6 +64,16 @@ impl Workload {
     pub fn splits_the_loop(&self) -> bool {
         matches!(self, Workload::Sum { .. } | Workload::Hash { .. })
     }
+
+    /// How many times, at most, the tasks of one pass wait for one another at a barrier when split:
+    /// an odd–even transposition sort ends each of its phases at one, up to one phase per number.
+    /// `None` for work whose tasks meet only at the end.
+    pub fn barriers(&self) -> Option<u32> {
+        match self {
+            Workload::Sort { numbers, algorithm: SortAlgorithm::OddEven, .. } => Some(*numbers),
+            _ => None,
+        }
+    }
 }
 
 /// Where the tasks of a [`Workload::SharedTotal`] add their numbers (`workloads::shared_total`).

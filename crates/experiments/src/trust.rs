@@ -39,6 +39,13 @@ pub const SHOWN_DECIMALS: i32 = 2;
 /// to wake up as one such task takes to run, so the first worker may finish them all alone.
 pub const SMALL_TASK_MS: f64 = 0.2;
 
+/// Barriers closer together than this (µs of the pass's time per barrier) leave the tasks between
+/// them about as little work as handing it out and waiting at the barrier cost, and that cost is
+/// not the same from run to run: an odd–even sort of 5,000 numbers on 2 workers (a barrier every
+/// 2–4 µs) measured 1.4× in some runs and 0.6× in others, each run steady within itself, while its
+/// one-worker job, timed in turns with it, stayed within 3 % (2-core VM, Chromium 156).
+pub const BARRIER_NOTE_US: f64 = 50.0;
+
 /// One reason to doubt a measurement, or (for [`Doubt::AtCeiling`]) to read it with care. Serde's
 /// externally tagged form (`{"noisy":{"spread":1.4}}`): it crosses the protocol in a measured first
 /// attempt, and an internally tagged enum would buffer each into serde's `Content` (ARCHITECTURE.md).
@@ -64,6 +71,10 @@ pub enum Doubt {
     /// Workers no more than the cores spent `slowdown` times as long on the loop's work as the loop
     /// did alone (their tasks' busy time over the loop's): they did not have a core each.
     SlowWorkers { slowdown: f64 },
+    /// The tasks waited for one another at a barrier up to `barriers` times a pass, one every
+    /// `every_us` µs or less (see [`BARRIER_NOTE_US`]): the time is right for this run, and the next
+    /// run may differ a lot. A note for the reader, not a warning.
+    FrequentBarriers { barriers: u32, every_us: f64 },
 }
 
 impl Doubt {
@@ -75,7 +86,12 @@ impl Doubt {
     /// Whether it says the number may be wrong (shown with a warning sign), rather than how to
     /// read a right one.
     pub fn warns(&self) -> bool {
-        !matches!(self, Doubt::AtCeiling { .. })
+        !matches!(self, Doubt::AtCeiling { .. } | Doubt::FrequentBarriers { .. })
+    }
+
+    /// Whether it says that another run may measure something quite different.
+    pub fn varies_between_runs(&self) -> bool {
+        matches!(self, Doubt::FrequentBarriers { .. })
     }
 
     /// Whether measuring again, at once, can clear it: a disturbance (a noisy or impossible
@@ -173,6 +189,15 @@ fn slow_workers(baseline: &Measurement, m: &Measurement, cores: u32) -> Option<D
     let (loop_ms, workers_ms) = (baseline.trace.busy_ms(), m.trace.busy_ms());
     let slowdown = workers_ms / loop_ms;
     (loop_ms >= PACE_MIN_MS && slowdown.is_finite() && slowdown > SLOW_PACE).then_some(Doubt::SlowWorkers { slowdown })
+}
+
+/// [`Doubt::FrequentBarriers`] when `m` split its work among two workers or more that met at a
+/// barrier more often than every [`BARRIER_NOTE_US`] (its median pass over its most barriers).
+/// Measuring again does not clear it: the next run is another draw.
+pub fn barrier_note(m: &Measurement) -> Option<Doubt> {
+    let barriers = m.job.workload.barriers().filter(|_| m.job.effective_workers() >= 2)?;
+    let every_us = m.summary.median_ms * 1000.0 / f64::from(barriers.max(1));
+    (every_us.is_finite() && every_us < BARRIER_NOTE_US).then_some(Doubt::FrequentBarriers { barriers, every_us })
 }
 
 /// `speedup` as the page shows it, to [`SHOWN_DECIMALS`] decimals: 2.003 reads "2.00×", the ceiling
@@ -402,5 +427,39 @@ mod tests {
         assert!(!Doubt::Busy.worth_measuring_again());
         assert!(!Doubt::AtCeiling { speedup: 2.01, ceiling: 2 }.worth_measuring_again());
         assert!(!Doubt::FewWorkers { used: 1, possible: 2, task_ms: 0.01 }.worth_measuring_again());
+    }
+
+    #[test]
+    fn barriers_closer_than_the_limit_are_noted_not_warned() {
+        use crate::job::SortAlgorithm;
+        let sort = |algorithm, variant, workers, tasks| Job {
+            workload: Workload::Sort { numbers: 5_000, seed: 1, algorithm },
+            variant,
+            workers,
+            tasks,
+            repetitions: 3,
+        };
+        // 5,000 barriers in 10 ms: one every 2 µs.
+        let odd_even = timed(sort(SortAlgorithm::OddEven, Variant::ThreadPool, 2, 4), &[10.0, 10.0, 10.0], true);
+        let note = barrier_note(&odd_even);
+        assert!(
+            matches!(note, Some(Doubt::FrequentBarriers { barriers: 5_000, every_us }) if (every_us - 2.0).abs() < 1e-9)
+        );
+        let note = note.unwrap();
+        assert!(note.varies_between_runs() && !note.warns() && !note.worth_measuring_again());
+        // One worker, or one task, waits for nobody; other sorts meet only at the end.
+        assert_eq!(barrier_note(&timed(sort(SortAlgorithm::OddEven, Variant::ThreadPool, 1, 4), &[10.0], true)), None);
+        assert_eq!(barrier_note(&timed(sort(SortAlgorithm::OddEven, Variant::ThreadPool, 4, 1), &[10.0], true)), None);
+        assert_eq!(barrier_note(&timed(sort(SortAlgorithm::OddEven, Variant::Sequential, 1, 1), &[10.0], true)), None);
+        assert_eq!(
+            barrier_note(&timed(sort(SortAlgorithm::ChunkedBubble, Variant::ThreadPool, 2, 4), &[10.0], true)),
+            None
+        );
+        // A barrier every 50 µs or more leaves each phase enough work: no note.
+        let slow = timed(sort(SortAlgorithm::OddEven, Variant::ThreadPool, 2, 4), &[250.0], true);
+        assert_eq!(barrier_note(&slow), None);
+        let just_under = timed(sort(SortAlgorithm::OddEven, Variant::ThreadPool, 2, 4), &[249.9], true);
+        assert!(barrier_note(&just_under).is_some());
+        assert!(!Doubt::Noisy { spread: 2.0 }.varies_between_runs());
     }
 }

@@ -93,6 +93,7 @@ crate::ui_table! {
     pub doubt_mark_label: &'static str = "uncertain: see the note",
     pub status_turns: &'static str = "Timing {jobs, plural, one {# job} other {# jobs}} in turns: {done} of {total} repetitions done.",
     pub doubt_beyond_ceiling: &'static str = "cannot be right: {speedup} is more than the {ceiling}× that {ceiling, plural, one {# worker} other {# workers}} running at once can give, so this row or the one it is compared with was disturbed; run it again with other tabs and programs closed",
+    pub doubt_frequent_barriers: &'static str = "varies from run to run: the workers meet at a barrier up to {barriers, plural, one {# time} other {# times}}, about every {every}\u{a0}µs, so handing out the work and waiting at each barrier can cost as much as the work itself, and that cost is not the same in every run",
     pub doubt_at_ceiling: &'static str = "read it as about {ceiling}×, the most {ceiling, plural, one {# worker} other {# workers}} running at once can give: the little above it is within this run's spread",
     pub row_remeasured: &'static str = "First attempt set aside: {why}.",
     pub first_noisy: &'static str = "its repetitions spread {spread}",

@@ -78,6 +78,7 @@ pub static JA: Ui = Ui {
     doubt_mark_label: "不確か：注記を参照",
     status_turns: "{jobs, plural, other {#件のジョブ}}を交互に計測中：{total}回中{done}回の反復が完了。",
     doubt_beyond_ceiling: "ありえない値です：{speedup}は、同時に動く{ceiling, plural, other {#個のワーカー}}が出せる最大の{ceiling}倍を超えています。この行か比較相手の行が乱されました。ほかのタブやプログラムを閉じてもう一度実行してください",
+    doubt_frequent_barriers: "実行ごとに変わります：ワーカーはバリアで最大{barriers}回、約{every}\u{a0}µsごとに合流します。仕事を配りバリアで待つコストが仕事そのものと同じくらいになることがあり、そのコストは実行ごとに異なります",
     doubt_at_ceiling: "約{ceiling}倍と読んでください。同時に動く{ceiling, plural, other {#個のワーカー}}で得られる上限です。わずかな超過はこの実行のばらつきの範囲内です",
     row_remeasured: "1回目は除外しました（{why}）。",
     first_noisy: "反復のばらつきが{spread}",

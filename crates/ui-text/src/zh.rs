@@ -78,6 +78,7 @@ pub static ZH: Ui = Ui {
     doubt_mark_label: "不确定：见备注",
     status_turns: "正在轮流计时 {jobs, plural, other {# 个任务}}：已完成 {done}/{total} 次重复。",
     doubt_beyond_ceiling: "不可能成立：{speedup} 超过了同时运行的 {ceiling, plural, other {# 个工作线程}}最多能带来的 {ceiling} 倍，说明这一行或与之比较的那一行受到了干扰；请关闭其他标签页和程序后再运行一次",
+    doubt_frequent_barriers: "每次运行可能不同：工作线程最多要在屏障处会合 {barriers} 次，大约每 {every}\u{a0}µs 一次；分发工作和在屏障处等待的开销可能与工作本身相当，而这份开销每次运行都不一样",
     doubt_at_ceiling: "请读作约 {ceiling} 倍，即同时运行的 {ceiling, plural, other {# 个工作线程}}所能带来的上限：略高出的部分在本次运行的波动范围之内",
     row_remeasured: "第一次的结果已搁置：{why}。",
     first_noisy: "各次重复相差 {spread}",

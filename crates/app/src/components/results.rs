@@ -137,6 +137,10 @@ fn doubt_words(doubt: &Doubt) -> String {
         ),
         Doubt::AtCeiling { ceiling, .. } => message(t.doubt_at_ceiling, &[("ceiling", Arg::Count(ceiling as u64))]),
         Doubt::SlowWorkers { slowdown } => fill(t.doubt_slow_workers, &[("slowdown", &format::times(slowdown))]),
+        Doubt::FrequentBarriers { barriers, every_us } => message(
+            t.doubt_frequent_barriers,
+            &[("barriers", Arg::Count(barriers.into())), ("every", Arg::Text(&format::decimal(every_us, 1)))],
+        ),
     }
 }
 
@@ -386,6 +390,7 @@ fn ResultRowView(row: ResultRow, ratio: RowRatio) -> impl IntoView {
             data-result=row.check.value.clone()
             data-doubts=row.doubts.iter().filter(|d| d.warns()).count()
             data-notes=row.doubts.len()
+            data-varies=row.doubts.iter().any(Doubt::varies_between_runs).to_string()
             data-speedup=speedup_value
             data-workers=row.workers
             data-samples=samples

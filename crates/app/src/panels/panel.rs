@@ -415,6 +415,7 @@ impl RunLog {
     pub fn add(&self, m: &Measurement, kind: &'static str, variant: String, baseline: bool) -> Option<f64> {
         let cores = crate::environment::machine().logical_processors;
         let mut doubts = experiments::trust::doubts(m, cores);
+        doubts.extend(experiments::trust::barrier_note(m));
         if baseline {
             self.baseline.set_value(Some(m.clone()));
             self.baseline_doubted.set_value(doubts.iter().any(|d| d.warns()));

@@ -335,9 +335,10 @@ impl BenchResults {
                 "First runs in Chromium: a fresh page's first autorun or sweep against the same run repeated warm \
                  (speedup over the run's baseline, for a sort over itself on 1 worker; median of {pages} fresh pages; \
                  each page also runs warm a second time, and \"warm runs differ\" is how much its two warm speedups \
-                 differ, median over the pages). \"flagged\": first runs the page showed with a warning; \
-                 \"off, unflagged\": first runs more than {off:.0} % from the warm figure (the median of every warm \
-                 run of the case) that the page showed without one (target 0); \"above reach, no note\": rows of \
+                 differ, median over the pages). \"flagged\": first runs the page showed with a warning, or with a note that \
+                 another run may measure something quite different; \"off, unflagged\": first runs more than \
+                 {off:.0} % from the warm figure (the median of every warm run of the case) that the page showed \
+                 with neither (target 0); \"above reach, no note\": rows of \
                  the case whose speedup was above the workers that could run at once and carried no note at all \
                  (target 0); cold / warm target >= {FIRST_RUN_TARGET}",
                 off = FIRST_RUN_OFF * 100.0
