@@ -140,9 +140,12 @@ pub mod why_not {
         derives, and keeps, downloads and loads rows as JSON; see ARCHITECTURE.md, Why not";
     pub const ENGINE: &str = "its own code: the kernels, the harness for every job kind, the M:N runtime, rayon, \
         and serde's protocol (externally tagged since 2026-12-02: 10 KB off; requests read in postcard's binary form \
-        instead of JSON since 2026-12-04: 17.8 KB off; answers stay JSON, and writing them in postcard too measured \
-        5 KB heavier while the crash report still needs JSON; see the engine's profile above); wasm-opt takes off \
-        under 1% of gzip, and std, core and alloc built for size (build-std) 0.5 KB";
+        instead of JSON since 2026-12-04: 17.8 KB off; answers stay JSON: writing them in postcard too measured \
+        5 KB heavier while the crash report still needed JSON, and 4.5 KB lighter with every answer in postcard \
+        (2026-12-05: 168.4 to 164.0 KB; serde_json leaves the engine, 28.5 KB raw, but postcard's writer of the same \
+        answers is 20 KB raw), still 14 KB over, with the page's reader, its kept rows and the bench's reader of \
+        the answers to move with it; see the engine's profile above); wasm-opt takes off under 1% of gzip, and std, \
+        core and alloc built for size (build-std) 0.5 KB";
     pub const CHAPTER_RUN_CODE: &str = "a chapter's panels before their Run: the frame, controls, results table, \
         timeline and protocol every panel needs, plus its own view code; by component (the table above, task costs, \
         2026-12-05): Leptos 33%, serde and the protocol 19%, Rust's std library 12%, strings 9%, no panel part above \
