@@ -171,8 +171,8 @@ pub mod why_not {
         ms for 10 M numbers in every run since 277c912 while native moved from 2.5-3.5 ms (a busy machine) to 1.4 ms \
         (2026-12-05, quiet); written with eight running totals, the same loop took 2.02 against 2.28 ms in Node's V8 \
         (31 interleaved runs), 11%, so the lesson's loop stays the plain one; the other CPU-bound kernels are within \
-        it (two full runs of 2026-12-05: a rayon spawn 0.86× and 0.91×, SHA-256 in plain Rust 0.86× and 1.01×), and the ones that block or park time the browser's \
-        wake-ups too";
+        it (two full runs of 2026-12-05: a rayon spawn 0.86× and 0.91×, SHA-256 in plain Rust 0.86× and \
+        1.01×), and the ones that block or park time the browser's wake-ups too";
     pub const LONGEST_TASK_LOAD: &str = "five fresh loads of every chapter on a shared 2-core machine: a load \
         is 10 to 15 tasks (the app's start, its menus, the page, each panel in three or four parts, each \
         chunk's load; components::later::Later), and each is the first run of its code, which the browser \
