@@ -146,7 +146,7 @@ function speedupsOf(measurements, shown) {
   const speedups = {};
   const flags = {};
   // Told: the row carries a warning, or a note that another run may measure something quite different.
-  const warned = (m) => {
+  const told = (m) => {
     const row = shown[measurements.indexOf(m)];
     return Boolean(row?.warned || row?.varies);
   };
@@ -163,7 +163,7 @@ function speedupsOf(measurements, shown) {
     if (!base || (sort && m.job.workers === 1)) continue;
     const key = `${what}@${m.job.workers}`;
     speedups[key] = base.summary.median_ms < FIRST_RUN_SHORTEST_MS ? null : base.summary.median_ms / m.summary.median_ms;
-    flags[key] = warned(m) || warned(base);
+    flags[key] = told(m) || told(base);
   }
   return { speedups, flags };
 }

@@ -108,7 +108,9 @@ impl Doubt {
 /// Everything that makes `m`, measured on a machine of `cores` logical processors, doubtful, most
 /// serious first; empty when it can be trusted. (With more workers than cores, only as many as
 /// there are cores can run at once: that some never get a task is the lesson, not a doubt.) Its
-/// speedup is judged apart, against its baseline: [`speedup_doubt`].
+/// speedup is judged apart, against its baseline: [`speedup_doubt`]; and what another run may
+/// change, which no second attempt settles, by [`barrier_note`] (the page's alone: the engine's
+/// second look never needs it).
 pub fn doubts(m: &Measurement, cores: u32) -> Vec<Doubt> {
     let mut found = Vec::new();
     match m.startup {
