@@ -84,14 +84,21 @@ pub fn generate_corpus(count: usize, seed: u64, topic: &str, malformed_every: Op
     Corpus { documents, expected_matches, malformed }
 }
 
+/// Whether `text` contains `word`, ignoring ASCII case. Compares in place: lower-cased copies would
+/// cost two allocations per description, and allocations are what keeps a search from scaling on
+/// more workers (in wasm every allocation takes the one lock of the module's allocator).
+fn contains_ignoring_ascii_case(text: &str, word: &str) -> bool {
+    word.is_empty() || text.as_bytes().windows(word.len()).any(|window| window.eq_ignore_ascii_case(word.as_bytes()))
+}
+
 /// Count the `<item>`s whose `<description>` contains `topic` (ASCII case-insensitive).
 pub fn count_matching_items(document: &str, topic: &str) -> Result<u32, SearchError> {
-    let topic = topic.to_ascii_lowercase();
     let mut reader = Reader::from_str(document);
     let mut depth = 0usize;
     let mut in_item = false;
     let mut in_description = false;
-    let mut text = String::new();
+    // One allocation per document: the generated descriptions stay well under this.
+    let mut text = String::with_capacity(256);
     let mut matches = 0;
     loop {
         let event =
@@ -114,7 +121,7 @@ pub fn count_matching_items(document: &str, topic: &str) -> Result<u32, SearchEr
                     "item" => in_item = false,
                     "description" if in_description => {
                         in_description = false;
-                        if text.to_ascii_lowercase().contains(&topic) {
+                        if contains_ignoring_ascii_case(&text, topic) {
                             matches += 1;
                         }
                     }
@@ -163,6 +170,21 @@ mod tests {
             <item><title>y</title><description><![CDATA[a scheduler inside cdata]]></description></item>\
             </channel></rss>";
         assert_eq!(count_matching_items(doc, "scheduler"), Ok(2));
+    }
+
+    #[test]
+    fn the_in_place_comparison_ignores_case_on_both_sides_and_nothing_else() {
+        assert!(contains_ignoring_ascii_case("the Go SCHEDULER runs", "scheduler"));
+        assert!(contains_ignoring_ascii_case("the go scheduler", "SchedULER"));
+        assert!(contains_ignoring_ascii_case("scheduler", "scheduler"));
+        assert!(!contains_ignoring_ascii_case("schedule", "scheduler"), "a word longer than the text");
+        assert!(!contains_ignoring_ascii_case("sch eduler", "scheduler"));
+        assert!(!contains_ignoring_ascii_case("", "scheduler"));
+        assert!(contains_ignoring_ascii_case("anything", ""), "as str::contains, the empty word is everywhere");
+        assert_eq!(
+            count_matching_items("<rss><item><description>a SCHEDULER</description></item></rss>", "Scheduler"),
+            Ok(1)
+        );
     }
 
     #[test]
