@@ -54,12 +54,18 @@ cargo xtask bench
              lab sum --workers 1,2 --tasks 2|8 --n 10000000 --reps 10
   hashing    SHA-256 of 32 MiB of generated data, 4 hashes, as a loop and on 2 workers, in MB/s:
              lab hash --mb 32 --hashes 4 --workers 2 --reps 3
+  sorts      10,000 integers on 1 worker: the plain bubble sort, then chunked (8 chunks), odd-even
+             and merge sort, in ms and as time over the bubble sort's:
+             lab sort --n 10000 --tasks 8 --workers 1 --reps 3
   task cost  10,000 tasks of 1 square root (a loop, thread-pool tasks, goroutines) in ns/task, and
              a turn handed back and forth 100,000 times (2 threads, 2 goroutines) in ns/switch:
              lab cost --sqrt 1 --tasks 10000 --trips 100000 --workers 2 --reps 3
   blocking   200 documents, each read blocking 1 ms: a loop, then 8 threads and 8 goroutines on
              1 worker, as speedups:
              lab docsearch --docs 200 --latency-ms 1 --workers 1 --tasks 8 --reps 1
+  CPU-bound  the same search of 1,000 documents with no reads: a loop, then 2 threads and 2
+             goroutines on 2 workers, as speedups:
+             lab docsearch --docs 1000 --latency-ms 0 --workers 2 --tasks 2 --reps 5
   server     200 requests, 20 in flight, each 50 µs of CPU then a 10 ms wait: a pool of 2
              threads and goroutines on 2 workers, in req/s:
              lab qps --workers 2 --requests 200 --concurrency 20 --wait-ms 10 --work-us 50 --reps 1
@@ -91,9 +97,10 @@ cargo xtask bench
   budgets (crates/xtask/src/budget.rs); the bench only reports.
 
   Steps: install missing tools and build dist/ (as `cargo xtask build`), `cargo build --release
-  -p lab`, run lab sum for --tasks 2 and 8, then lab hash, cost, docsearch and qps, package
-  dist/ as target/site (as `cargo xtask dist`), run e2e/bench.mjs against dist/ (the slow link
-  against target/site), weigh dist/*.wasm, run twiggy (on target/app-wasm/split/ for the chapters).
+  -p lab`, run lab sum for --tasks 2 and 8, then lab hash, sort, cost, docsearch (with and
+  without reads) and qps, package dist/ as target/site (as `cargo xtask dist`), run
+  e2e/bench.mjs against dist/ (the slow link against target/site), weigh dist/*.wasm, run twiggy
+  (on target/app-wasm/split/ for the chapters).
 
 Environment:
   XTASK_BENCH_SKIP_BUILD=1  skip the tool set-up and the site build and measure the dist/ that is

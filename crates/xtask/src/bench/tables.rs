@@ -463,6 +463,43 @@ impl BenchResults {
                     (format!("speedup, {}", workers(HASH_WORKERS)), "hash_speedup", Unit::Factor),
                 ],
             ),
+            Kernel::Sort => {
+                let on = format!("{} on {}", counted(SORT_TASKS, "chunk"), workers(SORT_WORKERS));
+                (
+                    format!(
+                        "Sorting {} random integers on one worker: the plain bubble sort against the chapter's \
+                         others (each should take about its native time, so that the lesson is the \
+                         algorithm's, not WebAssembly's); {}",
+                        group_digits(SORT_NUMBERS.into()),
+                        timed_runs(SORT_REPETITIONS)
+                    ),
+                    vec![
+                        ("bubble sort (one loop), ms".into(), "sort_bubble_ms", Unit::Time),
+                        (format!("chunked bubble sort, {on}, ms"), "sort_chunked_ms", Unit::Time),
+                        (format!("odd–even transposition, {on}, ms"), "sort_odd_even_ms", Unit::Time),
+                        (format!("merge sort, {on}, ms"), "sort_merge_ms", Unit::Time),
+                        ("chunked / bubble (time)".into(), "sort_chunked_over_bubble", Unit::Factor),
+                        ("odd–even / bubble (time)".into(), "sort_odd_even_over_bubble", Unit::Factor),
+                    ],
+                )
+            }
+            Kernel::CpuSearch => {
+                let on = format!("{} on {}", counted(CPU_SEARCH_TASKS, "task"), workers(CPU_SEARCH_WORKERS));
+                (
+                    format!(
+                        "CPU-bound search: {} RSS documents already in memory (no reads), as one loop and as {on}; {}",
+                        group_digits(CPU_SEARCH_DOCUMENTS.into()),
+                        timed_runs(CPU_SEARCH_REPETITIONS)
+                    ),
+                    vec![
+                        ("sequential (one loop), ms".into(), "cpusearch_sequential_ms", Unit::Time),
+                        (format!("threads: {on}, ms"), "cpusearch_threads_ms", Unit::Time),
+                        (format!("goroutines: {on}, ms"), "cpusearch_goroutines_ms", Unit::Time),
+                        ("speedup, threads".into(), "cpusearch_threads_speedup", Unit::Factor),
+                        ("speedup, goroutines".into(), "cpusearch_goroutines_speedup", Unit::Factor),
+                    ],
+                )
+            }
             Kernel::Cost => (
                 format!(
                     "What a task costs: {} tasks of {} each; a turn handed back and forth {} times; {}",
