@@ -32,8 +32,11 @@ test('all four sorts run from a preset and every result is checked sorted', asyn
   const shown = await rows.evaluateAll((trs) =>
     trs.map((tr) => {
       const samples = tr.dataset.samples.split(' ').map(Number).sort((a, b) => a - b);
-      const note = tr.nextElementSibling?.classList.contains('row-note') ? tr.nextElementSibling.innerText : '';
-      return { variant: tr.dataset.variant, varies: tr.dataset.varies, median: samples[(samples.length - 1) >> 1], note };
+      // A note shows one line (its summary); its full sentences open from it.
+      const noteRow = tr.nextElementSibling?.classList.contains('row-note') ? tr.nextElementSibling : null;
+      const short = noteRow?.querySelector('summary')?.innerText ?? '';
+      const note = noteRow?.querySelector('details')?.textContent ?? '';
+      return { variant: tr.dataset.variant, varies: tr.dataset.varies, median: samples[(samples.length - 1) >> 1], note, short };
     }),
   );
   for (const row of shown) {
@@ -41,12 +44,24 @@ test('all four sorts run from a preset and every result is checked sorted', asyn
     assert.equal(row.varies, String(barriersClose), `${row.variant}: ${row.median} ms, note "${row.note}"`);
     if (barriersClose) {
       assert.match(row.note, /varies from run to run: the workers meet at a barrier up to 3,000\stimes, about every [\d.]+\sµs/);
-      assert.doesNotMatch(row.note, /^⚠ varies/, 'a note, not a warning');
+      assert.match(row.short, /varies: a barrier every [\d.]+\sµs/, 'the one-line note names it with its figure');
+      assert.doesNotMatch(row.short, /^⚠ varies/, 'a note, not a warning');
     } else {
       assert.doesNotMatch(row.note, /varies from run to run/);
     }
   }
   assert.ok(shown.some((row) => row.varies === 'true'), `odd–even of 3,000 numbers on 2 workers meets at barriers microseconds apart: ${JSON.stringify(shown)}`);
+  // A note takes one line until opened, on a desktop and on a phone; opened, it says it all.
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    const lines = await panel.locator('tr.row-note summary').evaluateAll((summaries) => summaries.map((summary) =>
+      summary.getBoundingClientRect().height / parseFloat(getComputedStyle(summary).lineHeight)));
+    assert.ok(lines.length > 0 && lines.every((n) => n < 1.5), `${width} px: note heights in lines ${lines}`);
+  }
+  const firstNote = panel.locator('tr.row-note').first();
+  await firstNote.locator('summary').press('Enter');
+  assert.match(await firstNote.locator('details').innerText(), /varies from run to run|noisy|busy|slowed|workers/);
+  await page.setViewportSize({ width: 1280, height: 900 });
   // The chunked sort's timeline: 4 chunk tasks, then the final pass over everything (task 4).
   const timeline = panel.getByTestId('sort-timeline');
   const tasks = await timeline.locator('table.timeline-tasks tbody tr th').allTextContents();

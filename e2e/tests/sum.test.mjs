@@ -138,6 +138,10 @@ test("a fresh page's first autorun shows 2 workers beating the loop, or says why
   assertFasterOrExplained(await resultRows(panel), 'first autorun');
   // What getting ready cost is shown apart from the measurement.
   assert.match(await panel.getByTestId('startup-line').innerText(), /^Not timed, before the repetitions: starting the workers took [\d.,]+\sms; .*warming up/);
+  // The reader, who has not scrolled, is shown the verdict as it arrives.
+  const verdict = await panel.getByTestId('results-found').boundingBox();
+  const height = page.viewportSize().height;
+  assert.ok(verdict && verdict.y >= 0 && verdict.y + verdict.height <= height, `verdict at ${JSON.stringify(verdict)} of ${height} px`);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
@@ -262,7 +266,8 @@ test('changing the worker count 50 times leaves no more workers alive than the l
   // engine::web::workers::PARK_WAIT) for the workers of the pool before it to park, then starts new
   // ones: on a busy machine one parked late and the count read 9 (a full run, 2026-12-05). A leak
   // piles up instead: one worker or more for each of these 50 runs.
-  const line = await panel.getByTestId('engine-workers').innerText();
+  // (The line sits in the closed diagnostics fold: its text is read, not its rendering.)
+  const line = await panel.getByTestId('engine-workers').textContent();
   const engineCount = Number(line.match(/alive now: (\d+)/)[1]);
   assert.ok(engineCount <= 2 * largestPool, line);
   assert.equal(await panel.locator('table.results tbody tr[data-variant]').count(), 100);

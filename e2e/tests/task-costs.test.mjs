@@ -74,6 +74,16 @@ test('the granularity sweep runs from a preset and fills the table and the chart
     const most = loop[0] > 0 ? median[1] / loop[0] : Infinity;
     assert.ok(ratio >= 0.85 * least - 0.01 && ratio <= 1.15 * most + 0.01, `${variant}: ${ratio} vs ${medianText} / ${loop}`);
   }
+  // The verdict compares like with like: its row against the loop of the same size (the loop row
+  // just before it), and says the time ratio as "took N× as long", as the column states it.
+  const found = await panel.getByTestId('results-found').innerText();
+  const named = found.match(/^Sweep 1: the fastest, “(.+)”, took [\d.,]+× as long as “(.+)”\./);
+  assert.ok(named, found);
+  const labels = loopTimes.map(([variant]) => variant);
+  const best = labels.indexOf(named[1]);
+  assert.ok(best > 0, `the verdict names a row of the table: ${found}`);
+  const ownLoop = labels.slice(0, best).findLastIndex((label) => label.startsWith('Loop'));
+  assert.equal(labels[ownLoop], named[2], `the verdict's baseline is the loop of its row's size: ${found}`);
   assert.equal(await panel.getByTestId('published').count(), 1);
   assert.deepEqual(page.problems, []);
   await page.context().close();

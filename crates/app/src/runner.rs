@@ -78,6 +78,9 @@ pub struct Runner {
     /// The Workers knob whose pool the engine may start when the reader is about to run, until it
     /// has been asked once ([`Runner::about_to_run`]).
     warm: StoredValue<Option<RwSignal<u64>>>,
+    /// Whether the page asked this panel to run once on load (`autorun`): its first verdict is
+    /// then brought into view.
+    pub autorun: StoredValue<bool>,
 }
 
 impl Runner {
@@ -90,6 +93,7 @@ impl Runner {
             ended: RwSignal::new(0),
             run_id: RwSignal::new(None),
             warm: StoredValue::new(None),
+            autorun: StoredValue::new(false),
         };
         // The page says when a run is going (the service worker's first-visit reload waits).
         let id = NEXT_RUNNER.with(|n| n.replace(n.get() + 1));

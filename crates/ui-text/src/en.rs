@@ -83,19 +83,45 @@ crate::ui_table! {
     pub status_measuring: &'static str = "Measuring {what}: {done} of {total} done.",
     pub status_preparing: &'static str = "Preparing {what}…",
     pub col_note: &'static str = "Note",
-    pub doubt_busy: &'static str = "busy: the machine did not become quiet before the timing, so another program may be using a core",
-    pub doubt_busy_during: &'static str = "busy: the machine was quiet before this was timed but busy right after, so another program may have taken a core meanwhile",
-    pub doubt_noisy: &'static str = "noisy: the slowest repetition took {spread} as long as the fastest; another program may be using a core",
-    pub doubt_slow_workers: &'static str = "slowed: on the same work the workers together took {slowdown} the loop's time, so they did not each have a core to themselves; another program may be using one, or the machine's processors share cores",
+    pub doubt_busy: &'static str = "busy: before the timing, the lab's workers kept losing their cores to other threads (the browser's own or another program's)",
+    pub doubt_busy_during: &'static str = "busy: the machine was quiet before this was timed, but right after it the lab's workers lost their cores to other threads (the browser's own or another program's), which may have taken one meanwhile",
+    pub doubt_noisy: &'static str = "noisy: the slowest repetition took {spread} as long as the fastest, so the median is less certain than usual",
+    pub doubt_slow_workers: &'static str = "slowed: on the same work the workers together took {slowdown} the loop's time, where workers with a core each take about 1×",
     pub doubt_few_workers_small: &'static str = "only {used, plural, one {# worker} other {# workers}} took tasks, though {possible} could run at once: each task is too small for this many workers",
     pub doubt_few_workers_busy: &'static str = "only {used, plural, one {# worker} other {# workers}} took tasks, though {possible} could run at once: a worker may not have got a core in time",
     pub doubt_baseline: &'static str = "the row it is compared with is uncertain",
     pub doubt_mark_label: &'static str = "uncertain: see the note",
+    /// What a screen reader hears as each job of a run starts.
+    pub status_announce: &'static str = "Now measuring: {what}.",
     pub status_turns: &'static str = "Timing {jobs, plural, one {# job} other {# jobs}} in turns: {done} of {total} repetitions done.",
+    /// Before the status line of a job the engine started over (its first attempt looked disturbed).
+    pub status_again: &'static str = "Measuring again: the first attempt looked disturbed.",
     pub doubt_beyond_ceiling: &'static str = "cannot be right: {speedup} is more than the {ceiling}× that {ceiling, plural, one {# worker} other {# workers}} running at once can give, so this row or the one it is compared with was disturbed; run it again with other tabs and programs closed",
     pub doubt_frequent_barriers: &'static str = "varies from run to run: the workers meet at a barrier up to {barriers, plural, one {# time} other {# times}}, about every {every}\u{a0}µs, so handing out the work and waiting at each barrier can cost as much as the work itself, and that cost is not the same in every run",
     pub doubt_at_ceiling: &'static str = "read it as about {ceiling}×, the most {ceiling, plural, one {# worker} other {# workers}} running at once can give: the little above it is within this run's spread",
     pub row_remeasured: &'static str = "First attempt set aside: {why}.",
+    /// The short form of the busy doubt, on the row's one-line note.
+    pub note_short_busy: &'static str = "busy before the timing",
+    /// The short form of the busy-during doubt.
+    pub note_short_busy_during: &'static str = "busy after the timing",
+    /// The short form of the noisy doubt.
+    pub note_short_noisy: &'static str = "noisy: spread {spread}",
+    /// The short form of the slowed doubt.
+    pub note_short_slow_workers: &'static str = "slowed: {slowdown} the loop's time",
+    /// The short form of the few-workers doubt.
+    pub note_short_few_workers: &'static str = "workers used: {used} of {possible}",
+    /// The short form of the beyond-ceiling doubt.
+    pub note_short_beyond_ceiling: &'static str = "impossible: {speedup} > {ceiling}×",
+    /// The short form of the at-ceiling note.
+    pub note_short_at_ceiling: &'static str = "about {ceiling}×: the ceiling",
+    /// The short form of the frequent-barriers note.
+    pub note_short_frequent_barriers: &'static str = "varies: a barrier every {every}\u{a0}µs",
+    /// The short form of the uncertain-baseline doubt.
+    pub note_short_baseline: &'static str = "baseline uncertain",
+    /// The short form of a row measured a second time.
+    pub note_short_remeasured: &'static str = "measured twice",
+    /// The accessible name of a row note's disclosure: the short line opens to the full sentences.
+    pub note_open_label: &'static str = "Why? The note in full",
     pub first_noisy: &'static str = "its repetitions spread {spread}",
     pub first_busy_during: &'static str = "the machine got busy while it was timed",
     pub first_beyond: &'static str = "{speedup}, beyond the {ceiling}× its workers can give",
@@ -103,6 +129,8 @@ crate::ui_table! {
     pub results_found_faster: &'static str = "{run}: “{variant}” ran {ratio} as fast as “{baseline}”.",
     pub results_found_slower: &'static str = "{run}: “{variant}” took {ratio} as long as “{baseline}”.",
     pub results_found_best: &'static str = "{run}: the fastest, “{variant}”, ran {ratio} as fast as “{baseline}”.",
+    /// The fastest of several rows, when even it took longer than its baseline (a time ratio).
+    pub results_found_best_slower: &'static str = "{run}: the fastest, “{variant}”, took {ratio} as long as “{baseline}”.",
     pub results_found_doubted: &'static str = "The note under its row says why that figure is in doubt.",
     pub method_passes: &'static str = "How it was timed: each repetition runs the job back to back until {floor}\u{a0}ms have passed and counts the mean pass ({passes} passes per repetition here).",
     pub method_turns: &'static str = "The jobs took turns, one repetition of each per round, so a disturbance touches them alike.",
@@ -252,6 +280,8 @@ crate::ui_table! {
     pub setting_default: &'static str = "the default",
     pub yes: &'static str = "yes",
     pub no: &'static str = "no",
+    /// The fold that holds what the engine keeps alive (for a bug report, not the lesson).
+    pub diagnostics_summary: &'static str = "Diagnostics",
     pub engine_workers_line: &'static str = "Engine workers alive now: {live} (the last run’s pools hold {pool} of them between them).",
     pub engine_workers_parked_line: &'static str = "Engine workers alive now: {live} (the last run’s pools hold {pool} of them between them; {parked, plural, one {# more, from an earlier pool, waits to be reused and ends} other {# more, from earlier pools, wait to be reused and end}} after 15\u{a0}s idle).",
 
@@ -296,6 +326,7 @@ crate::ui_table! {
     // --- Chapter document-search (its sweep and controls also serve cpu-vs-io) ---
     pub docs_title: &'static str = "Try it: search documents with slow reads",
     pub docs_sequential: &'static str = "Sequential: one loop, one read at a time",
+    pub docs_sequential_no_wait: &'static str = "Sequential: one loop over documents already in memory",
     pub docs_threads: &'static str = "Threads: {tasks, plural, one {# task} other {# tasks}} on {workers, plural, one {# worker} other {# workers}}, reads block",
     pub docs_timeline_note: &'static str = "The tasks take documents from one shared queue until it is empty, as in the articles: an early task may search many documents, or all of them, and a task that starts after the queue ran dry ends at once (a sliver).",
     pub docs_threads_no_wait: &'static str = "Threads: {tasks, plural, one {# task} other {# tasks}} on {workers, plural, one {# worker} other {# workers}}, nothing to wait for",

@@ -151,3 +151,43 @@ fn the_unit_rule_catches_what_it_names() {
         assert!(!unit.is_match(good), "{good}");
     }
 }
+
+/// The word each language uses for "program", as a doubt would blame one.
+const PROGRAM: [(&str, &str); 5] =
+    [("en", "program"), ("ru", "программ"), ("zh", "程序"), ("ja", "プログラム"), ("hi", "प्रोग्राम")];
+
+/// The notes whose figures come from the workers' own repetitions: what varied, and by how much.
+/// Nothing there measured the machine outside the lab's workers, so none may name another program;
+/// only the busy notes, read off the quiet probe (the workers losing their cores while the lab ran
+/// nothing else), may.
+fn unmeasured(table: &crate::Ui) -> [(&'static str, &'static str); 6] {
+    [
+        ("doubt_noisy", table.doubt_noisy),
+        ("doubt_slow_workers", table.doubt_slow_workers),
+        ("doubt_few_workers_busy", table.doubt_few_workers_busy),
+        ("first_noisy", table.first_noisy),
+        ("note_short_noisy", table.note_short_noisy),
+        ("note_short_slow_workers", table.note_short_slow_workers),
+    ]
+}
+
+/// The fields among `notes` that name `program`.
+fn blaming(notes: &[(&'static str, &'static str)], program: &str) -> Vec<&'static str> {
+    notes.iter().filter(|(_, text)| text.to_lowercase().contains(program)).map(|(field, _)| *field).collect()
+}
+
+#[test]
+fn no_note_blames_another_program_for_what_only_the_workers_measured() {
+    for ((tag, table), (program_tag, program)) in crate::tables().into_iter().zip(PROGRAM) {
+        assert_eq!(tag, program_tag);
+        assert_eq!(blaming(&unmeasured(table), program), Vec::<&str>::new(), "{tag}");
+        // The busy notes still say who may have taken the cores: their probe measured it.
+        assert!(table.doubt_busy.to_lowercase().contains(program), "{tag}: {}", table.doubt_busy);
+    }
+    // And the check catches the old wording.
+    let old = [(
+        "doubt_noisy",
+        "noisy: the slowest repetition took {spread} as long as the fastest; another program may be using a core",
+    )];
+    assert_eq!(blaming(&old, "program"), vec!["doubt_noisy"]);
+}

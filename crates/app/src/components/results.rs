@@ -144,6 +144,43 @@ fn doubt_words(doubt: &Doubt) -> String {
     }
 }
 
+/// One doubt as the row's one-line note names it: its name and its figure.
+fn doubt_short(doubt: &Doubt) -> String {
+    let t = ui();
+    match *doubt {
+        Doubt::Busy => t.note_short_busy.to_string(),
+        Doubt::BusyDuring => t.note_short_busy_during.to_string(),
+        Doubt::Noisy { spread } => fill(t.note_short_noisy, &[("spread", &format::times(spread))]),
+        Doubt::FewWorkers { used, possible, .. } => fill(
+            t.note_short_few_workers,
+            &[("used", &format::int(used.into())), ("possible", &format::int(possible.into()))],
+        ),
+        Doubt::BeyondCeiling { speedup, ceiling } => fill(
+            t.note_short_beyond_ceiling,
+            &[("speedup", &format::times(speedup)), ("ceiling", &format::int(ceiling.into()))],
+        ),
+        Doubt::AtCeiling { ceiling, .. } => fill(t.note_short_at_ceiling, &[("ceiling", &format::int(ceiling.into()))]),
+        Doubt::SlowWorkers { slowdown } => fill(t.note_short_slow_workers, &[("slowdown", &format::times(slowdown))]),
+        Doubt::FrequentBarriers { every_us, .. } => {
+            fill(t.note_short_frequent_barriers, &[("every", &format::decimal(every_us, 1))])
+        }
+    }
+}
+
+/// A row's note in one short line: each doubt's name and figure, and whether it was measured
+/// twice; the full sentences ([`doubt_text`], [`remeasured_text`]) open from it.
+pub fn short_note(row: &ResultRow) -> String {
+    let t = ui();
+    let mut parts: Vec<String> = row.doubts.iter().map(doubt_short).collect();
+    if row.doubtful_baseline && row.speedup.is_some() {
+        parts.push(t.note_short_baseline.to_string());
+    }
+    if remeasured_text(row).is_some() {
+        parts.push(t.note_short_remeasured.to_string());
+    }
+    parts.join(" · ")
+}
+
 /// The doubts of a row in plain words, or an empty string.
 pub fn doubt_text(row: &ResultRow) -> String {
     let mut parts: Vec<String> = row.doubts.iter().map(doubt_words).collect();
@@ -175,27 +212,43 @@ pub fn remeasured_text(row: &ResultRow) -> Option<String> {
     Some(fill(t.row_remeasured, &[("why", &why.join("; "))]))
 }
 
-/// What the latest run of `rows` found, in one sentence: its fastest row against its baseline.
-pub fn found_text(rows: &[ResultRow], label: impl Fn(&ResultRow) -> String) -> Option<String> {
+/// What the latest run of `rows` found, in one sentence: its fastest row against that row's own
+/// baseline (the loop of the same work: a run may hold several, each before the rows it is the
+/// reference of). `ratio` is what the table's ratio column states: a time ratio is said as "took
+/// N× as long", and so is a speedup below 1×.
+pub fn found_text(rows: &[ResultRow], ratio: RowRatio, label: impl Fn(&ResultRow) -> String) -> Option<String> {
     let t = ui();
     let last_run = rows.last()?.run;
     let run: Vec<&ResultRow> = rows.iter().filter(|r| r.run == last_run).collect();
-    let baseline = run.iter().find(|r| r.timing.baseline)?;
-    let others: Vec<&&ResultRow> = run.iter().filter(|r| !r.timing.baseline && r.speedup.is_some()).collect();
-    let best = others.iter().copied().max_by(|a, b| a.speedup.unwrap_or(0.0).total_cmp(&b.speedup.unwrap_or(0.0)))?;
+    // Each row with a speedup, beside the baseline row it was measured against.
+    let mut compared: Vec<(&ResultRow, &ResultRow)> = Vec::new();
+    let mut baseline = None;
+    for &row in &run {
+        if row.timing.baseline {
+            baseline = Some(row);
+        } else if let (Some(base), Some(_)) = (baseline, row.speedup) {
+            compared.push((row, base));
+        }
+    }
+    let (best, baseline) = compared
+        .iter()
+        .copied()
+        .max_by(|(a, _), (b, _)| a.speedup.unwrap_or(0.0).total_cmp(&b.speedup.unwrap_or(0.0)))?;
     let speedup = best.speedup.filter(|s| s.is_finite() && *s > 0.0)?;
-    let template = match (others.len() > 1, speedup >= 1.0) {
-        (true, _) => t.results_found_best,
+    let faster = speedup >= 1.0 && ratio == RowRatio::Speedup;
+    let template = match (compared.len() > 1, faster) {
+        (true, true) => t.results_found_best,
+        (true, false) => t.results_found_best_slower,
         (false, true) => t.results_found_faster,
         (false, false) => t.results_found_slower,
     };
-    let ratio = if speedup >= 1.0 || others.len() > 1 { speedup } else { 1.0 / speedup };
+    let shown = if faster { speedup } else { 1.0 / speedup };
     let mut sentence = fill(
         template,
         &[
             ("run", &label(best)),
             ("variant", &best.variant),
-            ("ratio", &format::times(ratio)),
+            ("ratio", &format::times(shown)),
             ("baseline", &baseline.variant),
         ],
     );
@@ -247,8 +300,13 @@ fn startup_text(rows: &[ResultRow]) -> Option<String> {
     } else {
         t.startup_workers_kept.to_string()
     });
-    let settle = if startups.iter().all(|s| s.quiet) { t.startup_settled } else { t.startup_not_settled };
-    parts.push(message(settle, &[("ms", Arg::Text(&format::ms(settle_ms))), ("rounds", Arg::Count(rounds as u64))]));
+    let quiet = startups.iter().all(|s| s.quiet);
+    // Jobs that mostly wait skip the warm-ups: no "0 rounds" to report then.
+    if rounds > 0 || !quiet {
+        let settle = if quiet { t.startup_settled } else { t.startup_not_settled };
+        let ms = format::ms(settle_ms);
+        parts.push(message(settle, &[("ms", Arg::Text(&ms)), ("rounds", Arg::Count(rounds as u64))]));
+    }
     Some(fill(t.startup_line, &[("parts", &parts.join("; "))]))
 }
 
@@ -313,7 +371,7 @@ pub fn ResultsTable(
         RowRatio::Speedup => (t.results_caption, t.col_speedup),
         RowRatio::TimeOverBaseline => (t.results_caption_overhead, t.axis_overhead),
     };
-    let found = move || rows.with(|rows| found_text(rows, run_label));
+    let found = move || rows.with(|rows| found_text(rows, ratio, run_label));
     view! {
         <p class="results-found" data-testid="results-found" aria-live="polite">{found}</p>
         <div class="table-scroll" tabindex="0">
@@ -379,6 +437,7 @@ fn ResultRowView(row: ResultRow, ratio: RowRatio) -> impl IntoView {
         view! { <span class="spread" title=label.clone() aria-label=label>{text}</span> }
     });
     let notes = doubt_text(&row);
+    let short = short_note(&row);
     let remeasured = remeasured_text(&row);
     let has_notes = !notes.is_empty() || remeasured.is_some();
     let uncertain = row.uncertain();
@@ -417,8 +476,14 @@ fn ResultRowView(row: ResultRow, ratio: RowRatio) -> impl IntoView {
         {has_notes.then(|| view! {
             <tr class="row-note" class:uncertain=uncertain>
                 <td colspan=COLUMNS data-testid="row-note">
-                    {(!notes.is_empty()).then(|| view! { <p class="doubts">{(uncertain).then_some("⚠ ")}{notes}</p> })}
-                    {remeasured.map(|text| view! { <p class="remeasured" data-testid="row-remeasured">{text}</p> })}
+                    // One line by default, the full sentences a click or a key away (and in downloads).
+                    <details>
+                        <summary data-testid="row-note-short" title=t.note_open_label>
+                            {uncertain.then_some("⚠ ")}{short}
+                        </summary>
+                        {(!notes.is_empty()).then(|| view! { <p class="doubts">{notes}</p> })}
+                        {remeasured.map(|text| view! { <p class="remeasured" data-testid="row-remeasured">{text}</p> })}
+                    </details>
                 </td>
             </tr>
         })}

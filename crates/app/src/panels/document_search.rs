@@ -32,7 +32,8 @@ pub fn describe(job: &Job) -> String {
     // Documents already in memory (no read latency) give the tasks nothing to wait for.
     let waits = matches!(job.workload, Workload::DocSearch { latency_us, .. } if latency_us > 0);
     match (job.variant, waits) {
-        (Variant::Sequential, _) => t.docs_sequential.to_string(),
+        (Variant::Sequential, true) => t.docs_sequential.to_string(),
+        (Variant::Sequential, false) => t.docs_sequential_no_wait.to_string(),
         (Variant::ThreadPool, true) => message(t.docs_threads, &counts),
         (Variant::ThreadPool, false) => message(t.docs_threads_no_wait, &counts),
         (Variant::Goroutines, true) => message(t.docs_goroutines, &counts),

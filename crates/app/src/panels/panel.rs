@@ -185,17 +185,34 @@ pub fn RunButtons(
     }
 }
 
+/// How far a job's stage got: (job index, stage, furthest `done`, whether it was started over).
+type Furthest = (usize, Option<Stage>, u32, bool);
+
 /// Progress bar and status line of a runner. `describe(job_index)` names the job being measured.
 #[component]
 pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Sync + 'static) -> impl IntoView {
     let t = ui();
     let describe = StoredValue::new(describe);
     let what = move |index: usize| describe.with_value(|d| d(index));
+    // The furthest a job's timed stage got, and whether it was started over: the engine measures a
+    // disturbed job again from its first repetition, and the count must not silently go back.
+    let furthest: StoredValue<Option<Furthest>> = StoredValue::new(None);
     let progress_text = move || {
         let Some(step) = runner.current.get() else { return String::new() };
+        let again = furthest.with_value(|f| match *f {
+            Some((job, stage, done, again)) if job == step.job_index && stage == step.stage => {
+                again || step.done < done
+            }
+            _ => false,
+        });
+        let reached = furthest.with_value(|f| match *f {
+            Some((job, stage, done, _)) if job == step.job_index && stage == step.stage => done.max(step.done),
+            _ => step.done,
+        });
+        furthest.set_value(Some((step.job_index, step.stage, reached, again)));
         let (done, total) = (format::int(step.done as u64), format::int(step.total as u64));
         let what = what(step.job_index);
-        match step.stage {
+        let status = match step.stage {
             None => fill(t.status_preparing, &[("what", &what)]),
             Some(Stage::Starting) => fill(t.status_starting, &[("done", &done), ("total", &total)]),
             Some(Stage::Settling) => fill(t.status_settling, &[("what", &what)]),
@@ -204,8 +221,32 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
                 t.status_turns,
                 &[("jobs", Arg::Count(step.jobs as u64)), ("done", Arg::Text(&done)), ("total", Arg::Text(&total))],
             ),
+        };
+        if again {
+            format!("{} {status}", t.status_again)
+        } else {
+            status
         }
     };
+    let announce = move || {
+        runner
+            .current
+            .with(|step| step.as_ref().filter(|step| step.stage.is_some()).map(|step| step.job_index))
+            .map(|job| fill(t.status_announce, &[("what", &what(job))]))
+            .unwrap_or_default()
+    };
+    let status_box = NodeRef::<leptos::html::Div>::new();
+    // A page opened with `autorun=1` shows its verdict when the first run ends, unless the reader has
+    // scrolled away meanwhile (then they are reading something else, and the page stays put).
+    Effect::new(move |ended_before: Option<u32>| {
+        let ended = runner.ended.get();
+        if ended_before == Some(0) && ended == 1 && runner.autorun.get_value() {
+            if let Some(status) = status_box.get_untracked() {
+                show_results_of_autorun(&status);
+            }
+        }
+        ended
+    });
     let outcome_text = move || outcome_words(runner.outcome.get(), runner.running.get());
     let kind = move || outcome_kind(runner.outcome.get(), runner.running.get());
     // The engine's or the browser's own words, for a bug report: technical, and usually English.
@@ -219,7 +260,7 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
         _ => None,
     };
     view! {
-        <div class="run-status">
+        <div class="run-status" node_ref=status_box>
             <Show when=move || runner.running.get()>
                 <progress
                     max="1"
@@ -228,6 +269,9 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
                     aria-valuetext=move || format::percent(runner.progress.get())
                 ></progress>
                 <span class="progress-text">{progress_text}</span>
+                // Screen readers hear which job is being measured as each one starts (not every
+                // repetition's count, which would chatter).
+                <span class="visually-hidden" aria-live="polite" data-testid="progress-announce">{announce}</span>
             </Show>
             <p
                 role="status"
@@ -268,6 +312,19 @@ fn outcome_kind(outcome: Option<Outcome>, running: bool) -> &'static str {
     }
 }
 
+/// Bring the results of the panel holding `status` into view after its autorun, if the reader has not
+/// scrolled since the page opened. An instant jump, never an animation.
+fn show_results_of_autorun(status: &web_sys::Element) {
+    let Some(window) = web_sys::window() else { return };
+    let unscrolled = window.scroll_y().is_ok_and(|y| y < 1.0);
+    let found = status.closest("section").ok().flatten().and_then(|panel| {
+        panel.query_selector("[data-testid=\"results-found\"]:not(:empty), table.results").ok().flatten()
+    });
+    if let (true, Some(found)) = (unscrolled, found) {
+        found.scroll_into_view_with_bool(true);
+    }
+}
+
 /// After each run, how many engine workers are alive (pools end their workers). The figures ride
 /// along as data attributes, for the soak test.
 fn engine_workers(runner: Runner) -> impl IntoView {
@@ -295,7 +352,10 @@ fn engine_workers(runner: Runner) -> impl IntoView {
             });
         }
     });
+    // What the engine holds is for a bug report or the soak test, not the lesson: folded away.
     view! {
+    <details class="diagnostics" data-testid="diagnostics" hidden=move || engine_status.with(Option::is_none)>
+    <summary>{t.diagnostics_summary}</summary>
     <p
         class="engine-workers"
         data-testid="engine-workers"
@@ -307,6 +367,7 @@ fn engine_workers(runner: Runner) -> impl IntoView {
     >
         {workers_line}
     </p>
+    </details>
     }
 }
 

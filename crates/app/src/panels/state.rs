@@ -224,6 +224,7 @@ impl<S: 'static> ExperimentState<S> {
     /// chapter weighs the page's own memory (`catalog::ENGINE_WITH_PAGE`).
     pub fn autorun(&self, start: impl Fn() + 'static) {
         if self.autorun {
+            self.runner.autorun.set_value(true);
             let early = ENGINE_WITH_PAGE[self.log.experiment as usize];
             let workers = find_knob(self.knobs, "workers").map_or(0, |k| k.get_untracked() as u32);
             run_on_mount(start, early.then_some(workers));

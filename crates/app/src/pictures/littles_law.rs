@@ -6,13 +6,15 @@
 use crate::components::controls::unique_id;
 use crate::format;
 use crate::i18n::{message, ui, Arg};
+use experiments::catalog::qps;
 use leptos::prelude::*;
 
 /// (min, max, start) of each slider: requests in flight, milliseconds per request, pool threads.
-/// They start where the QPS panel's settings do (50 in flight, 10 ms of wait, a few threads).
-const IN_FLIGHT: (u64, u64, u64) = (1, 200, 50);
-const TIME_MS: (u64, u64, u64) = (1, 100, 10);
-const THREADS: (u64, u64, u64) = (1, 64, 8);
+/// They start where the QPS panel's own defaults do (its catalog's: 50 in flight, a 10 ms wait, 2
+/// pool threads), so the rate computed here is the one that panel's first run can be held to.
+const IN_FLIGHT: (u64, u64, u64) = (1, 200, qps::CONCURRENCY.default);
+const TIME_MS: (u64, u64, u64) = (1, 100, qps::WAIT_MS.default);
+const THREADS: (u64, u64, u64) = (1, 64, 2);
 
 /// Requests per second when `in_flight` requests each take `ms` milliseconds: λ = L / W.
 pub fn throughput(in_flight: u64, ms: u64) -> f64 {
@@ -99,6 +101,14 @@ mod tests {
         assert_eq!(throughput(50, 10), 5_000.0);
         assert_eq!(throughput(1, 100), 10.0);
         assert!((throughput(50, 7) - 7_142.857).abs() < 0.001);
+    }
+
+    #[test]
+    fn the_sliders_start_at_the_qps_panels_defaults() {
+        assert_eq!(THREADS.2, qps::pool_threads(1).default, "the panel's thread pool");
+        assert_eq!((IN_FLIGHT.2, TIME_MS.2, THREADS.2), (50, 10, 2));
+        // The rate the calculator first shows is one the panel's first run can approach.
+        assert_eq!(pool_throughput(IN_FLIGHT.2, THREADS.2, TIME_MS.2), 200.0);
     }
 
     #[test]
