@@ -5,7 +5,7 @@
 //! It wraps the system allocator (dlmalloc in wasm) and adds two things, each the thread's own:
 //! - a counter, updated with one relaxed atomic add per call: a counter shared by every thread
 //!   would pass its cache line from core to core on every allocation;
-//! - a few freed small blocks kept for reuse ([`SmallBlocks`]): in wasm, dlmalloc is one heap
+//! - a few freed small blocks kept for reuse (`SmallBlocks`): in wasm, dlmalloc is one heap
 //!   behind one lock, and a parser that allocates a few small blocks per document (quick-xml keeps
 //!   the names of open elements) then ran slower per document on two workers than on one.
 //!

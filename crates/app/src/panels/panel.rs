@@ -11,7 +11,7 @@ use crate::engine_client::{self, RunFailure};
 use crate::environment::machine;
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
-use crate::runner::{Outcome, Runner};
+use crate::runner::{Outcome, Runner, Step};
 use experiments::catalog::ExperimentId;
 use experiments::catalog::{Machine, Mode, Query, Runs};
 use experiments::duration::LONG_RUN_MS;
@@ -185,8 +185,37 @@ pub fn RunButtons(
     }
 }
 
-/// How far a job's stage got: (job index, stage, furthest `done`, whether it was started over).
-type Furthest = (usize, Option<Stage>, u32, bool);
+/// How far each job's timed stages got in the current run, and which jobs the engine started over:
+/// it measures a disturbed job again from its first repetition, and the count must not silently go
+/// back, so the status line says it is measuring again.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct RunProgress {
+    /// (job index, stage, the furthest `done` seen).
+    reached: Vec<(usize, Stage, u32)>,
+    /// Jobs whose count went back.
+    again: Vec<usize>,
+}
+
+impl RunProgress {
+    /// Take in `step`; returns whether its job is being measured again. A step without a stage
+    /// (a run getting ready) starts a new run's record.
+    fn see(&mut self, step: &Step) -> bool {
+        let Some(stage) = step.stage else {
+            *self = RunProgress::default();
+            return false;
+        };
+        match self.reached.iter_mut().find(|(job, seen, _)| *job == step.job_index && *seen == stage) {
+            Some((_, _, furthest)) => {
+                if step.done < *furthest && !self.again.contains(&step.job_index) {
+                    self.again.push(step.job_index);
+                }
+                *furthest = (*furthest).max(step.done);
+            }
+            None => self.reached.push((step.job_index, stage, step.done)),
+        }
+        self.again.contains(&step.job_index)
+    }
+}
 
 /// Progress bar and status line of a runner. `describe(job_index)` names the job being measured.
 #[component]
@@ -194,22 +223,11 @@ pub fn RunStatus(runner: Runner, describe: impl Fn(usize) -> String + Send + Syn
     let t = ui();
     let describe = StoredValue::new(describe);
     let what = move |index: usize| describe.with_value(|d| d(index));
-    // The furthest a job's timed stage got, and whether it was started over: the engine measures a
-    // disturbed job again from its first repetition, and the count must not silently go back.
-    let furthest: StoredValue<Option<Furthest>> = StoredValue::new(None);
+    let seen = StoredValue::new(RunProgress::default());
     let progress_text = move || {
         let Some(step) = runner.current.get() else { return String::new() };
-        let again = furthest.with_value(|f| match *f {
-            Some((job, stage, done, again)) if job == step.job_index && stage == step.stage => {
-                again || step.done < done
-            }
-            _ => false,
-        });
-        let reached = furthest.with_value(|f| match *f {
-            Some((job, stage, done, _)) if job == step.job_index && stage == step.stage => done.max(step.done),
-            _ => step.done,
-        });
-        furthest.set_value(Some((step.job_index, step.stage, reached, again)));
+        let mut again = false;
+        seen.update_value(|seen| again = seen.see(&step));
         let (done, total) = (format::int(step.done as u64), format::int(step.total as u64));
         let what = what(step.job_index);
         let status = match step.stage {
@@ -313,10 +331,16 @@ fn outcome_kind(outcome: Option<Outcome>, running: bool) -> &'static str {
 }
 
 /// Bring the results of the panel holding `status` into view after its autorun, if the reader has not
-/// scrolled since the page opened. An instant jump, never an animation.
+/// scrolled since the page opened and the page is not embedded. An instant jump, never an animation.
 fn show_results_of_autorun(status: &web_sys::Element) {
     let Some(window) = web_sys::window() else { return };
-    let unscrolled = window.scroll_y().is_ok_and(|y| y < 1.0);
+    // Inside a course page's frame, never: the jump would scroll the course page too.
+    let framed = window
+        .top()
+        .ok()
+        .flatten()
+        .is_some_and(|top| wasm_bindgen::JsValue::from(top) != wasm_bindgen::JsValue::from(window.clone()));
+    let unscrolled = !framed && window.scroll_y().is_ok_and(|y| y < 1.0);
     let found = status.closest("section").ok().flatten().and_then(|panel| {
         panel.query_selector("[data-testid=\"results-found\"]:not(:empty), table.results").ok().flatten()
     });
@@ -533,5 +557,34 @@ pub fn variant_id(variant: Variant) -> &'static str {
         Variant::Sequential => "sequential",
         Variant::ThreadPool => "tasks",
         Variant::Goroutines => "goroutines",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(job_index: usize, stage: Option<Stage>, done: u32) -> Step {
+        Step { job_index, stage, done, total: 10, jobs: 2 }
+    }
+
+    #[test]
+    fn a_count_that_goes_back_is_said_as_measuring_again_until_the_next_run() {
+        let mut progress = RunProgress::default();
+        assert!(!progress.see(&step(0, None, 0)));
+        assert!(!progress.see(&step(0, Some(Stage::Settling), 0)));
+        for done in [1, 5, 10] {
+            assert!(!progress.see(&step(0, Some(Stage::Turns), done)), "counting up at {done}");
+        }
+        // The engine sets the first attempt aside and starts over: the count goes back.
+        assert!(progress.see(&step(0, Some(Stage::Turns), 2)));
+        // Still the second attempt, counting up again.
+        assert!(progress.see(&step(0, Some(Stage::Turns), 6)));
+        // The next group of jobs is measured once.
+        assert!(!progress.see(&step(2, Some(Stage::Settling), 0)));
+        assert!(!progress.see(&step(2, Some(Stage::Turns), 3)));
+        // A new run starts its record afresh.
+        assert!(!progress.see(&step(0, None, 0)));
+        assert!(!progress.see(&step(0, Some(Stage::Turns), 1)));
     }
 }
