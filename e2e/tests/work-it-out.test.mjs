@@ -169,7 +169,12 @@ test("Amdahl's ceiling from a sweep's serial share, beside the best speedup it m
   const page = await newPage(browser);
   // The chapter whose panel fits Amdahl's law: the first whose question is about it once swept.
   for (const experiment of CATALOG.experiments.filter((e) => e.runs === 'engine')) {
-    const panel = await open(page, experiment);
+    // The chunked sort's split share is small by design (the lesson), so the quick settings (3,000
+    // numbers in 4 chunks, one run a point: 4 ms runs) leave the fit to noise: on a busy machine
+    // CI found "no faster" there. 10,000 numbers in 2 chunks (chunks 12 ms each, the final pass 22
+    // ms on the machine that wrote this) with a median of three runs a point give the fit a clear
+    // signal, and the sweep still takes about 16 s.
+    const panel = await open(page, experiment, '&n=10000&tasks=2&reps=3');
     const box = panel.getByTestId('work-it-out');
     try {
       await box.waitFor({ timeout: 15_000 });
@@ -184,7 +189,23 @@ test("Amdahl's ceiling from a sweep's serial share, beside the best speedup it m
     // A panel whose inputs come from its second button: sweep it (the task counts sweep of the task
     // cost chapter is long, so only a workers sweep is run here).
     if (!/Sweep workers/.test(other)) continue;
-    assert.equal(await clickAndWait(panel, other, 300_000), 'finished', experiment.name);
+    // A sweep on a busy machine can find no serial share (no faster with more workers, or a share
+    // that rounds to 0 %): the page says so and asks for another sweep with more numbers. That is
+    // checked, and the test sweeps again, up to three times in all.
+    for (let sweep = 1; ; sweep += 1) {
+      assert.equal(await clickAndWait(panel, other, 300_000), 'finished', experiment.name);
+      // Asking, or saying why it cannot (its words replace the "Press … first" of before).
+      await panel.page().waitForFunction(
+        (el) => el.dataset.state === 'ask' || /Sweep again/.test(el.textContent),
+        await box.elementHandle(),
+        { timeout: 10_000 },
+      );
+      if ((await box.getAttribute('data-state')) === 'ask') break;
+      const noFit = await panel.getByTestId('work-question').innerText();
+      assert.match(noFit, /Sweep again, perhaps with more numbers/, `${experiment.name}: a sweep without a fit says why`);
+      assert.ok(sweep < 3, `three sweeps found no serial share: "${noFit}"`);
+      console.log(`# sweep ${sweep} found no serial share ("${noFit}"); sweeping again`);
+    }
     const asked = await question(panel);
     assert.equal(asked.formula, 'amdahl');
     await checkAnswers(panel, asked, experiment.name);
