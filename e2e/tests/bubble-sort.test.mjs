@@ -62,7 +62,7 @@ test('all four sorts run from a preset and every result is checked sorted', asyn
   await firstNote.locator('summary').press('Enter');
   assert.match(await firstNote.locator('details').innerText(), /varies from run to run|noisy|busy|slowed|workers/);
   await page.setViewportSize({ width: 1280, height: 900 });
-  // The chunked sort's timeline: 4 chunk tasks, then the final pass over everything (task 4).
+  // The chunked sort's timeline: 4 chunk tasks, then the bubble sort of the whole list (task 4).
   const timeline = panel.getByTestId('sort-timeline');
   const tasks = await timeline.locator('table.timeline-tasks tbody tr th').allTextContents();
 

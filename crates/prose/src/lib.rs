@@ -11,6 +11,8 @@
 //! here. What the prose may not contain is in [`check`].
 
 pub mod check;
+#[cfg(test)]
+mod facts;
 pub mod quiz;
 #[cfg(test)]
 mod style;

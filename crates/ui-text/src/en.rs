@@ -372,7 +372,7 @@ crate::ui_table! {
     pub col_speedup_limit: &'static str = "Best possible speedup",
     pub sort_title: &'static str = "Try it: four ways to sort",
     pub sort_bubble: &'static str = "Bubble sort, one worker",
-    pub sort_chunked: &'static str = "Chunked bubble sort: {tasks, plural, one {# task} other {# tasks}} on {workers, plural, one {# worker} other {# workers}}, then one final pass",
+    pub sort_chunked: &'static str = "Chunked bubble sort: {tasks, plural, one {# task} other {# tasks}} on {workers, plural, one {# worker} other {# workers}}, then the whole list on one worker",
     pub sort_odd_even: &'static str = "Odd–even transposition: each phase split into {tasks, plural, one {# task} other {# tasks}} on {workers, plural, one {# worker} other {# workers}}",
     pub sort_merge: &'static str = "Merge sort: {tasks, plural, one {# task} other {# tasks}} on {workers, plural, one {# worker} other {# workers}}, then merges",
     pub sort_chunked_short: &'static str = "Chunked bubble sort",

@@ -325,7 +325,7 @@ pub static HI: Ui = Ui {
     col_speedup_limit: "अधिकतम संभव स्पीडअप",
     sort_title: "आज़माएँ: सॉर्ट करने के चार तरीके",
     sort_bubble: "बबल सॉर्ट, एक वर्कर",
-    sort_chunked: "टुकड़ों वाला बबल सॉर्ट: {workers, plural, one {# वर्कर} other {# वर्करों}} पर {tasks, plural, one {# टास्क} other {# टास्क}}, फिर एक अंतिम पास",
+    sort_chunked: "टुकड़ों वाला बबल सॉर्ट: {workers, plural, one {# वर्कर} other {# वर्करों}} पर {tasks, plural, one {# टास्क} other {# टास्क}}, फिर पूरी सूची एक वर्कर पर",
     sort_odd_even: "सम–विषम ट्रांसपोज़िशन: हर चरण {workers, plural, one {# वर्कर} other {# वर्करों}} पर {tasks, plural, one {# टास्क} other {# टास्कों}} में बँटा",
     sort_merge: "मर्ज सॉर्ट: {workers, plural, one {# वर्कर} other {# वर्करों}} पर {tasks, plural, one {# टास्क} other {# टास्क}}, फिर मर्ज",
     sort_chunked_short: "टुकड़ों वाला बबल सॉर्ट",

@@ -327,7 +327,7 @@ pub static JA: Ui = Ui {
     col_speedup_limit: "可能な最大の速度向上率",
     sort_title: "試してみよう：4通りのソート",
     sort_bubble: "バブルソート、ワーカー一つ",
-    sort_chunked: "チャンク分割バブルソート：{workers, plural, other {ワーカー#個}}で{tasks, plural, other {タスク#個}}、その後最終パス1回",
+    sort_chunked: "チャンク分割バブルソート：{workers, plural, other {ワーカー#個}}で{tasks, plural, other {タスク#個}}、その後リスト全体をワーカー1個で",
     sort_odd_even: "奇偶転置ソート：各フェーズを{workers, plural, other {ワーカー#個}}で{tasks, plural, other {タスク#個}}に分割",
     sort_merge: "マージソート：{workers, plural, other {ワーカー#個}}で{tasks, plural, other {タスク#個}}、その後マージ",
     sort_chunked_short: "チャンク分割バブルソート",

@@ -329,7 +329,7 @@ pub static RU: Ui = Ui {
     col_speedup_limit: "Наилучшее возможное ускорение",
     sort_title: "Попробуйте: четыре способа сортировки",
     sort_bubble: "Пузырьковая сортировка, один воркер",
-    sort_chunked: "Пузырьковая сортировка по кускам: {tasks, plural, one {# задача} few {# задачи} many {# задач} other {# задачи}} на {workers, plural, one {# воркере} other {# воркерах}}, затем один финальный проход",
+    sort_chunked: "Пузырьковая сортировка по кускам: {tasks, plural, one {# задача} few {# задачи} many {# задач} other {# задачи}} на {workers, plural, one {# воркере} other {# воркерах}}, затем весь список на одном воркере",
     sort_odd_even: "Чётно-нечётная перестановка: каждая фаза разбита на {tasks, plural, one {# задачу} few {# задачи} many {# задач} other {# задачи}} для {workers, plural, one {# воркера} other {# воркеров}}",
     sort_merge: "Сортировка слиянием: {tasks, plural, one {# задача} few {# задачи} many {# задач} other {# задачи}} на {workers, plural, one {# воркере} other {# воркерах}}, затем слияния",
     sort_chunked_short: "Пузырьковая по кускам",

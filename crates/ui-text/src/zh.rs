@@ -327,7 +327,7 @@ pub static ZH: Ui = Ui {
     col_speedup_limit: "最大可能加速比",
     sort_title: "动手试试：四种排序方式",
     sort_bubble: "冒泡排序，一个工作线程",
-    sort_chunked: "分块冒泡排序：{workers, plural, other {# 个工作线程}}上的 {tasks, plural, other {# 个任务}}，然后最后整体一趟",
+    sort_chunked: "分块冒泡排序：{workers, plural, other {# 个工作线程}}上的 {tasks, plural, other {# 个任务}}，然后在一个工作线程上对整个列表再排一次",
     sort_odd_even: "奇偶交换排序：每个阶段拆分为 {workers, plural, other {# 个工作线程}}上的 {tasks, plural, other {# 个任务}}",
     sort_merge: "归并排序：{workers, plural, other {# 个工作线程}}上的 {tasks, plural, other {# 个任务}}，然后归并",
     sort_chunked_short: "分块冒泡排序",

@@ -340,8 +340,13 @@ impl BenchResults {
                  {off:.0} % from the warm figure (the median of every warm run of the case) that the page showed \
                  with neither (target 0); \"above reach, no note\": rows of \
                  the case whose speedup was above the workers that could run at once and carried no note at all \
-                 (target 0); cold / warm target >= {FIRST_RUN_TARGET}",
-                off = FIRST_RUN_OFF * 100.0
+                 (target 0); \"warned pages\": fresh pages whose first run showed a warning on a row whose workers \
+                 fit the cores (target: at most {warned} in 10 when the machine is idle); \"CPU outside\": the CPU \
+                 used outside the browser and this bench while the case ran, in % of one core (\"idle\": at most \
+                 {idle:.0} %), and the host's steal; cold / warm target >= {FIRST_RUN_TARGET}",
+                off = FIRST_RUN_OFF * 100.0,
+                warned = WARNED_PAGES_IN_TEN,
+                idle = IDLE_OUTSIDE * 100.0,
             ),
             &[
                 "case",
@@ -353,9 +358,11 @@ impl BenchResults {
                 "flagged",
                 "off, unflagged",
                 "above reach, no note",
+                "warned pages",
+                "CPU outside",
                 "target met",
             ],
-            &[false, false, true, true, true, true, true, true, true, false],
+            &[false, false, true, true, true, true, true, true, true, true, true, false],
         );
         for run in runs {
             let text = |key: &str| run.get(key).and_then(Value::as_str).unwrap_or("?").to_string();
@@ -376,6 +383,20 @@ impl BenchResults {
             let reference = median(&[warm_all.as_slice(), again_all.as_slice()].concat());
             let off_unflagged = unflagged_off(&cold_all, &flagged, reference);
             let above = run.get("above_cores_unnoted").and_then(Value::as_u64).unwrap_or(0);
+            let warned: Vec<bool> = run
+                .get("pages_warned")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().map(|v| v.as_bool() == Some(true)).collect())
+                .unwrap_or_default();
+            let warned_count = warned.iter().filter(|&&w| w).count();
+            let outside = run.get("cpu_outside").and_then(Value::as_f64);
+            let stolen = run.get("cpu_stolen").and_then(Value::as_f64);
+            let warned_cell =
+                if warned.is_empty() { "?".to_string() } else { format!("{warned_count} of {}", warned.len()) };
+            let outside_cell = match (outside, stolen) {
+                (Some(o), Some(s)) => format!("{:.0}% (steal {:.0}%)", o * 100.0, s * 100.0),
+                _ => "not read".to_string(),
+            };
             let key = text("key");
             let (what, workers) = key.split_once('@').unwrap_or((&key, "?"));
             let measure = format!(
@@ -385,14 +406,31 @@ impl BenchResults {
             );
             if run.get("too_short").and_then(Value::as_bool) == Some(true) {
                 let why = "not compared: its 1-worker job is under 1 ms";
-                table.row(&[&text("case"), &measure, "-", "-", "-", "-", "-", "-", "-", why]);
+                table.row(&[
+                    &text("case"),
+                    &measure,
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                    &warned_cell,
+                    &outside_cell,
+                    why,
+                ]);
                 continue;
             }
             let cold_verdict = first_run_verdict(cold / warm, warm_noise);
-            let met = if off_unflagged == 0 && above == 0 {
-                cold_verdict.to_string()
-            } else {
+            let met = if off_unflagged != 0 || above != 0 {
                 format!("NO: {off_unflagged} off unflagged, {above} above reach without a note")
+            } else {
+                match warned_pages_verdict(warned_count, warned.len(), outside) {
+                    WarnedPages::TooMany => format!("NO: warned on {warned_count} of {} idle pages", warned.len()),
+                    WarnedPages::NotIdle => format!("{cold_verdict} (machine busy: warnings not judged)"),
+                    WarnedPages::Met => cold_verdict.to_string(),
+                }
             };
             table.row(&[
                 &text("case"),
@@ -404,6 +442,8 @@ impl BenchResults {
                 &format!("{} of {}", flagged.iter().filter(|&&f| f).count(), cold_all.len()),
                 &off_unflagged.to_string(),
                 &above.to_string(),
+                &warned_cell,
+                &outside_cell,
                 &met,
             ]);
         }
@@ -585,6 +625,37 @@ pub(super) const FIRST_RUN_TARGET: f64 = 0.9;
 
 /// A first run further than this (as a share) from its warm figure is off: the page must flag it.
 pub(super) const FIRST_RUN_OFF: f64 = 0.25;
+
+/// The most fresh pages in ten whose first run may show a warning on an idle machine.
+pub(super) const WARNED_PAGES_IN_TEN: usize = 1;
+
+/// The CPU outside the browser and the bench (a share of one core, over a case) up to which the
+/// machine counts as idle.
+pub(super) const IDLE_OUTSIDE: f64 = 0.10;
+
+/// Whether a case's warnings met their target.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum WarnedPages {
+    /// At most [`WARNED_PAGES_IN_TEN`] in ten pages warned (or the machine was busy and none did).
+    Met,
+    /// More warned, on an idle machine.
+    TooMany,
+    /// More warned, but something outside the browser used more than [`IDLE_OUTSIDE`] of a core (or
+    /// that was not read): the warnings may be right.
+    NotIdle,
+}
+
+/// Judge `warned` warned pages of `pages` against [`WARNED_PAGES_IN_TEN`], where the CPU used
+/// outside the browser was `outside` (a share of one core; `None`: not read).
+pub(super) fn warned_pages_verdict(warned: usize, pages: usize, outside: Option<f64>) -> WarnedPages {
+    if warned * 10 <= WARNED_PAGES_IN_TEN * pages.max(1) {
+        WarnedPages::Met
+    } else if outside.is_some_and(|o| o <= IDLE_OUTSIDE) {
+        WarnedPages::TooMany
+    } else {
+        WarnedPages::NotIdle
+    }
+}
 
 /// How many of the first runs `cold` are further than [`FIRST_RUN_OFF`] from `reference` although
 /// the page did not flag them (`flagged`, in the same order).

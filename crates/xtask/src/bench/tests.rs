@@ -51,7 +51,8 @@ fn browser_output() -> String {
      browser.nomem_hash_loop_ms=300\nbrowser.nomem_hash_tasks_ms=200\nbrowser.nomem_check_ok=true\n\
      browser.first_runs=[{\"case\": \"sum, 8 tasks, first sweep\", \"key\": \"tasks@2\", \
      \"cold\": [1.9, 0.8, 1.7], \"warm\": [1.8, 1.9, 1.9], \"again\": [1.9, 2.0, 1.95], \
-     \"cold_flagged\": [false, true, false], \"above_cores_unnoted\": 0}, \
+     \"cold_flagged\": [false, true, false], \"above_cores_unnoted\": 0, \
+     \"pages_warned\": [false, true, false], \"cpu_outside\": 0.02, \"cpu_stolen\": 0.004}, \
      {\"case\": \"sorts, first sweep\", \"key\": \"merge@2\", \"cold\": [], \"warm\": [], \"again\": [], \
      \"too_short\": true}]\n"
         .to_string()
@@ -449,7 +450,14 @@ fn kernel_tables_show_units_and_the_lessons_ratios() {
     // run than two warm runs of a page differ (1.9/1.8, 2.0/1.9, 1.95/1.9: median 5%).
     let row = cells(&first, "sum, 8 tasks, first sweep");
     // The 0.8 the second page showed is off by more than 25 %, but the page flagged it.
-    assert_eq!(row, ["tasks", "on", "2", "workers", "1.70x", "1.90x", "0.89", "5%", "1", "of", "3", "0", "0", "NO"]);
+    // One page in three warned (more than 1 in 10) with 2 % of a core used outside: idle, too many.
+    assert_eq!(
+        row,
+        [
+            "tasks", "on", "2", "workers", "1.70x", "1.90x", "0.89", "5%", "1", "of", "3", "0", "0", "1", "of", "3",
+            "2%", "(steal", "0%)", "NO:", "warned", "on", "1", "of", "3", "idle", "pages"
+        ]
+    );
     let short = cells(&first, "sorts, first sweep");
     assert_eq!(short[..5], ["merge", "on", "2", "workers", "-"], "{short:?}");
     assert!(first.contains("not compared: its 1-worker job is under 1 ms"), "{first}");
@@ -533,6 +541,18 @@ fn a_first_run_off_its_warm_figure_counts_only_when_the_page_did_not_flag_it() {
     assert_eq!(unflagged_off(&[2.5, 1.5], &[false, false], 1.9), 1);
     // A page that reported no flags for a run counts as unflagged.
     assert_eq!(unflagged_off(&[0.7], &[], 1.9), 1);
+}
+
+#[test]
+fn warned_pages_are_judged_only_on_an_idle_machine() {
+    use super::tables::{warned_pages_verdict, WarnedPages};
+    assert_eq!(warned_pages_verdict(1, 10, Some(0.0)), WarnedPages::Met);
+    assert_eq!(warned_pages_verdict(0, 10, None), WarnedPages::Met);
+    assert_eq!(warned_pages_verdict(2, 10, Some(0.05)), WarnedPages::TooMany);
+    assert_eq!(warned_pages_verdict(2, 10, Some(0.5)), WarnedPages::NotIdle);
+    assert_eq!(warned_pages_verdict(2, 10, None), WarnedPages::NotIdle);
+    // Fewer pages, the same share: 1 of 3 is more than 1 in 10.
+    assert_eq!(warned_pages_verdict(1, 3, Some(0.0)), WarnedPages::TooMany);
 }
 
 #[test]

@@ -1,0 +1,78 @@
+//! Statements the texts once got wrong, each checked against the code it describes: a chapter or
+//! label that says it again fails here.
+
+use std::path::{Path, PathBuf};
+
+fn repository() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn chapter(lang: &str, slug: &str) -> String {
+    let path = repository().join(format!("content/{lang}/{slug}.md"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The texts once called the chunked sort's second step "one final pass"; it is a whole bubble
+/// sort of the list, which after 4 sorted chunks still takes about three quarters of n passes.
+#[test]
+fn the_chunked_sorts_second_step_is_a_whole_sort_and_no_text_calls_it_one_pass() {
+    // The fact, from the sort itself: 1,000 shuffled values in 4 sorted chunks, then the whole list.
+    let n = 1_000usize;
+    let mut state = 0x2545_f491_u32;
+    let mut values: Vec<i32> = (0..n as i32).collect();
+    for i in (1..n).rev() {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        values.swap(i, state as usize % (i + 1));
+    }
+    for range in workloads::sort::chunk_ranges(n, 4) {
+        assert!(workloads::sort::bubble_sort(&mut values[range], || true));
+    }
+    let mut passes = 0;
+    assert!(workloads::sort::bubble_sort(&mut values, || {
+        passes += 1;
+        true
+    }));
+    assert!(passes > n / 2, "the second step took {passes} passes of {n} values");
+
+    // No label or chapter says otherwise: each language's words for "one final pass" (the
+    // wordings the texts used).
+    let one_pass: [(&str, &[&str]); 5] = [
+        ("en", &["final pass"]),
+        ("ru", &["финальный проход", "последний проход", "последнему проходу"]),
+        ("zh", &["最后一趟", "最后一遍", "整体一趟"]),
+        ("ja", &["最終パス", "最後のパス"]),
+        ("hi", &["अंतिम पास"]),
+    ];
+    for (lang, phrases) in one_pass {
+        let label = ui_text::table(lang).expect("a language of the site").sort_chunked;
+        let text = chapter(lang, "bubble-sort");
+        for phrase in phrases {
+            assert!(!label.contains(phrase), "{lang}: the chunked sort's label says \"{phrase}\": {label}");
+            assert!(!text.contains(phrase), "content/{lang}/bubble-sort.md says \"{phrase}\"");
+        }
+    }
+}
+
+/// The hashing chapter once said the native build uses SHA-256 instructions "on recent x86 and ARM
+/// chips". sha2 reaches ARM's SHA instructions only with its `asm` feature; while the workloads
+/// crate leaves it off, only x86's SHA-NI is used, and no chapter may list ARM beside x86.
+#[test]
+fn the_hashing_chapter_names_only_the_sha_instructions_the_native_build_uses() {
+    let manifest = std::fs::read_to_string(repository().join("crates/workloads/Cargo.toml")).unwrap();
+    let sha2 = manifest.lines().find(|line| line.trim_start().starts_with("sha2")).expect("workloads depends on sha2");
+    let arm_instructions = sha2.contains("\"asm\"");
+    let x86_and_arm = regex::Regex::new(r"x86\s*(and|и|和|や|और)\s*ARM").unwrap();
+    for lang in ["en", "ru", "zh", "ja", "hi"] {
+        let text = chapter(lang, "hashing");
+        let paragraph = text
+            .split("\n\n")
+            .find(|p| p.contains("`lab hash`") && p.contains("WebAssembly"))
+            .expect("a paragraph on `lab hash` against WebAssembly");
+        assert!(paragraph.contains("SHA-NI"), "content/{lang}/hashing.md names x86's SHA-NI beside `lab hash`");
+        if !arm_instructions {
+            assert!(!x86_and_arm.is_match(paragraph), "content/{lang}/hashing.md lists ARM beside x86: {paragraph}");
+        }
+    }
+}
