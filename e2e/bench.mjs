@@ -31,7 +31,10 @@
 // panel is there), then the same action again on the same page, warm, twice (the second warm run
 // measures how much two warm runs differ: the noise of the comparison). The speedups come from the
 // engine's own measurements (the messages the page receives) and xtask prints the median cold speedup
-// beside the median warm one.
+// beside the median warm one, how many pages' first runs showed a warning on a row whose workers fit
+// the cores, and how much CPU ran outside the browser and this script meanwhile (`/proc`), which
+// tells an idle machine from a busy one.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CHAPTER_FIRST_EXPERIMENTS, ENGINE, ENGINE_SINGLE, launch, newPage, openFromChapterMenu, serve, waitForOutcome } from './lib.mjs';
@@ -251,11 +254,34 @@ function cpuOutside(spans) {
   return wall > 0 ? { outside: Math.max(0, outside) / wall, steal: steal / wall } : null;
 }
 
+/** The native `lab` (xtask passes its path; else the release build's, if there is one). */
+const LAB = process.env.BENCH_LAB || path.resolve('..', 'target', 'release', 'lab');
+
+/**
+ * How steady the machine itself is, measured outside the browser: the native one-worker Sum (`lab
+ * sum`, 10,000,000 numbers, 5 repetitions of at least 100 ms each, like the page's), as the widest
+ * max ÷ min of its jobs' repetitions. A host that shares its memory bandwidth or caches with other
+ * machines can slow a memory-bound loop for hundreds of milliseconds with no CPU time visible here
+ * (measured on a 2-core VM: the page's one-worker Sum went from 2.4 ms to 3.5–4.0 ms a pass for
+ * minutes, then back, with nothing running beside it). `null` without a `lab` binary.
+ */
+function nativeSpread() {
+  if (!fs.existsSync(LAB)) return null;
+  try {
+    const report = JSON.parse(execFileSync(LAB, ['sum', '--workers', '1', '--tasks', '1', '--reps', '5', '--json'], { encoding: 'utf8' }));
+    return Math.max(...report.results.map(({ measurement: { summary } }) => summary.max_ms / summary.min_ms));
+  } catch (error) {
+    log(`the native steadiness check failed: ${error.message}`);
+    return null;
+  }
+}
+
 /**
  * Every first-run case on fresh pages: `[{case, key, cold: [...], warm: [...], again: [...],
  * cold_flagged: [...], above_cores_unnoted, too_short, pages_warned: [...], cpu_outside, cpu_stolen}]`
  * (`pages_warned`: per page, whether its first run showed a warning on a row whose workers fit the
- * cores; `cpu_outside`, `cpu_stolen`: see cpuOutside, over the whole case; `again`: a second warm run of the same page;
+ * cores; `cpu_outside`, `cpu_stolen`: see cpuOutside, over the whole case; `native_spread`: the
+ * wider of nativeSpread's two readings, before and after the case; `again`: a second warm run of the same page;
  * `cold_flagged`: whether the page flagged each cold result; `above_cores_unnoted`: cold rows of work
  * that only computes whose speedup was above its workers' reach with no note; `too_short`: the
  * one-worker job was under FIRST_RUN_SHORTEST_MS on every page, nothing compared).
@@ -271,6 +297,7 @@ async function measureFirstRuns(browser, server) {
     // cores (the issue's target: at most 1 page in 10 on an idle machine).
     const pagesWarned = [];
     const cpuSpans = [];
+    const steadyBefore = nativeSpread();
     for (let sample = 0; sample < FIRST_RUN_PAGES; sample++) {
       const cpuBefore = cpuSeconds();
       const page = await newPage(browser);
@@ -334,11 +361,14 @@ async function measureFirstRuns(browser, server) {
       }
     }
     const cpu = cpuOutside(cpuSpans);
+    const steadyAfter = nativeSpread();
+    const nativeSpreads = [steadyBefore, steadyAfter].filter((x) => x !== null);
     for (const [key, { cold, warm, again, coldFlagged, tooShort }] of Object.entries(byKey)) {
       results.push({
         pages_warned: pagesWarned,
         cpu_outside: cpu?.outside ?? null,
         cpu_stolen: cpu?.steal ?? null,
+        native_spread: nativeSpreads.length ? Math.max(...nativeSpreads) : null,
         case: firstRun.name,
         key,
         cold,
@@ -351,7 +381,8 @@ async function measureFirstRuns(browser, server) {
     }
     log(
       `first runs: ${firstRun.name} measured on ${FIRST_RUN_PAGES} fresh pages; warned on ${pagesWarned.filter(Boolean).length}; ` +
-        `CPU outside the browser ${cpu ? `${(cpu.outside * 100).toFixed(1)}% of a core (stolen ${(cpu.steal * 100).toFixed(1)}%)` : 'not read'}`,
+        `CPU outside the browser ${cpu ? `${(cpu.outside * 100).toFixed(1)}% of a core (stolen ${(cpu.steal * 100).toFixed(1)}%)` : 'not read'}; ` +
+        `native Sum spread before/after ${nativeSpreads.map((x) => x.toFixed(2)).join('/') || 'not measured'}`,
     );
   }
   return results;

@@ -171,7 +171,7 @@ test("Amdahl's ceiling from a sweep's serial share, beside the best speedup it m
   for (const experiment of CATALOG.experiments.filter((e) => e.runs === 'engine')) {
     // The chunked sort's split share is small by design (the lesson), so the quick settings (3,000
     // numbers in 4 chunks, one run a point: 4 ms runs) leave the fit to noise: on a busy machine
-    // CI found "no faster" there. 10,000 numbers in 2 chunks (chunks 12 ms each, the final pass 22
+    // CI found "no faster" there. 10,000 numbers in 2 chunks (chunks 12 ms each, the final sort 22
     // ms on the machine that wrote this) with a median of three runs a point give the fit a clear
     // signal, and the sweep still takes about 16 s.
     const panel = await open(page, experiment, '&n=10000&tasks=2&reps=3');

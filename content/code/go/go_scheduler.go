@@ -8,7 +8,10 @@ import (
 
 // lesson-code: scenario/goroutines
 // runScenario starts tasks goroutines on workers Ps and waits for them all,
-// then gives the program back the GOMAXPROCS it had.
+// then sets GOMAXPROCS back to the number it had. (Since Go 1.25, setting
+// it also stops the runtime from following a container's CPU limit, and
+// setting the old number back does not restart that;
+// runtime.SetDefaultGOMAXPROCS does. Source: runtime.GOMAXPROCS's doc.)
 func runScenario(kind string, workers, tasks int) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(workers))
 	var wg sync.WaitGroup

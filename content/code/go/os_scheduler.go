@@ -42,12 +42,16 @@ func busy(d time.Duration) {
 // P, the Go runtime's stand-in for a core: one computes at a time.
 // A goroutine that sleeps gives the P up at once, and the next
 // runnable one takes it. One that computes keeps the P until its
-// burst ends or the runtime preempts it (after about 10 ms, since
-// Go 1.14) and queues it again: this scheduler's quantum. So an
+// burst ends or the runtime preempts it after about 10 ms and
+// queues it again: this scheduler's quantum. (Go preempted at
+// function calls before; since Go 1.14 it also preempts a loop
+// that calls nothing, asynchronously: Go 1.14 release notes.) So an
 // IO-bound goroutine gets the P soon after its wait, not 30 ms on.
 // (A real read blocks its OS thread in a system call; the runtime
 // hands the P to another thread, and the OS schedules threads.)
 func oneCore() []string {
+	// Since Go 1.25 this call also stops GOMAXPROCS from following
+	// a container's CPU limit, for good (runtime.GOMAXPROCS's doc).
 	previous := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(previous)
 	var mu sync.Mutex

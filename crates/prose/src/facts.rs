@@ -76,3 +76,27 @@ fn the_hashing_chapter_names_only_the_sha_instructions_the_native_build_uses() {
         }
     }
 }
+
+/// "How the lab works" lists the doubts a row's note can name; each name must be the one the
+/// interface shows on the note's line (a reader looks the word up there).
+#[test]
+fn how_the_lab_works_names_the_doubts_as_the_interface_does() {
+    for (lang, ui) in ui_text::tables() {
+        let text = chapter(lang, "how-the-lab-works");
+        let section = text.split("{#doubts}").nth(1).expect("a section on doubts");
+        let labels: Vec<&str> = section
+            .lines()
+            .filter_map(|line| line.strip_prefix("- **")?.split_once("**").map(|(label, _)| label))
+            .take(2)
+            .collect();
+        let noisy = ui.note_short_noisy.split([':', '：']).next().unwrap();
+        assert_eq!(labels.first(), Some(&noisy), "content/{lang}/how-the-lab-works.md names the noisy doubt");
+        let busy = labels.get(1).expect("the busy doubt is listed");
+        assert!(
+            ui.note_short_busy.contains(busy) && ui.note_short_busy_during.contains(busy),
+            "content/{lang}/how-the-lab-works.md calls the busy doubt \"{busy}\"; the interface: \"{}\", \"{}\"",
+            ui.note_short_busy,
+            ui.note_short_busy_during
+        );
+    }
+}

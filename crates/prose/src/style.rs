@@ -48,6 +48,12 @@ pub fn breaches(lang: &str, file: &str, markdown: &str) -> Vec<Breach> {
     if lang == "ru" {
         let latin_unit = Regex::new(r"\d\s?(?:ms|µs|ns|s|MB|KB|GB|MiB|GiB|GHz|MHz)(?:/s)?\b").unwrap();
         find(file, &text, &latin_unit, "units in Cyrillic (мс, мкс, нс, с, МБ, КБ, ГБ, МиБ, ГГц)", &mut out);
+        // "в 1,8 раза быстрее": × belongs to a bare figure (2×), not inside the phrase.
+        let times_in_phrase = Regex::new(r"\d\s?×\s+(?:быстрее|медленнее|дольше|больше|меньше)").unwrap();
+        find(file, &text, &times_in_phrase, "в 1,8 раза быстрее, not в 1,8× быстрее", &mut out);
+        // A task's fixed cost is накладные расходы; «сбор» is a fee (сборка, собрать stay).
+        let fee = Regex::new(r"(?i)\bсбор(?:а|у|ом|е|ы|ов)?\b").unwrap();
+        find(file, &text, &fee, "накладные расходы, not сбор", &mut out);
     }
     if matches!(lang, "zh" | "ja") {
         // A ratio after a number reads with 倍; × between two quantities (a formula) is not a ratio.
@@ -65,12 +71,25 @@ pub fn breaches(lang: &str, file: &str, markdown: &str) -> Vec<Breach> {
         // 约 before the comparison: 约快 8 倍, not 快约 8 倍 (the sheet's 倍数).
         let about_after = Regex::new("[快慢]约").unwrap();
         find(file, &text, &about_after, "约快 / 约慢, not 快约 / 慢约", &mut out);
+        // The sheet's terms: 开销 for overhead (费用 is a fee), 窃取 for stealing.
+        let fee = Regex::new("费用").unwrap();
+        find(file, &text, &fee, "开销, not 费用", &mut out);
+        let steal = Regex::new("偷走").unwrap();
+        find(file, &text, &steal, "窃取, not 偷走", &mut out);
     }
     if lang == "ja" {
         // No space after bold before Japanese text, except where the bold ends in punctuation:
         // there CommonMark needs the space to close the bold.
         let spaced = Regex::new(r"\*\*[^*\n]*[^*\n\p{P}\s]\*\* [\p{Hiragana}\p{Katakana}\p{Han}]").unwrap();
         find(file, &text, &spaced, "no space after bold before Japanese text", &mut out);
+        // Italics around Japanese words join the text with no space on either side (Latin words
+        // in italics keep theirs, as Latin words do).
+        let jp = r"\p{Hiragana}\p{Katakana}\p{Han}";
+        let spaced_italic = Regex::new(&format!(
+            r"[{jp}、。）] \*[^*\s][^*\n]*[{jp}][^*\n]*\*(?:[^*]|$)|(?:^|[^*])\*[^*\s][^*\n]*[{jp}][^*\n]*\* [{jp}（]"
+        ))
+        .unwrap();
+        find(file, &text, &spaced_italic, "no space around italics of Japanese words", &mut out);
     }
     if lang == "hi" {
         let misspelt = Regex::new("समवर्तीता").unwrap();
@@ -78,6 +97,12 @@ pub fn breaches(lang: &str, file: &str, markdown: &str) -> Vec<Breach> {
         find(file, &text, &no_nukta(), "the nukta in the sheet's words (ज़्यादा, इंतज़ार, ख़ुद, क़रीब, …)", &mut out);
         let curly = Regex::new("[“”]").unwrap();
         find(file, &text, &curly, "quotes straight: \"…\"", &mut out);
+        // The sheet's words: ऊपरी ख़र्च for overhead (शुल्क is a fee), and an engineer's words, not a
+        // textbook's.
+        let fee = Regex::new("शुल्क").unwrap();
+        find(file, &text, &fee, "ऊपरी ख़र्च, not शुल्क", &mut out);
+        let textbook = Regex::new("यादृच्छिक|माध्यिका|लघुगणकीय").unwrap();
+        find(file, &text, &textbook, "रैंडम, मीडियन, लॉग स्केल", &mut out);
         let precomposed = Regex::new("[\u{958}-\u{95F}]").unwrap();
         find(file, &text, &precomposed, "the nukta as its own sign (U+093C), not a precomposed letter", &mut out);
     }
@@ -150,9 +175,15 @@ mod tests {
         assert_eq!(rules("ru", "Заняло {{num 3.91}} ms.").len(), 1);
         assert!(rules("ru", "Код: `sleep(5 ms)`.\n```\nsleep(5 ms)\n```\n").is_empty(), "code is not prose");
         assert!(rules("ru", "Заняло 40 МБ за 2 с, 14 ГБ/с.").is_empty());
+        assert_eq!(rules("ru", "примерно в 1.8× быстрее, в 2 × медленнее").len(), 2);
+        assert!(rules("ru", "примерно в 1,8 раза быстрее; ускорение 2×; 2 × 3").is_empty());
+        assert_eq!(rules("ru", "фиксированный сбор, при сборе 100 нс, Сбор").len(), 3);
+        assert!(rules("ru", "сборка мусора, собрать, сборщик").is_empty());
         assert_eq!(rules("zh", "约快 1.8x。").len(), 1);
         assert_eq!(rules("zh", "快约 8 倍，慢约 12%").len(), 2);
         assert!(rules("zh", "约快 8 倍，约慢 12%").is_empty());
+        assert_eq!(rules("zh", "每个任务的费用，把它们偷走").len(), 2);
+        assert!(rules("zh", "每个任务的开销，把它们窃取过去").is_empty());
         assert_eq!(rules("zh", "4 个goroutine 在2 个工作线程上").len(), 2);
         assert!(rules("zh", "4 个 goroutine 在 2 个工作线程上，**运行**；“M:N”中的 M。").is_empty());
         assert_eq!(rules("ja", "約1.8×速い").len(), 1);
@@ -163,8 +194,12 @@ mod tests {
             "bold ending in punctuation needs it"
         );
         assert!(rules("ja", "**スレッド**のタスク").is_empty());
+        assert_eq!(rules("ja", "これを *非同期* に行う").len(), 1);
+        assert!(rules("ja", "これを*非同期*に行う。*t* 個のスライス、*ready* とも").is_empty());
         assert_eq!(rules("hi", "समवर्तीता और").len(), 1);
         assert!(rules("hi", "समवर्तिता").is_empty());
+        assert_eq!(rules("hi", "एक तय शुल्क, यादृच्छिक सूची, माध्यिका").len(), 3);
+        assert!(rules("hi", "एक तय ऊपरी ख़र्च, रैंडम सूची, मीडियन").is_empty());
         assert_eq!(rules("hi", "“M:N” का M").len(), 2);
         assert!(rules("hi", "\"M:N\" का M").is_empty());
         assert_eq!(rules("hi", "खुद हिसाब, करीब-करीब, ज्यादा इंतजार").len(), 5);
@@ -184,12 +219,12 @@ mod tests {
     }
 
     #[test]
-    fn the_hindi_and_chinese_interfaces_keep_their_sheets_rules() {
+    fn every_interface_keeps_its_sheets_rules() {
         let mut found = Vec::new();
         // Not the ratio rule: the Chinese table's captions name the charts' own ticks (1×); not the
         // Hindi quotes: the tables quote buttons as the English one does (“Run”).
         let judged = |b: &Breach| !b.rule.starts_with("a ratio") && !b.rule.starts_with("quotes");
-        for (lang, table) in [("hi", &ui_text::hi::HI), ("zh", &ui_text::zh::ZH)] {
+        for (lang, table) in ui_text::tables() {
             for (field, texts) in table.texts() {
                 for text in texts {
                     found.extend(
@@ -202,6 +237,26 @@ mod tests {
             }
         }
         assert!(found.is_empty(), "content/<lang>/STYLE.md's rules broken in ui-text:\n{}", found.join("\n"));
+        // And one percent style per language, the texts' and the interface's alike.
+        let content = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content");
+        for (lang, table) in ui_text::tables() {
+            let texts: String = std::fs::read_dir(content.join(lang))
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "md") && !p.ends_with("STYLE.md"))
+                .map(|p| prose_of(&std::fs::read_to_string(p).unwrap()))
+                .collect();
+            // A placeholder stands where a figure goes: `{percent}%` is written as `12%` is.
+            let interface =
+                table.texts().into_iter().flat_map(|(_, t)| t).collect::<Vec<_>>().join("\n").replace('}', "0");
+            let (texts_tight, texts_spaced) = percent_styles(&texts);
+            let (tight, spaced) = percent_styles(&interface);
+            assert!(
+                (texts_tight == 0 || spaced == 0) && (texts_spaced == 0 || tight == 0),
+                "{lang}: the texts write {texts_tight} × 12% and {texts_spaced} × 12 %, the interface {tight} and {spaced}"
+            );
+        }
         assert_eq!(as_read("{tasks, plural, other {# 个 goroutine}}在 {ms} ms"), "\u{FFFC} 个 goroutine在 \u{FFFC} ms");
         assert_eq!(rules("zh", &as_read("{tasks, plural, other {# 个 goroutine}}在 {workers} 上")).len(), 1);
     }

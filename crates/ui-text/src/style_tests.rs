@@ -111,9 +111,11 @@ fn the_chinese_and_japanese_rules_catch_what_they_name() {
 
 /// A unit that follows a number (a figure, a placeholder `{ms}` or a plural's `#`) with an ordinary space:
 /// on a phone the line may break between the two, leaving "ms" alone at the start of the next line.
+/// A unit is a whole word of its own script: Japanese or Chinese may follow it with no space
+/// ("{one} msかかりました"), and the space before it still breaks.
 fn unit_after_a_breakable_space() -> Regex {
     Regex::new(
-        r"[}#\d] (?:ms|µs|ns|s|MB|KB|GB|KiB|MiB|GiB|мс|мкс|нс|с|МБ|КБ|ГБ|КиБ|МиБ|ГиБ|毫秒|微秒|纳秒|秒|ミリ秒|マイクロ秒|ナノ秒|requests/s|запросов/с|अनुरोध/s)(?:[^\p{L}]|$)",
+        r"[}#\d] (?:ms|µs|ns|s|MB|KB|GB|KiB|MiB|GiB|мс|мкс|нс|с|МБ|КБ|ГБ|КиБ|МиБ|ГиБ|毫秒|微秒|纳秒|秒|ミリ秒|マイクロ秒|ナノ秒|requests/s|запросов/с|अनुरोध/s)(?:[^\p{Latin}\p{Cyrillic}\p{Devanagari}]|$)",
     )
     .unwrap()
 }
@@ -144,10 +146,26 @@ fn every_table_keeps_a_number_and_its_unit_on_one_line() {
 #[test]
 fn the_unit_rule_catches_what_it_names() {
     let unit = unit_after_a_breakable_space();
-    for bad in ["took {ms} ms.", "a 1 ms read", "за {s} с", "{n, plural, other {# ms}}", "{rate} requests/s"] {
+    for bad in [
+        "{one} msかかりました",
+        "{n} 毫秒内",
+        "took {ms} ms.",
+        "a 1 ms read",
+        "за {s} с",
+        "{n, plural, other {# ms}}",
+        "{rate} requests/s",
+    ] {
         assert!(unit.is_match(bad), "{bad}");
     }
-    for good in ["took {ms}\u{a0}ms.", "{n} steps", "{name} said", "{tasks} on", "{x} score"] {
+    for good in [
+        "took {ms}\u{a0}ms.",
+        "{one}\u{a0}msかかりました",
+        "{n} mstep",
+        "{n} steps",
+        "{name} said",
+        "{tasks} on",
+        "{x} score",
+    ] {
         assert!(!unit.is_match(good), "{good}");
     }
 }

@@ -64,6 +64,7 @@ pub(super) fn measure_browser(dist: &Path, plan: &Value) -> Result<Figures, Stri
         .env("SITE_DIR", dist)
         .env("DEPLOYED_SITE_DIR", root().join("target/site"))
         .env("BENCH_PLAN", plan.to_string())
+        .env("BENCH_LAB", super::native::lab_binary())
         .env("PATH", tool_path())
         .stderr(Stdio::inherit());
     eprintln!("xtask: $ (cd e2e && SITE_DIR={} node bench.mjs)", dist.display());

@@ -77,9 +77,12 @@ cargo xtask bench
   shared memory, on 2 message-passing workers that get their input copied in (what a course page
   that is not cross-origin isolated runs), beside the same jobs with shared memory.
 
-  First runs: on 5 fresh pages each, the first autorun or sweep a reader sees (the sum with 2 and
-  8 tasks, the sorts, hashing on 1, 2 and 4 workers) against the same run repeated warm on that
-  page; speedups at 1, 2 and 4 workers, medians, cold / warm against the target 0.9.
+  First runs: on 10 fresh pages each, the first autorun or sweep a reader sees (the sum with 2 and
+  8 tasks, the sorts, hashing on 1, 2 and 4 workers, CPU vs IO's CPU-bound sweep) against the
+  same run repeated warm on that page; speedups at 1, 2 and 4 workers, medians, cold / warm
+  against the target 0.9; the pages whose first run showed a warning on a row whose workers fit
+  the cores (target: at most 1 in 10 on an idle machine), and the CPU used outside the browser
+  and the bench meanwhile (from /proc: what makes a machine not idle).
 
   Also weighs the site's wasm (raw and gzip -9) and times first paint and the longest main-thread
   task during a UI run, and lists each module's 15 largest items by retained size (`twiggy

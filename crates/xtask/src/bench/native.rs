@@ -41,12 +41,22 @@ struct ServerRate {
     qps: f64,
 }
 
+/// The workspace's target directory.
+fn target_dir() -> std::path::PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), |dir| root().join(dir))
+}
+
+/// Where `cargo build --release --package lab` puts `lab` (bench.mjs runs it too, as `BENCH_LAB`,
+/// to tell whether the machine itself was steady around each first-run case).
+pub(super) fn lab_binary() -> std::path::PathBuf {
+    target_dir().join("release/lab")
+}
+
 /// Build `lab` in release and run the Sum kernel for each task count, then every other kernel; the
 /// figures under the same keys as the browser's.
 pub(super) fn measure_native() -> Result<Figures, String> {
     run_echoed(cargo().args(["build", "--release", "--package", "lab"]))?;
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), |dir| root().join(dir));
-    let lab = target.join("release/lab");
+    let lab = lab_binary();
     let mut figures = Figures::new();
     for (run, tasks) in TASK_COUNTS.into_iter().enumerate() {
         let workers = SUM_WORKERS.map(|k| k.to_string()).join(",");
@@ -62,7 +72,7 @@ pub(super) fn measure_native() -> Result<Figures, String> {
     let sha_instructions = cpu_has_sha_instructions();
     figures.insert("cpu_sha_instructions".into(), Value::Bool(sha_instructions));
     if sha_instructions {
-        let soft_target = target.join("soft-sha");
+        let soft_target = target_dir().join("soft-sha");
         run_echoed(
             cargo()
                 .args(["build", "--release", "--package", "lab", "--features", "soft-sha", "--target-dir"])

@@ -342,11 +342,14 @@ impl BenchResults {
                  the case whose speedup was above the workers that could run at once and carried no note at all \
                  (target 0); \"warned pages\": fresh pages whose first run showed a warning on a row whose workers \
                  fit the cores (target: at most {warned} in 10 when the machine is idle); \"CPU outside\": the CPU \
-                 used outside the browser and this bench while the case ran, in % of one core (\"idle\": at most \
-                 {idle:.0} %), and the host's steal; cold / warm target >= {FIRST_RUN_TARGET}",
+                 used outside the browser and this bench while the case ran, in % of one core, and the host's steal; \
+                 \"native spread\": the native one-worker Sum's repetitions (max / min) just before and after the \
+                 case, the machine's own steadiness; idle: at most {idle:.0} % outside and a native spread of at most \
+                 {steady}; cold / warm target >= {FIRST_RUN_TARGET}",
                 off = FIRST_RUN_OFF * 100.0,
                 warned = WARNED_PAGES_IN_TEN,
                 idle = IDLE_OUTSIDE * 100.0,
+                steady = experiments::trust::NOISY_SPREAD,
             ),
             &[
                 "case",
@@ -360,9 +363,10 @@ impl BenchResults {
                 "above reach, no note",
                 "warned pages",
                 "CPU outside",
+                "native spread",
                 "target met",
             ],
-            &[false, false, true, true, true, true, true, true, true, true, true, false],
+            &[false, false, true, true, true, true, true, true, true, true, true, true, false],
         );
         for run in runs {
             let text = |key: &str| run.get(key).and_then(Value::as_str).unwrap_or("?").to_string();
@@ -393,6 +397,8 @@ impl BenchResults {
             let stolen = run.get("cpu_stolen").and_then(Value::as_f64);
             let warned_cell =
                 if warned.is_empty() { "?".to_string() } else { format!("{warned_count} of {}", warned.len()) };
+            let steadiness = run.get("native_spread").and_then(Value::as_f64);
+            let steadiness_cell = steadiness.map_or_else(|| "not measured".to_string(), |s| format!("{s:.2}"));
             let outside_cell = match (outside, stolen) {
                 (Some(o), Some(s)) => format!("{:.0}% (steal {:.0}%)", o * 100.0, s * 100.0),
                 _ => "not read".to_string(),
@@ -418,6 +424,7 @@ impl BenchResults {
                     "-",
                     &warned_cell,
                     &outside_cell,
+                    &steadiness_cell,
                     why,
                 ]);
                 continue;
@@ -426,9 +433,9 @@ impl BenchResults {
             let met = if off_unflagged != 0 || above != 0 {
                 format!("NO: {off_unflagged} off unflagged, {above} above reach without a note")
             } else {
-                match warned_pages_verdict(warned_count, warned.len(), outside) {
+                match warned_pages_verdict(warned_count, warned.len(), outside, steadiness) {
                     WarnedPages::TooMany => format!("NO: warned on {warned_count} of {} idle pages", warned.len()),
-                    WarnedPages::NotIdle => format!("{cold_verdict} (machine busy: warnings not judged)"),
+                    WarnedPages::NotIdle => format!("{cold_verdict} (machine not idle: warnings not judged)"),
                     WarnedPages::Met => cold_verdict.to_string(),
                 }
             };
@@ -444,6 +451,7 @@ impl BenchResults {
                 &above.to_string(),
                 &warned_cell,
                 &outside_cell,
+                &steadiness_cell,
                 &met,
             ]);
         }
@@ -640,17 +648,26 @@ pub(super) enum WarnedPages {
     Met,
     /// More warned, on an idle machine.
     TooMany,
-    /// More warned, but something outside the browser used more than [`IDLE_OUTSIDE`] of a core (or
-    /// that was not read): the warnings may be right.
+    /// More warned, but the machine was not idle: something outside the browser used more than
+    /// [`IDLE_OUTSIDE`] of a core, or the native loop around the case spread more than a row may
+    /// before it is called noisy (or either was not read): the warnings may be right.
     NotIdle,
 }
 
 /// Judge `warned` warned pages of `pages` against [`WARNED_PAGES_IN_TEN`], where the CPU used
-/// outside the browser was `outside` (a share of one core; `None`: not read).
-pub(super) fn warned_pages_verdict(warned: usize, pages: usize, outside: Option<f64>) -> WarnedPages {
+/// outside the browser was `outside` (a share of one core) and the native loop's repetitions
+/// around the case spread `native_spread` (max / min); `None`: not read.
+pub(super) fn warned_pages_verdict(
+    warned: usize,
+    pages: usize,
+    outside: Option<f64>,
+    native_spread: Option<f64>,
+) -> WarnedPages {
+    let idle = outside.is_some_and(|o| o <= IDLE_OUTSIDE)
+        && native_spread.is_some_and(|s| s <= experiments::trust::NOISY_SPREAD);
     if warned * 10 <= WARNED_PAGES_IN_TEN * pages.max(1) {
         WarnedPages::Met
-    } else if outside.is_some_and(|o| o <= IDLE_OUTSIDE) {
+    } else if idle {
         WarnedPages::TooMany
     } else {
         WarnedPages::NotIdle
