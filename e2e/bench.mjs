@@ -192,6 +192,10 @@ async function shownRows(panel, count) {
       warned: Number(tr.dataset.doubts) > 0,
       varies: tr.dataset.varies === 'true',
       noted: Number(tr.dataset.notes) > 0,
+      // The row's one-line note, as the page shows it (for the log of a warned page).
+      note: tr.nextElementSibling?.classList.contains('row-note')
+        ? (tr.nextElementSibling.querySelector('summary') ?? tr.nextElementSibling).textContent.trim()
+        : '',
       cores,
     }));
   }, count);
@@ -329,7 +333,9 @@ async function measureFirstRuns(browser, server) {
         };
         // A button is pressed as soon as the panel is there; an autorun starts by itself.
         const cold = await act(firstRun.button, 0);
-        pagesWarned.push(cold.shown.some((row) => row.warned && row.workers <= row.cores));
+        const warnedRows = cold.shown.filter((row) => row.warned && row.workers <= row.cores);
+        pagesWarned.push(warnedRows.length > 0);
+        for (const row of warnedRows) log(`  page ${sample + 1}: ${row.kind} on ${row.workers}: ${row.note}`);
         for (const [index, row] of cold.shown.entries()) {
           const job = cold.measured[index]?.job;
           const cpuBound = job && ['sum', 'hash'].includes(workloadOf(job)[0]) && job.variant !== 'sequential';

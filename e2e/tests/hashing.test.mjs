@@ -99,6 +99,30 @@ test('Stop ends a long hashing run', async () => {
   await page.context().close();
 });
 
+test('an address asking to hash terabytes by itself waits for Run, and says how much one Run hashes', async () => {
+  const page = await newPage(browser);
+  // 4,096 MB × 64 hashes × 10 repetitions, as a loop and on workers: 5,120 GB.
+  await page.goto(`${server.url}/chapters/hashing?mb=4096&hashes=64&reps=10&workers=2&autorun=1`);
+  const panel = page.locator('section[data-experiment="hashing"]');
+  const note = panel.getByTestId('big-run');
+  await note.waitFor();
+  assert.match(await note.innerText(), /One Run hashes 5,120\.0 GB.*asked to start it by itself/s);
+  // Nothing starts: after a while the Run button is still there and no row was measured.
+  await page.waitForTimeout(3_000);
+  assert.equal(await panel.getByRole('button', { name: 'Stop' }).count(), 0, 'no run under way');
+  assert.equal(await panel.locator('table.results tr[data-variant]').count(), 0, 'no row measured');
+  // Smaller settings: the note goes; a Run of them works.
+  await panel.getByLabel('Size (MB)').fill('2');
+  await panel.getByLabel('Size (MB)').press('Tab');
+  await note.waitFor({ state: 'detached' });
+  // The same address at a size an autorun may start runs by itself, with no note.
+  await page.goto(`${server.url}/chapters/hashing?mb=2&hashes=4&reps=1&workers=2&autorun=1`);
+  assert.equal(await waitForOutcome(panel, 60_000), 'finished');
+  assert.equal(await panel.getByTestId('big-run').count(), 0);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('without cross-origin isolation a picked file is hashed on message-passing workers', async () => {
   const plain = await serve('none');
   const file = path.join(os.tmpdir(), `lab-hash-plain-${process.pid}.bin`);

@@ -32,11 +32,13 @@ fn language_of_path(path: &str) -> Lang {
     Lang::ALL.into_iter().find(|l| *l != Lang::En && l.tag() == first).unwrap_or(Lang::En)
 }
 
-/// `path` (under the site's root) with its language segment, if any, replaced for `to`.
+/// `path` (under the site's root) with its language segment, if any, replaced for `to`. Always a
+/// path on this site: slashes at its start become one, so an address like `/ru//evil.example/`
+/// cannot turn into the other site's address `//evil.example/`.
 fn path_in(path: &str, to: Lang) -> String {
     let from = language_of_path(path);
     let rest = if from == Lang::En { path } else { &path[from.tag().len() + 1..] };
-    let rest = if rest.is_empty() { "/" } else { rest };
+    let rest = &format!("/{}", rest.trim_start_matches(['/', '\\']));
     match to {
         Lang::En => rest.to_string(),
         _ => format!("/{}{rest}", to.tag()),
@@ -113,5 +115,13 @@ mod tests {
         assert_eq!(path_in("/ru/", Lang::En), "/");
         assert_eq!(path_in("/", Lang::Zh), "/zh/");
         assert_eq!(path_in("/embed/experiments/sum", Lang::Hi), "/hi/embed/experiments/sum");
+    }
+
+    #[test]
+    fn a_path_never_becomes_another_sites_address() {
+        assert_eq!(path_in("/ru//evil.example/", Lang::En), "/evil.example/");
+        assert_eq!(path_in("//evil.example/x", Lang::Ru), "/ru/evil.example/x");
+        assert_eq!(path_in("/ru/\\evil.example/", Lang::En), "/evil.example/");
+        assert_eq!(path_in("/ru///", Lang::En), "/");
     }
 }

@@ -62,6 +62,10 @@ fn bad_input_is_refused_with_a_reason_and_exit_code_2() {
     assert!(String::from_utf8_lossy(&zero.stderr).contains("concurrency"));
     let unreadable = lab(&["sort", "--n", "lots"]);
     assert_eq!(unreadable.status.code(), Some(2));
+    // A read latency whose microseconds do not fit the engine's u32 is refused, not wrapped.
+    let long = lab(&["docsearch", "--latency-ms", "4294968", "--docs", "100", "--reps", "1"]);
+    assert_eq!(long.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&long.stderr).contains("--latency-ms 4294968 is too large"));
 }
 
 #[test]

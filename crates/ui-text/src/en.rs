@@ -652,6 +652,10 @@ crate::ui_table! {
     pub hash_pick: &'static str = "Choose a file",
     pub hash_drop: &'static str = "…or drop a file here. It is read in 4\u{a0}MB slices and never leaves your browser.",
     pub hash_no_file: &'static str = "Choose or drop a file first.",
+    /// Under the knobs when one Run would hash a lot: `{size}` as "512.0 GB".
+    pub hash_big_run: &'static str = "One Run hashes {size} (every hash reads all the data, as a loop and on the workers, each repetition): it may take minutes. Stop always works.",
+    /// Added when the address asked for a run this large by itself.
+    pub hash_autorun_held: &'static str = " This address asked to start it by itself; a run this large starts only when you press Run.",
     pub hash_file_chosen: &'static str = "{name}: {size}",
     pub hashes: &'static str = "Hashes",
     pub hashes_help: &'static str = "How many independent SHA-256 hashes of the data: the tasks (the article used 30).",

@@ -605,6 +605,8 @@ pub static ZH: Ui = Ui {
     hash_pick: "选择文件",
     hash_drop: "……或者把文件拖放到这里。它按 4\u{a0}MB 一段读取，永远不会离开你的浏览器。",
     hash_no_file: "请先选择或拖放一个文件。",
+    hash_big_run: "一次运行要哈希 {size}（每个哈希都读取全部数据，循环和工作线程各一遍，每次重复都如此）：可能要花几分钟。“停止”随时有效。",
+    hash_autorun_held: "这个地址要求自动开始；这么大的运行只有在你按下“运行”后才会开始。",
     hash_file_chosen: "{name}：{size}",
     hashes: "哈希次数",
     hashes_help: "对数据计算多少次相互独立的 SHA-256 哈希：即任务（文章用的是 30）。",

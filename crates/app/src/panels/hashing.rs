@@ -63,7 +63,10 @@ fn throughput(m: &Measurement) -> f64 {
 }
 
 fn human_size(bytes: u64) -> String {
-    if bytes >= MB {
+    const GB: u64 = 1 << 30;
+    if bytes >= GB {
+        format!("{} GB", format::fixed(bytes as f64 / GB as f64, 1))
+    } else if bytes >= MB {
         format!("{} MB", format::fixed(bytes as f64 / MB as f64, 1))
     } else {
         format!("{} kB", format::fixed(bytes as f64 / 1024.0, 1))
@@ -133,7 +136,24 @@ fn HashingControls(machine: Machine) -> impl IntoView {
     };
     let run = move || start(vec![exp.get().workers]);
     let run_presets = move || start(PRESET_WORKERS.to_vec());
-    exp.autorun(run);
+    // Generated data only (a file must be picked first): what one Run hashes, and whether an
+    // address alone may start it.
+    let hashed = move || {
+        let s = Settings {
+            size_mb: size_mb.get(),
+            hashes: hashes.get() as u32,
+            repetitions: repetitions.get() as u32,
+            ..exp.get()
+        };
+        (s.source == "generated").then(|| hashing::bytes_per_run(&s, &hashing::generated(&s)))
+    };
+    let big = move || hashed().is_some_and(|bytes| bytes > hashing::AUTORUN_AT_MOST_BYTES);
+    let held = RwSignal::new(false);
+    if exp.asks_to_autorun() && untrack(big) {
+        held.set(true);
+    } else {
+        exp.autorun(run);
+    }
     let running = exp.running();
 
     view! {
@@ -147,6 +167,12 @@ fn HashingControls(machine: Machine) -> impl IntoView {
             <Slider label=t.hashes help=t.hashes_help.to_string() value=hashes range=Signal::stored(HASHES) disabled=running />
             <Slider label=t.workers help=t.workers_help.to_string() value=workers range=Signal::stored(workers_limits) disabled=running />
             <Slider label=t.repetitions help=t.repetitions_help_hash.to_string() value=repetitions range=Signal::stored(REPETITIONS) disabled=running />
+            <Show when=big>
+                <p class="notice notice-warning warning-inline" role="note" data-testid="big-run">
+                    {move || fill(t.hash_big_run, &[("size", &human_size(hashed().unwrap_or_default()))])}
+                    {move || held.get().then_some(t.hash_autorun_held)}
+                </p>
+            </Show>
             <RunButtons runner=exp.runner run_label=t.run second=(t.hash_run_presets, Callback::new(move |_| run_presets())) />
         </form>
         // The rest in a later task (issue 15: no main-thread task over 50 ms); the charts, timeline,

@@ -219,6 +219,11 @@ impl<S: 'static> ExperimentState<S> {
         start(self.runner, self.log, self.jobs, launch, on_measured)
     }
 
+    /// Whether the address asks this panel to run once on load (`autorun`).
+    pub fn asks_to_autorun(&self) -> bool {
+        self.autorun
+    }
+
     /// Call `start` once after mount when the address asks for it (`autorun`), starting the engine
     /// early, with the workers of the panel's Workers knob warmed ahead of the run, unless the
     /// chapter weighs the page's own memory (`catalog::ENGINE_WITH_PAGE`).

@@ -91,7 +91,11 @@ pub fn read(r: &mut dyn KnobReader, machine: Machine) -> Settings {
 /// One search job with the settings' documents and read latency.
 pub fn job(s: &Settings, variant: Variant, workers: u32, tasks: u32, repetitions: u32) -> Job {
     Job {
-        workload: Workload::DocSearch { documents: s.documents, latency_us: s.latency_ms * 1000, seed: DEFAULT_SEED },
+        workload: Workload::DocSearch {
+            documents: s.documents,
+            latency_us: s.latency_ms.saturating_mul(1000),
+            seed: DEFAULT_SEED,
+        },
         variant,
         workers,
         tasks,
@@ -161,6 +165,10 @@ const LAB: super::lab::LabCommand = super::lab::LabCommand {
 fn lab_plan(args: &super::lab::LabArgs) -> Result<Vec<super::lab::Benchmark>, String> {
     use super::lab::Benchmark;
     let (docs, latency, repetitions) = (args.count32("docs")?, args.count32("latency-ms")?, args.count32("reps")?);
+    // The engine takes microseconds in a u32: refuse what would not fit rather than wrap.
+    if latency.checked_mul(1000).is_none() {
+        return Err(format!("--latency-ms {latency} is too large: at most {} ms", u32::MAX / 1000));
+    }
     let settings = Settings { workers: 1, tasks: 1, documents: docs, latency_ms: latency, repetitions };
     let job = |variant, workers, tasks| job(&settings, variant, workers, tasks, repetitions);
     let suffix = format!("docs={docs}/latency={latency}ms");

@@ -122,6 +122,21 @@ pub fn run_jobs(s: &Settings, source: &HashSource, worker_counts: &[u32], machin
     jobs
 }
 
+/// A run that would hash more than this (bytes, in its timed repetitions) is not started by an
+/// address alone (`autorun=1`): the reader presses Run. At the few hundred MB/s a browser hashes,
+/// 8 GiB is already half a minute; the knobs allow 4,096 MB × 64 hashes × 10 repetitions, about
+/// 5 TB as a loop and on workers.
+pub const AUTORUN_AT_MOST_BYTES: u64 = 8 << 30;
+
+/// The bytes one Run of `s` on `source` hashes in its timed repetitions: every hash reads all
+/// the data, once in the loop and once on the workers (warm-ups not counted).
+pub fn bytes_per_run(s: &Settings, source: &HashSource) -> u64 {
+    let bytes = match source {
+        HashSource::Generated { bytes, .. } | HashSource::File { bytes, .. } => *bytes,
+    };
+    bytes.saturating_mul(u64::from(s.hashes)).saturating_mul(u64::from(s.repetitions)).saturating_mul(2)
+}
+
 /// Run on k workers, and the article's worker counts, of generated data and of a picked file of
 /// `file_bytes` bytes (the reader can switch the source after the page opened).
 fn every_run(r: &mut dyn KnobReader, machine: Machine, file_bytes: u64) -> Vec<Vec<Job>> {
@@ -193,4 +208,23 @@ fn lab_plan(args: &super::lab::LabArgs) -> Result<Vec<super::lab::Benchmark>, St
         ));
     }
     Ok(jobs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_hashes_the_data_once_per_hash_repetition_and_side() {
+        let s = Settings { source: "generated", size_mb: 16, hashes: 4, workers: 2, repetitions: 2 };
+        assert_eq!(bytes_per_run(&s, &generated(&s)), 16 * MB * 4 * 2 * 2);
+        assert!(bytes_per_run(&s, &generated(&s)) <= AUTORUN_AT_MOST_BYTES);
+        // The largest the knobs allow: far over, and no overflow.
+        let most =
+            Settings { size_mb: SIZE_MB.max, hashes: HASHES.max as u32, repetitions: REPETITIONS.max as u32, ..s };
+        assert_eq!(bytes_per_run(&most, &generated(&most)), 4_096 * MB * 64 * 10 * 2);
+        assert!(bytes_per_run(&most, &generated(&most)) > AUTORUN_AT_MOST_BYTES);
+        let file = HashSource::File { name: "f".into(), bytes: u64::MAX };
+        assert_eq!(bytes_per_run(&s, &file), u64::MAX);
+    }
 }
