@@ -79,7 +79,10 @@ pub const APP_WASM_GZIP_BUDGET: u64 = 208 * KB + 500;
 /// job is measured again instead of counting back, the announcement for screen readers and the
 /// autorun that shows its verdict (2.6 KB over two panels); 395,666 B with the status line's record
 /// of each job's furthest count (`RunProgress`) and the autorun that never scrolls a framing page.
-pub const CHAPTER_CODE_GZIP_BUDGET: u64 = 396 * KB + 200;
+/// Then 396,312 B with the noisy rule judged on the repetitions that decide the median
+/// (`trust::median_spread`: a sort of the samples, in every panel's shared results code) and the
+/// language switch's path kept on this site (`links::path_in`).
+pub const CHAPTER_CODE_GZIP_BUDGET: u64 = 396 * KB + 500;
 /// The most one chapter's panels may load before a Run works: their own files, without their later
 /// views (`views_*`, fetched after the engine's files; `components::split_view::LaterCode`). The Sum
 /// chapter's was 326.0 KB before its views were split off and is 184.4 KB; the heaviest is the
@@ -94,8 +97,9 @@ pub const CHAPTER_CODE_GZIP_BUDGET: u64 = 396 * KB + 200;
 /// 36's warming on intent (the Run button's pointer and focus handlers, 1.2 KB), although that
 /// chapter never warms: the handlers are the shared Run button's. Then 292,437 B with issue 46's
 /// shared results and status code (see the chapter budget above), which each of that chapter's three
-/// panels carries in its own files before a Run: 1.5 KB each (292,890 B with `RunProgress`).
-pub const CHAPTER_RUN_CODE_GZIP_BUDGET: u64 = 293 * KB + 400;
+/// panels carries in its own files before a Run: 1.5 KB each (292,890 B with `RunProgress`;
+/// 293,442 B with `trust::median_spread`, see the chapter budget above).
+pub const CHAPTER_RUN_CODE_GZIP_BUDGET: u64 = 293 * KB + 600;
 /// The most the threaded engine (`dist/engine-<build>/engine_bg.wasm`) may weigh, gzip -9: 231,962 B, then
 /// 225,344 B here with the crates that never run in timed code built for size (Cargo.toml), then
 /// 216,190 B with the protocol's enums externally tagged (no `Content` buffering), 222,774 B with
