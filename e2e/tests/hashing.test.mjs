@@ -109,7 +109,8 @@ test('an address asking to hash terabytes by itself waits for Run, and says how 
   assert.match(await note.innerText(), /One Run hashes 5,120\.0 GB.*asked to start it by itself/s);
   // Nothing starts: after a while the Run button is still there and no row was measured.
   await page.waitForTimeout(3_000);
-  assert.equal(await panel.getByRole('button', { name: 'Stop' }).count(), 0, 'no run under way');
+  assert.equal(await panel.getByRole('button', { name: 'Stop' }).getAttribute('aria-disabled'), 'true', 'no run under way');
+  assert.equal(await panel.locator('.run-status progress').count(), 0, 'no progress');
   assert.equal(await panel.locator('table.results tr[data-variant]').count(), 0, 'no row measured');
   // Smaller settings: the note goes; a Run of them works.
   await panel.getByLabel('Size (MB)').fill('2');
