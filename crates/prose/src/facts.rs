@@ -1,15 +1,22 @@
 //! Statements the texts once got wrong, each checked against the code it describes: a chapter or
 //! label that says it again fails here.
 
+use experiments::catalog::ExperimentId;
 use std::path::{Path, PathBuf};
 
 fn repository() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn chapter(lang: &str, slug: &str) -> String {
+/// The text of `slug` in `lang`.
+fn text_of(lang: &str, slug: &str) -> String {
     let path = repository().join(format!("content/{lang}/{slug}.md"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The chapter that shows `experiment`, in `lang`.
+fn chapter_of(lang: &str, experiment: ExperimentId) -> String {
+    text_of(lang, experiment.experiment().chapter)
 }
 
 /// The texts once called the chunked sort's second step "one final pass"; it is a whole bubble
@@ -47,7 +54,7 @@ fn the_chunked_sorts_second_step_is_a_whole_sort_and_no_text_calls_it_one_pass()
     ];
     for (lang, phrases) in one_pass {
         let label = ui_text::table(lang).expect("a language of the site").sort_chunked;
-        let text = chapter(lang, "bubble-sort");
+        let text = chapter_of(lang, ExperimentId::BubbleSort);
         for phrase in phrases {
             assert!(!label.contains(phrase), "{lang}: the chunked sort's label says \"{phrase}\": {label}");
             assert!(!text.contains(phrase), "content/{lang}/bubble-sort.md says \"{phrase}\"");
@@ -65,7 +72,7 @@ fn the_hashing_chapter_names_only_the_sha_instructions_the_native_build_uses() {
     let arm_instructions = sha2.contains("\"asm\"");
     let x86_and_arm = regex::Regex::new(r"x86\s*(and|и|和|や|और)\s*ARM").unwrap();
     for lang in ["en", "ru", "zh", "ja", "hi"] {
-        let text = chapter(lang, "hashing");
+        let text = chapter_of(lang, ExperimentId::Hashing);
         let paragraph = text
             .split("\n\n")
             .find(|p| p.contains("`lab hash`") && p.contains("WebAssembly"))
@@ -82,7 +89,7 @@ fn the_hashing_chapter_names_only_the_sha_instructions_the_native_build_uses() {
 #[test]
 fn how_the_lab_works_names_the_doubts_as_the_interface_does() {
     for (lang, ui) in ui_text::tables() {
-        let text = chapter(lang, "how-the-lab-works");
+        let text = text_of(lang, "how-the-lab-works");
         let section = text.split("{#doubts}").nth(1).expect("a section on doubts");
         let labels: Vec<&str> = section
             .lines()
