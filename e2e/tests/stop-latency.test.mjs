@@ -67,6 +67,10 @@ for (const [chapter, experiment, query, where] of CASES) {
     await page.goto(`${site.url}/chapters/${chapter}?${query}&autorun=${experiment}`);
     const panel = page.locator(`section[data-experiment="${experiment}"]`);
     const outcome = panel.getByTestId('outcome');
+    // An address alone does not start hashing this large (over 8 GiB a Run): the reader presses Run.
+    const primary = panel.locator('.actions button.primary').first();
+    await primary.waitFor({ timeout: 30_000 });
+    if (await panel.getByTestId('big-run').count()) await primary.click();
     await panel.locator('[data-testid="outcome"][data-outcome="running"]').waitFor({ state: 'attached', timeout: 30_000 });
     // Into the work: pools starting or started, warm-ups or timed repetitions under way.
     await page.waitForTimeout(1_000);

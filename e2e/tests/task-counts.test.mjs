@@ -57,7 +57,7 @@ test('the task-count sweep draws one line per task size with a point per count',
 
   const caption = await chart.locator('figcaption').innerText();
   assert.match(caption, /Published \(Go: goroutine performance \(Hindi translation\)\)/);
-  assert.match(caption, /about 20 % and 2 %/);
+  assert.match(caption, /about 20% and 2%/);
   assert.match(caption, /Your loss at 2,000 tasks: 10 sqrt per task: .+; 100 sqrt per task: .+\./);
   assert.deepEqual(page.problems, []);
   await page.context().close();
