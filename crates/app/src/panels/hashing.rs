@@ -139,12 +139,7 @@ fn HashingControls(machine: Machine) -> impl IntoView {
     // Generated data only (a file must be picked first): what one Run hashes, and whether an
     // address alone may start it.
     let hashed = move || {
-        let s = Settings {
-            size_mb: size_mb.get(),
-            hashes: hashes.get() as u32,
-            repetitions: repetitions.get() as u32,
-            ..exp.get()
-        };
+        let s = exp.track();
         (s.source == "generated").then(|| hashing::bytes_per_run(&s, &hashing::generated(&s)))
     };
     let big = move || hashed().is_some_and(|bytes| bytes > hashing::AUTORUN_AT_MOST_BYTES);
