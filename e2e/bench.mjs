@@ -77,19 +77,27 @@ const WARM_AFTER_MS = 1_500;
  * autoruns), and which measurements are compared: their speedup over the run's baseline job.
  */
 const FIRST_RUN_CASES = [
-  // The chapter's own default of 10,000,000 numbers.
-  { name: 'sum, 2 tasks, first autorun', path: '/chapters/sum?workers=2&tasks=2&reps=5&autorun=1' },
-  { name: 'sum, 8 tasks, first autorun', path: '/chapters/sum?workers=2&tasks=8&reps=5&autorun=1' },
-  { name: 'sum, 2 tasks, first sweep', path: '/chapters/sum?tasks=2&reps=5', button: 'Sweep workers' },
-  { name: 'sum, 8 tasks, first sweep', path: '/chapters/sum?tasks=8&reps=5', button: 'Sweep workers' },
-  { name: 'sorts, first sweep', path: '/chapters/bubble-sort?tasks=4&n=5000&reps=3', button: 'Sweep workers' },
+  // The chapter's own default of 10,000,000 numbers. `native`: the same jobs for `lab` (its twin,
+  // measured by the same harness on OS threads and judged by the same rules, once before each page).
+  { name: 'sum, 2 tasks, first autorun', path: '/chapters/sum?workers=2&tasks=2&reps=5&autorun=1', native: ['sum', '--workers', '2', '--tasks', '2', '--reps', '5'] },
+  { name: 'sum, 8 tasks, first autorun', path: '/chapters/sum?workers=2&tasks=8&reps=5&autorun=1', native: ['sum', '--workers', '2', '--tasks', '8', '--reps', '5'] },
+  { name: 'sum, 2 tasks, first sweep', path: '/chapters/sum?tasks=2&reps=5', button: 'Sweep workers', native: ['sum', '--workers', '1,2,4,8,16', '--tasks', '2', '--reps', '5'] },
+  { name: 'sum, 8 tasks, first sweep', path: '/chapters/sum?tasks=8&reps=5', button: 'Sweep workers', native: ['sum', '--workers', '1,2,4,8,16', '--tasks', '8', '--reps', '5'] },
+  { name: 'sorts, first sweep', path: '/chapters/bubble-sort?tasks=4&n=5000&reps=3', button: 'Sweep workers', native: ['sort', '--n', '5000', '--tasks', '4', '--workers', '1,2,4,8,16', '--reps', '3'] },
   ...[1, 2, 4].map((k) => ({
     name: `hashing, ${k} worker${k > 1 ? 's' : ''}, first autorun`,
     path: `/chapters/hashing?source=generated&mb=16&hashes=4&workers=${k}&reps=2&autorun=1`,
+    native: ['hash', '--mb', '16', '--hashes', '4', '--workers', String(k), '--reps', '2'],
   })),
   // The CPU-bound line of CPU vs IO: its sweep of task counts on 2 workers, compared at 2 tasks
-  // (`tasks`: only that point of the sweep is keyed).
-  { name: 'CPU vs IO, CPU-bound, first sweep', path: '/chapters/cpu-vs-io?kind=cpu&workers=2&reps=3', button: 'Sweep tasks', tasks: 2 },
+  // (`tasks`: only that point of the sweep is keyed). Natively `lab docsearch` also measures threads.
+  {
+    name: 'CPU vs IO, CPU-bound, first sweep',
+    path: '/chapters/cpu-vs-io?kind=cpu&workers=2&reps=3',
+    button: 'Sweep tasks',
+    tasks: 2,
+    native: ['docsearch', '--latency-ms', '0', '--docs', '1000', '--workers', '2', '--tasks', '1,2,4,8,16,32,64', '--reps', '3'],
+  },
 ];
 /** Workers whose speedups the report compares. */
 const FIRST_RUN_WORKERS = [1, 2, 4];
@@ -281,6 +289,27 @@ function nativeSpread() {
 }
 
 /**
+ * Whether one native run of `args` (`lab <args> --json`) warned on a row whose workers fit the
+ * cores: what the page counts on its own rows, from the same harness and rules on OS threads, with
+ * no browser in the way. The bench runs it once before each fresh page of a case, so the two see
+ * the same minutes of the machine; if the native twin warns as often as the page, the warnings are
+ * the machine's, not the lab's. `null` without a `lab` binary.
+ */
+function nativeTwinWarned(args) {
+  if (!fs.existsSync(LAB) || !args) return null;
+  try {
+    const report = JSON.parse(execFileSync(LAB, [...args, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] }));
+    const cores = report.machine.logical_cpus;
+    const warned = report.results.filter(({ measurement, warnings }) => measurement.job.workers <= cores && warnings.length > 0);
+    for (const { benchmark, warnings } of warned) log(`    natively: ${benchmark}: ${warnings.map((w) => JSON.stringify(w)).join(', ')}`);
+    return warned.length > 0;
+  } catch (error) {
+    log(`the native twin ${args.join(' ')} failed: ${error.message}`);
+    return null;
+  }
+}
+
+/**
  * Every first-run case on fresh pages: `[{case, key, cold: [...], warm: [...], again: [...],
  * cold_flagged: [...], above_cores_unnoted, too_short, pages_warned: [...], cpu_outside, cpu_stolen}]`
  * (`pages_warned`: per page, whether its first run showed a warning on a row whose workers fit the
@@ -288,7 +317,8 @@ function nativeSpread() {
  * wider of nativeSpread's two readings, before and after the case; `again`: a second warm run of the same page;
  * `cold_flagged`: whether the page flagged each cold result; `above_cores_unnoted`: cold rows of work
  * that only computes whose speedup was above its workers' reach with no note; `too_short`: the
- * one-worker job was under FIRST_RUN_SHORTEST_MS on every page, nothing compared).
+ * one-worker job was under FIRST_RUN_SHORTEST_MS on every page, nothing compared; `native_warned`:
+ * per page, whether the case's native twin, run just before it, warned (see nativeTwinWarned)).
  */
 async function measureFirstRuns(browser, server) {
   const results = [];
@@ -300,9 +330,12 @@ async function measureFirstRuns(browser, server) {
     // Per fresh page: whether its first run showed a warning (⚠) on a row whose workers fit the
     // cores (the issue's target: at most 1 page in 10 on an idle machine).
     const pagesWarned = [];
+    const nativeWarned = [];
     const cpuSpans = [];
     const steadyBefore = nativeSpread();
     for (let sample = 0; sample < FIRST_RUN_PAGES; sample++) {
+      log(`  page ${sample + 1}:`);
+      nativeWarned.push(nativeTwinWarned(firstRun.native));
       const cpuBefore = cpuSeconds();
       const page = await newPage(browser);
       try {
@@ -375,6 +408,7 @@ async function measureFirstRuns(browser, server) {
         cpu_outside: cpu?.outside ?? null,
         cpu_stolen: cpu?.steal ?? null,
         native_spread: nativeSpreads.length ? Math.max(...nativeSpreads) : null,
+        native_warned: nativeWarned,
         case: firstRun.name,
         key,
         cold,
@@ -387,6 +421,7 @@ async function measureFirstRuns(browser, server) {
     }
     log(
       `first runs: ${firstRun.name} measured on ${FIRST_RUN_PAGES} fresh pages; warned on ${pagesWarned.filter(Boolean).length}; ` +
+        `its native twin, run before each page, warned on ${nativeWarned.filter((w) => w === true).length} of ${nativeWarned.filter((w) => w !== null).length}; ` +
         `CPU outside the browser ${cpu ? `${(cpu.outside * 100).toFixed(1)}% of a core (stolen ${(cpu.steal * 100).toFixed(1)}%)` : 'not read'}; ` +
         `native Sum spread before/after ${nativeSpreads.map((x) => x.toFixed(2)).join('/') || 'not measured'}`,
     );

@@ -140,6 +140,42 @@ test("two machines' downloads overlay the chart and the table; bad files are ref
   assert.match(said[6], /^empty\.json was not loaded: it holds no results/);
   assert.equal(await files.count(), 1, 'the loaded file stays');
 
+  // Caps. Ten copies of a file of 60 rows, each row a kind of job of its own, dropped as two loads
+  // at once (the second starts while the first is still reading): 8 files at most, the others
+  // refused by name; the table shows 300 rows and says how many there are; the chart draws at
+  // most 8 lines a file.
+  const wide = {
+    ...good,
+    results: Array.from({ length: 60 }, (_, i) => ({ ...good.results[i % good.results.length], sweep: true, run: 1, kind: `kind-${i}`, speedup: 1 + i / 100 })),
+  };
+  // Two drops in one go, as a reader dropping a second batch while the first is still being read:
+  // both loads start before either has added a file.
+  const body = JSON.stringify(wide);
+  await page.evaluate((body) => {
+    const zone = document.querySelector('[data-testid="compare-drop"]');
+    for (const batch of [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9]]) {
+      const transfer = new DataTransfer();
+      for (const i of batch) transfer.items.add(new File([body], `copy-${i}.json`, { type: 'application/json' }));
+      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }
+  }, body);
+  const settled = (n) =>
+    document.querySelectorAll('[data-testid="compare-files"] li').length +
+      document.querySelectorAll('[data-testid="compare-refusal"]').length >= n;
+  // Each load clears the refusals shown before it: the bad files' are gone.
+  await page.waitForFunction(settled, 1 + 10).catch(async (error) => {
+    const seen = [await files.count(), await refusals.allInnerTexts()];
+    throw new Error(`${error.message}; files and refusals: ${JSON.stringify(seen)}`);
+  });
+  assert.equal(await files.count(), 8, 'at most 8 files, however they arrive');
+  const capped = await refusals.allInnerTexts();
+  assert.equal(capped.length, 3, capped.join(' / '));
+  assert.ok(capped.every((t) => /^copy-\d\.json was not loaded: at most 8 files are compared at once/.test(t)), capped.join(' / '));
+  assert.equal(await table.locator('tbody tr').count(), 300);
+  assert.match(await compare.getByTestId('compare-capped').innerText(), /300/);
+  const lines = await chart.locator('ul.legend li').count();
+  assert.ok(lines <= 1 + 8 * 8, `${lines} lines in the legend`);
+
   // And the page still measures.
   assert.equal(await clickAndWait(panel, 'Run'), 'finished');
   assert.deepEqual(page.problems, []);

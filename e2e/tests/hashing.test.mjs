@@ -79,6 +79,14 @@ test('a file picked through the file input is hashed to its sha256sum', async ()
   assert.equal(await clickAndWait(panel, 'Run'), 'finished');
   assert.equal(await panel.getByTestId('digest').getAttribute('data-digest'), expected);
   assert.equal(await panel.getByTestId('digest').getAttribute('data-agree'), 'true');
+  // The download's rows name the file's size: rows of another file are another problem to compare.
+  await panel.getByRole('button', { name: 'Share and export' }).click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    panel.getByRole('button', { name: 'Download JSON', exact: true }).click(),
+  ]);
+  const rows = JSON.parse(fs.readFileSync(await download.path(), 'utf8')).results;
+  assert.ok(rows.length >= 2 && rows.every((r) => r.settings.file_bytes === String(content.length)), JSON.stringify(rows.map((r) => r.settings)));
   fs.rmSync(file);
   assert.deepEqual(page.problems, []);
   await page.context().close();

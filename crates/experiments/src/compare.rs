@@ -6,7 +6,7 @@ use crate::catalog::{self, KnobReader, Machine, Mode};
 use crate::params::{read_choice, read_param, ParamRange};
 use crate::Workload;
 use serde::Deserialize;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// The largest file read: a download of the longest session is a few hundred KB.
 pub const MAX_FILE_BYTES: u64 = 2 << 20;
@@ -16,6 +16,11 @@ pub const MAX_ROWS: usize = 5_000;
 pub const MAX_FILES: usize = 8;
 /// The most rows the comparison's table shows; the rest are counted, not drawn.
 pub const MAX_SHOWN_ROWS: usize = 300;
+/// The most lines one file's sweep adds to the speedup chart (and its legend): a chapter's sweep
+/// has at most four kinds of job besides the loop.
+pub const MAX_SERIES_PER_FILE: usize = 8;
+/// The most points one of those lines has (a sweep doubles its count up to 128 workers: 8 points).
+pub const MAX_POINTS_PER_SERIES: usize = 64;
 /// Longer texts (a browser's name, a variant's) are cut to this many characters.
 const MAX_TEXT_CHARS: usize = 80;
 
@@ -231,11 +236,23 @@ impl KnobReader for FromPairs<'_> {
 fn workloads(experiment: &catalog::Experiment, settings: &[(String, String)]) -> HashSet<Workload> {
     // The largest machine, so that no setting is clamped by this one's size.
     let machine = Machine { cores: 4096, mode: Mode::Threads };
-    (experiment.every_run)(&mut FromPairs(settings), machine, 0).into_iter().flatten().map(|job| job.workload).collect()
+    // A picked file's size, recorded with its rows (see `catalog::hashing::FILE_BYTES_KEY`).
+    let file_bytes = settings
+        .iter()
+        .find(|(key, _)| key == catalog::hashing::FILE_BYTES_KEY)
+        .and_then(|(_, value)| value.parse().ok())
+        .unwrap_or(0);
+    (experiment.every_run)(&mut FromPairs(settings), machine, file_bytes)
+        .into_iter()
+        .flatten()
+        .map(|job| job.workload)
+        .collect()
 }
 
 /// The settings of `file` that make it measure other work than `page` (both query pairs of
 /// `experiment`): empty when they measure the same problem, whatever their worker or task counts.
+/// Each setting that alone changes the work is named; when only several together do, every
+/// setting that differs is.
 pub fn differences(experiment: &str, file: &[(String, String)], page: &[(String, String)]) -> Vec<SettingDifference> {
     let Some(experiment) = catalog::find(experiment) else { return Vec::new() };
     let here = workloads(experiment, page);
@@ -246,8 +263,10 @@ pub fn differences(experiment: &str, file: &[(String, String)], page: &[(String,
     let mut keys: Vec<&String> = file.iter().chain(page).map(|(k, _)| k).collect();
     keys.sort();
     keys.dedup();
-    keys.into_iter()
-        .filter(|key| value(file, key) != value(page, key))
+    let differing: Vec<&String> = keys.into_iter().filter(|key| value(file, key) != value(page, key)).collect();
+    let alone: Vec<&String> = differing
+        .iter()
+        .copied()
         .filter(|key| {
             // Does this setting alone, set as in the file, change the page's work?
             let mut changed: Vec<(String, String)> = page.iter().filter(|(k, _)| k != *key).cloned().collect();
@@ -256,6 +275,10 @@ pub fn differences(experiment: &str, file: &[(String, String)], page: &[(String,
             }
             workloads(experiment, &changed) != here
         })
+        .collect();
+    let named = if alone.is_empty() { differing } else { alone };
+    named
+        .into_iter()
         .map(|key| SettingDifference { key: key.clone(), file: value(file, key), page: value(page, key) })
         .collect()
 }
@@ -263,22 +286,28 @@ pub fn differences(experiment: &str, file: &[(String, String)], page: &[(String,
 /// [`parse`], then refuse a file measured on another problem than `page`'s settings.
 pub fn check(text: &str, size: u64, experiment: &str, page: &[(String, String)]) -> Result<Download, Refusal> {
     let mut download = parse(text, size, experiment)?;
+    let Some(found) = catalog::find(experiment) else { return Ok(download) };
     // Each row by its own settings: a file may hold runs of several problems (a reader who changed
     // the size between runs); the rows of the page's problem are kept, the others left out and
-    // counted, never relabelled.
-    let mut first_difference = None;
+    // counted, never relabelled. Each distinct settings' work is worked out once (a file of 5,000
+    // rows holds a handful), and which settings differ only for the first row left out: that is
+    // all a refusal names.
+    let here = workloads(found, page);
+    let mut same_work: HashMap<Vec<(String, String)>, bool> = HashMap::new();
+    let mut first_other = None;
     let before = download.rows.len();
     download.rows.retain(|row| {
-        let differences = differences(experiment, &row.settings, page);
-        let same = differences.is_empty();
-        if !same && first_difference.is_none() {
-            first_difference = Some(differences);
+        let same = *same_work.entry(row.settings.clone()).or_insert_with(|| workloads(found, &row.settings) == here);
+        if !same && first_other.is_none() {
+            first_other = Some(row.settings.clone());
         }
         same
     });
     download.left_out = before - download.rows.len();
-    match first_difference {
-        Some(differences) if download.rows.is_empty() => Err(Refusal::OtherSettings(differences)),
+    match first_other {
+        Some(settings) if download.rows.is_empty() => {
+            Err(Refusal::OtherSettings(differences(experiment, &settings, page)))
+        }
         _ => Ok(download),
     }
 }
@@ -376,6 +405,38 @@ mod tests {
         assert!(matches!(check(&text, 10, "sum", &page), Err(Refusal::OtherSettings(d)) if d.len() == 1));
         let text = download("sum", r#"{"n":"1000000","workers":"16"}"#, ROWS);
         assert!(check(&text, 10, "sum", &page).is_ok());
+    }
+
+    #[test]
+    fn a_file_of_many_rows_is_checked_once_per_distinct_settings() {
+        // 5,000 rows, every one with other junk settings and another size: all left out, and the
+        // refusal names the size alone (the junk changes no work).
+        let row = |i: usize| {
+            format!(
+                r#"{{"run":1,"sweep":false,"variant":"Loop","kind":"sequential","workers":1,"tasks":1,"median_ms":1.0,"min_ms":1.0,"max_ms":1.0,"speedup":1.0,"settings":{{"n":"2000000","junk{i}":"{i}"}}}}"#
+            )
+        };
+        let rows: Vec<String> = (0..MAX_ROWS).map(row).collect();
+        let text = download("sum", "{}", &rows.join(","));
+        let page = pairs(&[("n", "1000000")]);
+        let refused = check(&text, 10, "sum", &page);
+        assert!(matches!(&refused, Err(Refusal::OtherSettings(d)) if d.len() == 1 && d[0].key == "n"), "{refused:?}");
+    }
+
+    #[test]
+    fn rows_of_two_files_of_different_sizes_are_two_problems() {
+        let key = catalog::hashing::FILE_BYTES_KEY;
+        let page = pairs(&[("source", "file"), ("hashes", "4"), ("workers", "2"), (key, "1000")]);
+        let same_file = pairs(&[("source", "file"), ("hashes", "4"), ("workers", "4"), (key, "1000")]);
+        assert!(differences("hashing", &same_file, &page).is_empty());
+        let other_file = pairs(&[("source", "file"), ("hashes", "4"), ("workers", "2"), (key, "2000")]);
+        assert_eq!(
+            differences("hashing", &other_file, &page),
+            vec![SettingDifference { key: key.into(), file: Some("2000".into()), page: Some("1000".into()) }]
+        );
+        // Rows of generated data carry no file size: beside a file's rows, another problem.
+        let generated = pairs(&[("source", "generated"), ("hashes", "4"), ("workers", "2")]);
+        assert!(!differences("hashing", &generated, &page).is_empty());
     }
 
     #[test]

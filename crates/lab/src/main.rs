@@ -16,7 +16,7 @@ use experiments::catalog::ExperimentId;
 use experiments::published::{FIND_1000, SUM_10M};
 use experiments::{Measurement, Workload};
 use plan::Plan;
-use report::{published_servers, published_table, verdict, JsonReport, JsonResult, Layout, Line, Machine};
+use report::{published_servers, published_table, verdict, warnings, JsonReport, JsonResult, Layout, Line, Machine};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -74,6 +74,22 @@ fn measure(plan: &Plan) -> Result<Vec<Measurement>, String> {
     })
 }
 
+/// For each measurement of the plan, the one its speedup is taken over: the latest baseline job's
+/// before it (itself, for a baseline job), or the first measurement when no baseline came yet.
+fn baselines<'a>(plan: &Plan, measurements: &'a [Measurement]) -> Vec<&'a Measurement> {
+    let mut latest = None;
+    plan.jobs
+        .iter()
+        .zip(measurements)
+        .map(|(planned, measurement)| {
+            if planned.baseline {
+                latest = Some(measurement);
+            }
+            *latest.get_or_insert(measurement)
+        })
+        .collect()
+}
+
 /// Measure the plan, printing each line as soon as its job is done. `Ok(false)` if a result was wrong.
 fn print_table(plan: &Plan, machine: &Machine, published: Option<String>) -> Result<bool, String> {
     let layout = Layout::new(
@@ -84,20 +100,22 @@ fn print_table(plan: &Plan, machine: &Machine, published: Option<String>) -> Res
     // Nothing to do if stdout is gone.
     let _ = std::io::stdout().flush();
     let measurements = measure(plan)?;
-    let mut baseline = None;
     let mut all_ok = true;
     let mut digest = None;
-    for (planned, measurement) in plan.jobs.iter().zip(measurements) {
+    for ((planned, measurement), baseline) in plan.jobs.iter().zip(&measurements).zip(baselines(plan, &measurements)) {
         print!("{}", layout.name_cell(&planned.name));
-        if planned.baseline {
-            baseline = Some(measurement.summary);
-        }
-        let baseline = *baseline.get_or_insert(measurement.summary);
-        let line = Line::new(&measurement, &baseline);
+        let line = Line::new(measurement, &baseline.summary).with_doubts(&warnings(
+            Some(baseline).filter(|_| !planned.baseline),
+            measurement,
+            machine.logical_cpus,
+        ));
         all_ok &= line.ok;
         println!("{}", layout.result_cells(&line));
+        if let Some(doubts) = Layout::doubts_line(&line) {
+            println!("{doubts}");
+        }
         if matches!(planned.job.workload, Workload::Hash { .. }) {
-            digest = Some(measurement.check.value);
+            digest = Some(measurement.check.value.clone());
         }
     }
     println!("{}", verdict(all_ok));
@@ -118,21 +136,16 @@ fn print_json(plan: &Plan, machine: &Machine) -> Result<bool, String> {
     for (planned, measurement) in plan.jobs.iter().zip(&measurements) {
         eprintln!("lab: {}: median {:.3} ms", planned.name, measurement.summary.median_ms);
     }
-    let mut baseline = None;
     let results = plan
         .jobs
         .iter()
         .zip(&measurements)
-        .map(|(planned, measurement)| {
-            if planned.baseline {
-                baseline = Some(measurement.summary);
-            }
-            let baseline = *baseline.get_or_insert(measurement.summary);
-            JsonResult {
-                benchmark: &planned.name,
-                speedup: Some(Line::new(measurement, &baseline).speedup).filter(|s| s.is_finite()),
-                measurement,
-            }
+        .zip(baselines(plan, &measurements))
+        .map(|((planned, measurement), baseline)| JsonResult {
+            benchmark: &planned.name,
+            speedup: Some(Line::new(measurement, &baseline.summary).speedup).filter(|s| s.is_finite()),
+            measurement,
+            warnings: warnings(Some(baseline).filter(|_| !planned.baseline), measurement, machine.logical_cpus),
         })
         .collect();
     println!("{}", JsonReport { machine, results }.to_json());

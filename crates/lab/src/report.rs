@@ -6,6 +6,7 @@
 
 use experiments::published::{Article, PublishedComparison, PublishedMachine, QPS};
 use experiments::stats::speedup;
+use experiments::trust::Doubt;
 use experiments::{per_unit, HashSource, Measurement, Summary, Workload};
 use serde::Serialize;
 
@@ -76,6 +77,9 @@ pub struct Line {
     pub ok: bool,
     /// The experiment's own unit, like `go test -bench`'s extra metrics: `166.0 MB/s`, `1932 req/s`.
     pub metrics: String,
+    /// What makes the figures doubtful, in words: the warnings the page would show on this row
+    /// (see [`warnings`]); empty when nothing does.
+    pub doubts: String,
 }
 
 impl Line {
@@ -89,6 +93,41 @@ impl Line {
             speedup: speedup(baseline, summary),
             ok: measurement.check.ok,
             metrics: metrics(measurement),
+            doubts: String::new(),
+        }
+    }
+
+    /// The line with `warnings` said after its figures.
+    pub fn with_doubts(self, warnings: &[Doubt]) -> Line {
+        Line { doubts: warnings.iter().map(doubt_words).collect::<Vec<_>>().join("; "), ..self }
+    }
+}
+
+/// The doubts of `m`'s row that the page shows with a warning sign ([`Doubt::warns`]): its own
+/// and its speedup's over `baseline` (see [`experiments::trust::row_doubts`]), on a machine of
+/// `cores` logical processors. The native engine measures a doubtful first attempt again, as the
+/// browser's does; these are what the second attempt still showed.
+pub fn warnings(baseline: Option<&Measurement>, m: &Measurement, cores: u32) -> Vec<Doubt> {
+    let mut found = experiments::trust::row_doubts(baseline, m, cores);
+    found.retain(Doubt::warns);
+    found
+}
+
+/// A doubt in a few words, for the end of a benchmark line: `noisy: spread 1.47x`.
+pub fn doubt_words(doubt: &Doubt) -> String {
+    match *doubt {
+        Doubt::Noisy { spread } => format!("noisy: spread {spread:.2}x"),
+        Doubt::FewWorkers { used, possible, .. } => format!("{used} of {possible} workers ran a task"),
+        Doubt::Busy => "busy before the timing".into(),
+        Doubt::BusyDuring => "busy after the timing".into(),
+        Doubt::BeyondCeiling { speedup, ceiling } => format!("{speedup:.2}x is beyond {ceiling} workers' reach"),
+        Doubt::AtCeiling { speedup, ceiling } => {
+            format!("{speedup:.2}x: about {ceiling}x, the most {ceiling} workers give")
+        }
+        Doubt::SlowWorkers { slowdown } => format!("the workers took {slowdown:.2}x the loop's time at its work"),
+        Doubt::FrequentBarriers { every_us, .. } => format!("varies: a barrier every {every_us:.1} us"),
+        Doubt::SmallTasksVary { task_ms, spread } => {
+            format!("varies: tasks of {:.0} us, spread {spread:.2}x", task_ms * 1000.0)
         }
     }
 }
@@ -155,6 +194,13 @@ impl Layout {
         )
         .trim_end()
         .to_string()
+    }
+
+    /// The line under a benchmark's line that says its doubts (`    ! noisy: spread 1.47x`), apart
+    /// so that tools reading `go test -bench` lines (benchstat) see them unchanged; `None` when
+    /// nothing is doubtful.
+    pub fn doubts_line(line: &Line) -> Option<String> {
+        (!line.doubts.is_empty()).then(|| format!("    ! {}", line.doubts))
     }
 }
 
@@ -281,6 +327,8 @@ pub struct JsonResult<'a> {
     /// Baseline median over this median; `null` when undefined.
     pub speedup: Option<f64>,
     pub measurement: &'a Measurement,
+    /// The row's warnings (see [`warnings`]), in serde's form (`{"noisy":{"spread":1.4}}`).
+    pub warnings: Vec<Doubt>,
 }
 
 /// Everything `--json` prints: the machine and every measurement, baseline first.
@@ -329,7 +377,24 @@ mod tests {
             speedup,
             ok,
             metrics: String::new(),
+            doubts: String::new(),
         }
+    }
+
+    #[test]
+    fn a_doubtful_row_says_its_warnings_on_a_line_of_their_own() {
+        // 10, 10.2 and 14 ms: spread 1.4, noisy; the warning is said under the line, which keeps
+        // the `go test -bench` form.
+        let noisy = measurement(&[10.0, 10.2, 14.0], true);
+        let found = warnings(None, &noisy, 2);
+        assert!(matches!(found.as_slice(), [Doubt::Noisy { spread }] if (spread - 1.4).abs() < 1e-9), "{found:?}");
+        let line = Line::new(&noisy, &noisy.summary).with_doubts(&found);
+        assert_eq!(Layout::doubts_line(&line).as_deref(), Some("    ! noisy: spread 1.40x"));
+        assert!(Layout::new(["BenchmarkSum/x"], 3).result_cells(&line).ends_with("ok"));
+        // Steady repetitions: nothing to say, no line.
+        let steady = measurement(&[10.0, 10.1, 10.2], true);
+        assert!(warnings(None, &steady, 2).is_empty());
+        assert_eq!(Layout::doubts_line(&Line::new(&steady, &steady.summary).with_doubts(&[])), None);
     }
 
     #[test]
@@ -442,7 +507,7 @@ mod tests {
         let m = measurement(&[1.0], true);
         let report = JsonReport {
             machine: &machine,
-            results: vec![JsonResult { benchmark: "BenchmarkSum/x", speedup: None, measurement: &m }],
+            results: vec![JsonResult { benchmark: "BenchmarkSum/x", speedup: None, measurement: &m, warnings: vec![] }],
         };
         let value: serde_json::Value = serde_json::from_str(&report.to_json()).expect("json");
         assert_eq!(value["machine"]["logical_cpus"], 2);

@@ -4,7 +4,7 @@
 //! `<!-- fold: SUMMARY -->` … `<!-- /fold -->` pair around detail the reader opens on demand, each on a
 //! line of its own), no link
 //! or image to a URL that runs code or is not a web address (`javascript:`, `vbscript:`, `data:`…), no
-//! heading attributes beyond an id and classes, and no formula (`$…$`, `$$…$$`, LaTeX) that does not
+//! heading attributes beyond an id (no classes), and no formula (`$…$`, `$$…$$`, LaTeX) that does not
 //! turn into MathML.
 //!
 //! The rendered prose goes into the page as HTML, so anything that passes here reaches the reader;
@@ -213,7 +213,12 @@ pub fn chapter(body: &str, first_line: usize) -> Result<Vec<Part>, Vec<Problem>>
                     line: number,
                     what: format!("a fold opens inside the fold opened on line {opened}: folds do not nest"),
                 }),
-                None => fold = Some((summary.to_string(), number)),
+                None => {
+                    // The summary is rendered as inline Markdown too: its links and images pass the
+                    // same checks as the prose's.
+                    problems.extend(check_markdown(summary, number));
+                    fold = Some((summary.to_string(), number));
+                }
             },
             Ok(Marker::FoldEnd) => {
                 if fold.take().is_none() {
@@ -305,6 +310,12 @@ pub fn check_markdown(markdown: &str, first_line: usize) -> Vec<Problem> {
                     "a heading with the attribute(s) `{}`: only `{{#id .class}}` is allowed",
                     snippet(&names.join(" "))
                 ))
+            }
+            // A class would let the prose take the site's own styles and hooks (`.drop-zone`
+            // makes a heading accept dropped files); the prose has no need of any.
+            Event::Start(Tag::Heading { classes, .. }) if !classes.is_empty() => {
+                let names: Vec<&str> = classes.iter().map(|name| name.as_ref()).collect();
+                Some(format!("a heading with the class(es) `{}`: only `{{#id}}` is allowed", snippet(&names.join(" "))))
             }
             _ => None,
         };
@@ -411,7 +422,7 @@ pub(crate) mod tests {
 
     #[test]
     fn plain_markdown_passes_and_splits_at_markers() {
-        let body = "# Title {#top .wide}\n\nSome *prose* with `<code>` and a [link](/chapters/sum), \
+        let body = "# Title {#top}\n\nSome *prose* with `<code>` and a [link](/chapters/sum), \
                     [another](https://example.com/a?b=c:d), <https://example.com> and <me@example.com>.\n\n\
                     ```html\n<script>alert(1)</script>\n```\n\n    <div>indented code</div>\n\n\
                     ![figure](images/chart.png \"A chart\")\n\n[ref]: https://example.com/ref\n[mail]: mailto:a@b.c\n\
@@ -665,10 +676,20 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_fold_summary_passes_the_prose_checks() {
+        let folded = |summary: &str| format!("Intro.\n\n<!-- fold: {summary} -->\nInside.\n<!-- /fold -->\n");
+        refused(&folded("[Open](javascript:alert(1))"), 3, "a link to");
+        refused(&folded("![x](data:image/png;base64,AAAA)"), 3, "an image from");
+        assert!(problems(&folded("Why [the cache](/glossary#cache-line) matters")).is_empty());
+    }
+
+    #[test]
     fn heading_attributes_other_than_id_and_class_are_refused() {
         refused("# Title {onclick=alert(1)}\n", 1, "a heading with the attribute(s) `onclick`");
         refused("Intro\n\n## Part {#part style=color:red}\n", 3, "`style`");
-        assert!(problems("# Title {#id .a .b}\n").is_empty());
+        assert!(problems("# Title {#id}\n").is_empty());
+        // A class of the site's own (a heading that would accept dropped files) is refused too.
+        refused("# Title {#id .drop-zone}\n", 1, "a heading with the class(es) `drop-zone`");
     }
 
     #[test]

@@ -98,6 +98,7 @@ crate::ui_table! {
     pub status_again: &'static str = "Measuring again: the first attempt looked disturbed.",
     pub doubt_beyond_ceiling: &'static str = "cannot be right: {speedup} is more than the {ceiling}× that {ceiling, plural, one {# worker} other {# workers}} running at once can give, so this row or the one it is compared with was disturbed; run it again with other tabs and programs closed",
     pub doubt_frequent_barriers: &'static str = "varies from run to run: the workers meet at a barrier up to {barriers, plural, one {# time} other {# times}}, about every {every}\u{a0}µs, so handing out the work and waiting at each barrier can cost as much as the work itself, and that cost is not the same in every run",
+    pub doubt_small_tasks_vary: &'static str = "varies from run to run: its tasks took about {task}\u{a0}µs each, so every pass waits on every worker many times over, and a moment in which one worker is held up stalls a whole pass; how much of that a repetition met changed (the slowest took {spread} as long as the fastest)",
     pub doubt_at_ceiling: &'static str = "read it as about {ceiling}×, the most {ceiling, plural, one {# worker} other {# workers}} running at once can give: the little above it is within this run's spread",
     pub row_remeasured: &'static str = "First attempt set aside: {why}.",
     /// The short form of the busy doubt, on the row's one-line note.
@@ -116,6 +117,7 @@ crate::ui_table! {
     pub note_short_at_ceiling: &'static str = "about {ceiling}×: the ceiling",
     /// The short form of the frequent-barriers note.
     pub note_short_frequent_barriers: &'static str = "varies: a barrier every {every}\u{a0}µs",
+    pub note_short_small_tasks_vary: &'static str = "varies: tasks of {task}\u{a0}µs, spread {spread}",
     /// The short form of the uncertain-baseline doubt.
     pub note_short_baseline: &'static str = "baseline uncertain",
     /// The short form of a row measured a second time.

@@ -66,6 +66,10 @@ impl Compared {
                             {
                                 kinds.push(&row.kind);
                             }
+                            // A hostile file's thousands of kinds would be thousands of lines.
+                            if kinds.len() == compare::MAX_SERIES_PER_FILE {
+                                break;
+                            }
                         }
                         let machine = machine_label(&file.download.machine);
                         let shape = SHAPES[index % SHAPES.len()];
@@ -87,6 +91,7 @@ impl Compared {
                                                 speedup: r.speedup?,
                                             })
                                         })
+                                        .take(compare::MAX_POINTS_PER_SERIES)
                                         .collect(),
                                 }
                             })
@@ -120,6 +125,15 @@ impl Compared {
                         Err(_) => Err(Some(Refusal::NotResults(String::new()))),
                     }
                 };
+                // Another load (a second drop while this file was read) may have filled the list
+                // meanwhile: the count is taken again here, with no await before the file is added.
+                let checked = checked.and_then(|download| {
+                    if self.files.with_untracked(Vec::len) >= compare::MAX_FILES {
+                        Err(None)
+                    } else {
+                        Ok(download)
+                    }
+                });
                 match checked {
                     Ok(download) => {
                         if download.left_out > 0 {

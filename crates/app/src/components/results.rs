@@ -141,6 +141,10 @@ fn doubt_words(doubt: &Doubt) -> String {
             t.doubt_frequent_barriers,
             &[("barriers", Arg::Count(barriers.into())), ("every", Arg::Text(&format::decimal(every_us, 1)))],
         ),
+        Doubt::SmallTasksVary { task_ms, spread } => fill(
+            t.doubt_small_tasks_vary,
+            &[("task", &format::decimal(task_ms * 1000.0, 0)), ("spread", &format::times(spread))],
+        ),
     }
 }
 
@@ -164,6 +168,10 @@ fn doubt_short(doubt: &Doubt) -> String {
         Doubt::FrequentBarriers { every_us, .. } => {
             fill(t.note_short_frequent_barriers, &[("every", &format::decimal(every_us, 1))])
         }
+        Doubt::SmallTasksVary { task_ms, spread } => fill(
+            t.note_short_small_tasks_vary,
+            &[("task", &format::decimal(task_ms * 1000.0, 0)), ("spread", &format::times(spread))],
+        ),
     }
 }
 

@@ -268,7 +268,11 @@ fn start(
     on_measured: Box<dyn Fn(RunLog, usize, Measurement)>,
 ) {
     let Launch { kind, query, jobs, file } = launch;
-    let query = write_to_url(&query);
+    let mut query = write_to_url(&query);
+    // A picked file's size is no knob (not in the address) but part of the problem: its rows say it.
+    if let Some(file) = &file {
+        query.push((experiments::catalog::hashing::FILE_BYTES_KEY, (file.size() as u64).to_string()));
+    }
     jobs_of_run.set(jobs.clone());
     let run_log = match kind {
         RunKind::Run => log.start_run(query),

@@ -326,8 +326,7 @@ fn second_look(jobs: &[Job], shown: &[Measurement], cores: u32) -> Vec<Vec<Doubt
     let mut why: Vec<Vec<Doubt>> = shown
         .iter()
         .map(|m| {
-            let mut doubts = trust::doubts(m, cores);
-            doubts.extend(baseline.and_then(|base| trust::speedup_doubt(base, m, cores)));
+            let mut doubts = trust::row_doubts(baseline, m, cores);
             doubts.retain(Doubt::worth_measuring_again);
             doubts
         })

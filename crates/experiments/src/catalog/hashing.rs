@@ -137,6 +137,11 @@ pub fn bytes_per_run(s: &Settings, source: &HashSource) -> u64 {
     bytes.saturating_mul(u64::from(s.hashes)).saturating_mul(u64::from(s.repetitions)).saturating_mul(2)
 }
 
+/// The setting a run of a picked file records its size under (bytes), beside the page's own
+/// settings: rows of two files of different sizes measured different problems, and a comparison
+/// must not put them side by side (the size of a file is not a knob, so it is not in the address).
+pub const FILE_BYTES_KEY: &str = "file_bytes";
+
 /// Run on k workers, and the article's worker counts, of generated data and of a picked file of
 /// `file_bytes` bytes (the reader can switch the source after the page opened).
 fn every_run(r: &mut dyn KnobReader, machine: Machine, file_bytes: u64) -> Vec<Vec<Job>> {

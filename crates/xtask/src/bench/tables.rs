@@ -341,7 +341,9 @@ impl BenchResults {
                  with neither (target 0); \"above reach, no note\": rows of \
                  the case whose speedup was above the workers that could run at once and carried no note at all \
                  (target 0); \"warned pages\": fresh pages whose first run showed a warning on a row whose workers \
-                 fit the cores (target: at most {warned} in 10 when the machine is idle); \"CPU outside\": the CPU \
+                 fit the cores (target: at most {warned} in 10 when the machine is idle); \"natively\": runs of the \
+                 case's native twin (the same jobs on OS threads, `lab`, the same harness and rules, one run just \
+                 before each page) that warned the same way: the machine's own share; \"CPU outside\": the CPU \
                  used outside the browser and this bench while the case ran, in % of one core, and the host's steal; \
                  \"native spread\": the native one-worker Sum's repetitions (max / min) just before and after the \
                  case, the machine's own steadiness; idle: at most {idle:.0} % outside and a native spread of at most \
@@ -362,11 +364,12 @@ impl BenchResults {
                 "off, unflagged",
                 "above reach, no note",
                 "warned pages",
+                "natively",
                 "CPU outside",
                 "native spread",
                 "target met",
             ],
-            &[false, false, true, true, true, true, true, true, true, true, true, true, false],
+            &[false, false, true, true, true, true, true, true, true, true, true, true, true, false],
         );
         for run in runs {
             let text = |key: &str| run.get(key).and_then(Value::as_str).unwrap_or("?").to_string();
@@ -399,6 +402,13 @@ impl BenchResults {
                 if warned.is_empty() { "?".to_string() } else { format!("{warned_count} of {}", warned.len()) };
             let steadiness = run.get("native_spread").and_then(Value::as_f64);
             let steadiness_cell = steadiness.map_or_else(|| "not measured".to_string(), |s| format!("{s:.2}"));
+            let twin: Vec<bool> = run
+                .get("native_warned")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_bool).collect())
+                .unwrap_or_default();
+            let twin_warned = (!twin.is_empty()).then(|| (twin.iter().filter(|&&w| w).count(), twin.len()));
+            let twin_cell = twin_warned.map_or_else(|| "not run".to_string(), |(w, runs)| format!("{w} of {runs}"));
             let outside_cell = match (outside, stolen) {
                 (Some(o), Some(s)) => format!("{:.0}% (steal {:.0}%)", o * 100.0, s * 100.0),
                 _ => "not read".to_string(),
@@ -423,6 +433,7 @@ impl BenchResults {
                     "-",
                     "-",
                     &warned_cell,
+                    &twin_cell,
                     &outside_cell,
                     &steadiness_cell,
                     why,
@@ -433,8 +444,12 @@ impl BenchResults {
             let met = if off_unflagged != 0 || above != 0 {
                 format!("NO: {off_unflagged} off unflagged, {above} above reach without a note")
             } else {
-                match warned_pages_verdict(warned_count, warned.len(), outside, steadiness) {
+                match warned_pages_verdict(warned_count, warned.len(), outside, steadiness, twin_warned) {
                     WarnedPages::TooMany => format!("NO: warned on {warned_count} of {} idle pages", warned.len()),
+                    WarnedPages::MachineWarns => format!(
+                        "NO: warned on {warned_count} of {} pages; natively {twin_cell} (the machine's noise)",
+                        warned.len()
+                    ),
                     WarnedPages::NotIdle => format!("{cold_verdict} (machine not idle: warnings not judged)"),
                     WarnedPages::Met => cold_verdict.to_string(),
                 }
@@ -450,6 +465,7 @@ impl BenchResults {
                 &off_unflagged.to_string(),
                 &above.to_string(),
                 &warned_cell,
+                &twin_cell,
                 &outside_cell,
                 &steadiness_cell,
                 &met,
@@ -652,25 +668,34 @@ pub(super) enum WarnedPages {
     /// [`IDLE_OUTSIDE`] of a core, or the native loop around the case spread more than a row may
     /// before it is called noisy (or either was not read): the warnings may be right.
     NotIdle,
+    /// More warned, and so did the case's native twin (the same jobs, harness and rules on OS
+    /// threads, run before each page) on more than [`WARNED_PAGES_IN_TEN`] in ten runs: the
+    /// warnings are the machine's, which no change to the page can quiet.
+    MachineWarns,
 }
 
 /// Judge `warned` warned pages of `pages` against [`WARNED_PAGES_IN_TEN`], where the CPU used
-/// outside the browser was `outside` (a share of one core) and the native loop's repetitions
-/// around the case spread `native_spread` (max / min); `None`: not read.
+/// outside the browser was `outside` (a share of one core), the native loop's repetitions around
+/// the case spread `native_spread` (max / min) and the native twin warned on `native_warned` of
+/// its runs (`(warned, runs)`); `None`: not read.
 pub(super) fn warned_pages_verdict(
     warned: usize,
     pages: usize,
     outside: Option<f64>,
     native_spread: Option<f64>,
+    native_warned: Option<(usize, usize)>,
 ) -> WarnedPages {
     let idle = outside.is_some_and(|o| o <= IDLE_OUTSIDE)
         && native_spread.is_some_and(|s| s <= experiments::trust::NOISY_SPREAD);
+    let machine_warns = native_warned.is_some_and(|(w, runs)| runs > 0 && w * 10 > WARNED_PAGES_IN_TEN * runs);
     if warned * 10 <= WARNED_PAGES_IN_TEN * pages.max(1) {
         WarnedPages::Met
-    } else if idle {
-        WarnedPages::TooMany
-    } else {
+    } else if !idle {
         WarnedPages::NotIdle
+    } else if machine_warns {
+        WarnedPages::MachineWarns
+    } else {
+        WarnedPages::TooMany
     }
 }
 
