@@ -134,6 +134,16 @@ test('each formula: a wrong answer is wrong, the right one right, and the measur
       assert.equal(await clickAndWait(panel, button, 180_000), 'finished', experiment.name);
     }
     await panel.locator('[data-testid="work-measured"][data-measured="true"]').waitFor({ timeout: 10_000 });
+    // Every chapter in the same order: the results first, then the question and the share bar.
+    const order = await panel.evaluate((section) => {
+      const results = section.querySelector('table.results, table.qps-results');
+      const after = (selector) => {
+        const el = section.querySelector(selector);
+        return Boolean(results && el && results.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+      };
+      return { question: after('[data-testid="work-it-out"]'), share: after('.share-bar') };
+    });
+    assert.deepEqual(order, { question: true, share: true }, `${experiment.name}: results, then Work it out and Share`);
     const beside = await measured.locator('strong').innerText();
     assert.ok(numbersIn(beside).length > 0, `${experiment.name}: a measured figure beside the formula's ("${beside}")`);
     assert.equal(await panel.getByTestId('work-feedback').getAttribute('data-verdict'), 'right', `${experiment.name}: the verdict stands after the run`);
@@ -210,6 +220,16 @@ test("Amdahl's ceiling from a sweep's serial share, beside the best speedup it m
     assert.equal(asked.formula, 'amdahl');
     await checkAnswers(panel, asked, experiment.name);
     await panel.locator('[data-testid="work-measured"][data-measured="true"]').waitFor({ timeout: 10_000 });
+    // Every chapter in the same order: the results first, then the question and the share bar.
+    const order = await panel.evaluate((section) => {
+      const results = section.querySelector('table.results, table.qps-results');
+      const after = (selector) => {
+        const el = section.querySelector(selector);
+        return Boolean(results && el && results.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+      };
+      return { question: after('[data-testid="work-it-out"]'), share: after('.share-bar') };
+    });
+    assert.deepEqual(order, { question: true, share: true }, `${experiment.name}: results, then Work it out and Share`);
     assert.match(await panel.getByTestId('work-measured').innerText(), /Best measured, on \d+ workers?\s*\n\s*\d/);
     assert.deepEqual(page.problems, []);
     await page.context().close();

@@ -65,7 +65,10 @@ fn wasm_bindgen_cli() -> Result<(), String> {
     if tool_version("wasm-bindgen").as_deref() == Some(&format!("wasm-bindgen {version}")) {
         return Ok(());
     }
-    // Not --locked: the CLI's own lock file names a yanked crate.
+    // Not --locked: the CLI's own lock file names a yanked crate, which cargo cannot select (tried
+    // with 0.2.130, 2026-12-06: "failed to select a version for the requirement `webpki-roots =
+    // \"^1.0.10\"` (locked to 1.0.11)", required by ureq 3.5.0). The CLI's version is pinned to
+    // the one Cargo.lock names for the library, which must match it.
     run(cargo().args(["install", "wasm-bindgen-cli", "--version", &version, "--force"]))
 }
 

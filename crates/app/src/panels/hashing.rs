@@ -292,8 +292,6 @@ fn hashing_views(views: HashingViews) -> SplitBuilt {
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
-            {work_it_out(rows, workers, hashes, cores)}
-            <ShareBar experiment=ExperimentId::Hashing rows />
             {move || digests.with(|d| d.first().cloned()).map(|(digest, _, _)| {
                 let all_agree = digests.with(|d| d.iter().all(|(value, ok, _)| *ok && *value == digest));
                 let count = digests.with(|d| d.iter().map(|(_, _, n)| n).max().copied().unwrap_or(0));
@@ -329,6 +327,9 @@ fn hashing_views(views: HashingViews) -> SplitBuilt {
                     </table>
                 </div>
             </Show>
+            // Verdict and results first, then the question and sharing, as in every chapter.
+            {work_it_out(rows, workers, hashes, cores)}
+            <ShareBar experiment=ExperimentId::Hashing rows />
         </Later>
         <Later>
             <TracePicker log=traces />

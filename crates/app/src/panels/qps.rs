@@ -177,8 +177,6 @@ fn qps_views(results: RwSignal<Vec<Measurement>>, ratio: Signal<Option<f64>>, lo
     // Built in later tasks, not in the one that instantiated this code (issue 15: no task over 50 ms).
     Ok(view! {
         <Later>
-            {work_it_out(results, concurrency, wait, work)}
-            <ShareBar experiment=ExperimentId::Qps />
             <Show when=move || results.with(|r| !r.is_empty())>
                 <div class="table-scroll" tabindex="0">
                     <table class="qps-results" data-testid="qps-results">
@@ -216,6 +214,9 @@ fn qps_views(results: RwSignal<Vec<Measurement>>, ratio: Signal<Option<f64>>, lo
                 {move || ratio.get().map(|r| view! { <p data-testid="qps-ratio">{fill(t.qps_ratio, &[("ratio", &format::fixed(r, 1))])}</p> })}
                 <LineChart lines x_scale=Scale::Log10 x_label=t.axis_time_run y_label=t.axis_in_flight caption=Signal::derive(move || fill(t.in_flight_caption, &[("concurrency", &format::int(concurrency.get()))])) test_id="in-flight" />
             </Show>
+            // Results first, then the question and sharing, as in every chapter.
+            {work_it_out(results, concurrency, wait, work)}
+            <ShareBar experiment=ExperimentId::Qps />
         </Later>
     }
     .into_any())
