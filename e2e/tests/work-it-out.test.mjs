@@ -96,6 +96,19 @@ async function primaryButton(panel) {
   return (await panel.locator('.actions button.primary').first().innerText()).trim();
 }
 
+/** Every chapter in the same order: its results first, then the question and the share bar. */
+async function assertResultsFirst(panel, name) {
+  const order = await panel.evaluate((section) => {
+    const results = section.querySelector('table.results, table.qps-results');
+    const after = (selector) => {
+      const el = section.querySelector(selector);
+      return Boolean(results && el && results.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+    };
+    return { question: after('[data-testid="work-it-out"]'), share: after('.share-bar') };
+  });
+  assert.deepEqual(order, { question: true, share: true }, `${name}: results, then Work it out and Share`);
+}
+
 // The experiments that run on the engine, at the catalog's quick settings, one per formula (the
 // first in reading order that asks it) among those a Run answers: Amdahl's ceiling and the time per
 // task come from a sweep, which the last test runs for Amdahl.
@@ -134,16 +147,7 @@ test('each formula: a wrong answer is wrong, the right one right, and the measur
       assert.equal(await clickAndWait(panel, button, 180_000), 'finished', experiment.name);
     }
     await panel.locator('[data-testid="work-measured"][data-measured="true"]').waitFor({ timeout: 10_000 });
-    // Every chapter in the same order: the results first, then the question and the share bar.
-    const order = await panel.evaluate((section) => {
-      const results = section.querySelector('table.results, table.qps-results');
-      const after = (selector) => {
-        const el = section.querySelector(selector);
-        return Boolean(results && el && results.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
-      };
-      return { question: after('[data-testid="work-it-out"]'), share: after('.share-bar') };
-    });
-    assert.deepEqual(order, { question: true, share: true }, `${experiment.name}: results, then Work it out and Share`);
+    await assertResultsFirst(panel, experiment.name);
     const beside = await measured.locator('strong').innerText();
     assert.ok(numbersIn(beside).length > 0, `${experiment.name}: a measured figure beside the formula's ("${beside}")`);
     assert.equal(await panel.getByTestId('work-feedback').getAttribute('data-verdict'), 'right', `${experiment.name}: the verdict stands after the run`);
@@ -220,16 +224,7 @@ test("Amdahl's ceiling from a sweep's serial share, beside the best speedup it m
     assert.equal(asked.formula, 'amdahl');
     await checkAnswers(panel, asked, experiment.name);
     await panel.locator('[data-testid="work-measured"][data-measured="true"]').waitFor({ timeout: 10_000 });
-    // Every chapter in the same order: the results first, then the question and the share bar.
-    const order = await panel.evaluate((section) => {
-      const results = section.querySelector('table.results, table.qps-results');
-      const after = (selector) => {
-        const el = section.querySelector(selector);
-        return Boolean(results && el && results.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
-      };
-      return { question: after('[data-testid="work-it-out"]'), share: after('.share-bar') };
-    });
-    assert.deepEqual(order, { question: true, share: true }, `${experiment.name}: results, then Work it out and Share`);
+    await assertResultsFirst(panel, experiment.name);
     assert.match(await panel.getByTestId('work-measured').innerText(), /Best measured, on \d+ workers?\s*\n\s*\d/);
     assert.deepEqual(page.problems, []);
     await page.context().close();

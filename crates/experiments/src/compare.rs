@@ -297,7 +297,14 @@ pub fn check(text: &str, size: u64, experiment: &str, page: &[(String, String)])
     let mut first_other = None;
     let before = download.rows.len();
     download.rows.retain(|row| {
-        let same = *same_work.entry(row.settings.clone()).or_insert_with(|| workloads(found, &row.settings) == here);
+        let same = match same_work.get(&row.settings) {
+            Some(&same) => same,
+            None => {
+                let same = workloads(found, &row.settings) == here;
+                same_work.insert(row.settings.clone(), same);
+                same
+            }
+        };
         if !same && first_other.is_none() {
             first_other = Some(row.settings.clone());
         }
