@@ -319,6 +319,11 @@ crate::ui_table! {
     pub message_workers_body: &'static str = "This page is not cross-origin isolated (course sites and plain static hosts usually are not), so your browser does not let threads share memory. This experiment still runs in parallel, another way: each worker is a separate Web Worker with its own copy of the engine, every task's input is copied to it in a message and its result is sent back. Copying costs time that threads sharing memory never pay: when the work per number is as small as an addition, the copy can cost more than the work and more workers make it slower, while work that computes a lot per byte still speeds up. For the threaded version, open the lesson in its own tab.",
     pub no_workers_body: &'static str = "Your browser does not offer Web Workers or WebAssembly, which the experiments need.",
     pub open_isolated: &'static str = "Open the full lesson in its own tab",
+    /// Where the page is isolated but the browser has no SharedArrayBuffer (WebKitGTK builds): the
+    /// banner and the line of an experiment that needs threads (no "open in its own tab": it would not help).
+    pub no_shared_memory_title: &'static str = "This browser gives pages no shared memory",
+    pub no_shared_memory_body: &'static str = "This page is cross-origin isolated, yet your browser offers it no SharedArrayBuffer (some builds leave it out), so threads cannot share memory here, and opening the lesson in its own tab will not change that. Experiments that can work on separate Web Workers, which copy their data in messages, still run in parallel; the others run on a single worker. A recent Chrome, Edge, Firefox or Safari has shared memory and runs every experiment on threads.",
+    pub needs_threads_no_shared_memory: &'static str = "This experiment needs threads that share memory, which this browser does not offer: a recent Chrome, Edge, Firefox or Safari runs it.",
 
     // --- Chapter concurrency-vs-parallelism: the demo ---
     pub demo_title: &'static str = "Try it: the same tasks on one worker and on many",

@@ -277,6 +277,9 @@ pub static ZH: Ui = Ui {
     message_workers_body: "此页面没有跨源隔离（课程网站和普通的静态托管通常都没有），所以你的浏览器不允许线程共享内存。这个实验仍然以另一种方式并行运行：每个工作线程是一个独立的 Web Worker，拥有自己的一份引擎，每个任务的输入通过消息复制给它，结果再发送回来。复制要花时间，而共享内存的线程从不需要付出这笔代价：当每个数的工作量小到只有一次加法时，复制的代价可能超过工作本身，工作线程越多反而越慢；而每个字节计算量大的工作仍然会变快。要运行多线程版本，请在单独的标签页中打开本课。",
     no_workers_body: "你的浏览器不支持实验所需的 Web Worker 或 WebAssembly。",
     open_isolated: "在单独的标签页中打开完整课程",
+    no_shared_memory_title: "这个浏览器不给页面共享内存",
+    no_shared_memory_body: "此页面已经跨源隔离，但你的浏览器没有给它 SharedArrayBuffer（有些构建版本不包含它），所以这里的线程无法共享内存，在单独的标签页中打开本课也不会改变这一点。能在独立 Web Worker 上运行的实验（通过消息复制数据）仍然并行运行；其余实验只在一个工作线程上运行。较新的 Chrome、Edge、Firefox 或 Safari 都有共享内存，能用线程运行每个实验。",
+    needs_threads_no_shared_memory: "这个实验需要共享内存的线程，而这个浏览器不提供：较新的 Chrome、Edge、Firefox 或 Safari 可以运行它。",
 
     // --- Chapter concurrency-vs-parallelism: the demo ---
     demo_title: "动手试试：同样的任务，一个工作线程与多个工作线程",

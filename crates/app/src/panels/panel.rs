@@ -6,7 +6,7 @@ use crate::components::kept;
 use crate::components::later::Later;
 use crate::components::machine::MachineLine;
 use crate::components::results::{ResultRow, RunContext, Timing};
-use crate::components::unavailable::{ModeBanner, UnavailableNotice};
+use crate::components::unavailable::{browser_lacks_shared_memory, ModeBanner, UnavailableNotice};
 use crate::engine_client::{self, RunFailure};
 use crate::environment::machine;
 use crate::format;
@@ -45,7 +45,9 @@ pub fn ExperimentFrame(
         Err(reason) => view! { <UnavailableNotice reason /> }.into_any(),
         Ok(mode) if !entry.runs_in(mode) => view! {
             <ModeBanner mode />
-            <p class="notice" data-testid=format!("{experiment}-needs-threads")>{cannot_run_text}</p>
+            <p class="notice" data-testid=format!("{experiment}-needs-threads")>
+                {if browser_lacks_shared_memory() { ui().needs_threads_no_shared_memory } else { cannot_run_text }}
+            </p>
         }
         .into_any(),
         Ok(mode) => {
