@@ -97,8 +97,11 @@ export function headersForPath(rules, pathname) {
  *
  * `headersFile` serves every answer with what the site's `_headers` gives its path as well, as
  * Netlify or Cloudflare Pages would (`headersForPath`; its caching only over the `link`).
+ *
+ * `headScript` (JavaScript) goes first into the `<head>` of every HTML page served from `root`: the
+ * tests of a browser whose driver reports no console errors (WebKit's) record the page's errors with it.
  */
-export function startServer({ root: given, port = 0, mode = 'isolated', extraHeaders = {}, overrides = {}, link = null, headersFile = false }) {
+export function startServer({ root: given, port = 0, mode = 'isolated', extraHeaders = {}, overrides = {}, link = null, headersFile = false, headScript = null }) {
   // Absolute, so the containment check below also holds for a relative root like ../dist.
   const root = path.resolve(given);
   const common = { ...ALWAYS, ...MODES[mode], ...extraHeaders };
@@ -148,6 +151,11 @@ export function startServer({ root: given, port = 0, mode = 'isolated', extraHea
     }
     if (link) {
       sendOverLink(req, res, file, headers);
+      return;
+    }
+    if (headScript && file.endsWith('.html')) {
+      const page = fs.readFileSync(file, 'utf8').replace('<head>', `<head><script>${headScript}</script>`);
+      res.writeHead(200, { ...headers, 'Content-Type': TYPES['.html'], 'Cache-Control': 'no-cache' }).end(page);
       return;
     }
     res.writeHead(200, {

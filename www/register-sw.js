@@ -22,6 +22,14 @@
     }
   })();
   if (window.crossOriginIsolated) storage?.removeItem(FLAG);
+  // A page in a frame (an embed in a course page) becomes isolated only through
+  // Document-Isolation-Policy, which only Chromium has (137 and later): in Firefox or Safari a
+  // reload there cannot isolate it and would only run an autorun twice, so none is made. The
+  // service worker still keeps its offline copy.
+  const framed = window.self !== window.top;
+  const frameCanIsolate = (navigator.userAgentData?.brands ?? []).some(
+    ({ brand, version }) => brand === 'Chromium' && Number(version) >= 137,
+  );
   let reloading = false;
   // Not while a run is going, nor while other machines' files are loaded (the app marks both on
   // <html>: crates/app/src/components/kept.rs): it waits, and reloads once they are gone. Results
@@ -33,6 +41,7 @@
   };
   const reloadOnce = () => {
     if (reloading || window.crossOriginIsolated || !storage || storage.getItem(FLAG)) return;
+    if (framed && !frameCanIsolate) return;
     if (atStake()) {
       setTimeout(reloadOnce, 1000);
       return;

@@ -1,7 +1,7 @@
 //! Installing the build and test tools on a fresh machine, and skipping those already present.
 //!
-//! Nothing is downloaded from GitHub: Rust tools are built from crates.io, wasm-opt and Playwright
-//! come from npm, Chromium and xmllint from Debian's packages.
+//! Nothing is downloaded from GitHub: Rust tools are built from crates.io, wasm-opt, Playwright and
+//! the browser drivers come from npm, Chromium, Firefox, WebKitGTK and xmllint from Debian's packages.
 
 use crate::shell::{cargo, output, root, run, tool_path};
 use crate::toolchain::{engine_toolchain, install_engine_nightly};
@@ -12,6 +12,13 @@ use std::process::Command;
 /// pinned nightly.
 pub const TRUNK_VERSION: &str = "0.22.1";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
+/// The cross-browser end-to-end tests drive Debian's Firefox ESR (over WebDriver BiDi, with
+/// puppeteer-core: Playwright drives only its own patched Firefox, which cannot be downloaded here).
+pub const FIREFOX: &str = "/usr/bin/firefox-esr";
+/// And Debian's WebKitGTK (Safari's engine) through its own WebDriver, which needs a display: Xvfb,
+/// started by `xvfb-run` (which needs xauth).
+pub const WEBKIT_DRIVER: &str = "/usr/bin/WebKitWebDriver";
+pub const XVFB_RUN: &str = "/usr/bin/xvfb-run";
 /// The cartridge's tests validate it against the Common Cartridge schemas with libxml2's xmllint
 /// (Debian's `libxml2-utils`), the library Moodle validates an imported cartridge with.
 pub const XMLLINT: &str = "/usr/bin/xmllint";
@@ -24,9 +31,7 @@ pub fn setup() -> Result<(), String> {
     wasm_bindgen_cli()?;
     trunk()?;
     npm_packages()?;
-    chromium()?;
-    xmllint()?;
-    Ok(())
+    debian_packages()
 }
 
 fn installed(toolchain: &str, list: &str) -> String {
@@ -88,8 +93,8 @@ pub fn twiggy() -> Result<(), String> {
     run(cargo().args(["install", "twiggy", "--version", TWIGGY_VERSION, "--locked", "--force"]))
 }
 
-/// playwright-core (drives Chromium), binaryen (wasm-opt) and axe-core (the accessibility audit),
-/// pinned in e2e/package-lock.json.
+/// playwright-core (drives Chromium), puppeteer-core (Firefox), selenium-webdriver (WebKit),
+/// binaryen (wasm-opt) and axe-core (the accessibility audit), pinned in e2e/package-lock.json.
 fn npm_packages() -> Result<(), String> {
     let e2e = root().join("e2e");
     let marker = e2e.join("node_modules/.package-lock.json");
@@ -98,26 +103,36 @@ fn npm_packages() -> Result<(), String> {
         (Ok(m), Ok(l)) => m.modified().ok() >= l.modified().ok(),
         _ => false,
     };
-    let installed =
-        ["playwright-core", "binaryen", "axe-core"].iter().all(|p| e2e.join("node_modules").join(p).exists());
+    let installed = ["playwright-core", "puppeteer-core", "selenium-webdriver", "binaryen", "axe-core"]
+        .iter()
+        .all(|p| e2e.join("node_modules").join(p).exists());
     if fresh && installed {
         return Ok(());
     }
     run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&e2e))
 }
 
-fn chromium() -> Result<(), String> {
-    if Path::new(CHROMIUM).exists() {
-        return Ok(());
-    }
-    apt_install(&["chromium", "chromium-driver"])
-}
+/// Debian's packages the tests need, each with the file that shows it is installed: Chromium (and
+/// its driver), Firefox ESR, WebKitGTK's WebDriver with Xvfb and xauth for its display, xmllint.
+const DEBIAN_PACKAGES: &[(&str, &[&str])] = &[
+    (CHROMIUM, &["chromium", "chromium-driver"]),
+    (FIREFOX, &["firefox-esr"]),
+    (WEBKIT_DRIVER, &["webkit2gtk-driver"]),
+    (XVFB_RUN, &["xvfb", "xauth"]),
+    (XMLLINT, &["libxml2-utils"]),
+];
 
-fn xmllint() -> Result<(), String> {
-    if Path::new(XMLLINT).exists() {
+/// The missing ones of [`DEBIAN_PACKAGES`], in one `apt-get install` (one `apt-get update`).
+fn debian_packages() -> Result<(), String> {
+    let missing: Vec<&str> = DEBIAN_PACKAGES
+        .iter()
+        .filter(|(file, _)| !Path::new(file).exists())
+        .flat_map(|(_, packages)| packages.iter().copied())
+        .collect();
+    if missing.is_empty() {
         return Ok(());
     }
-    apt_install(&["libxml2-utils"])
+    apt_install(&missing)
 }
 
 /// `apt-get install` from Debian's packages (through sudo unless root).
