@@ -187,7 +187,7 @@ test('without isolation the Sum runs on message workers and the page says why', 
   await plain.close();
 });
 
-test('the OS scheduler recomputes from its controls, and the Go scheduler replay steps forwards and back', async () => {
+test('the OS scheduler recomputes from its controls', async () => {
   const os = panelOf('os-scheduler');
   const page = await openAt(`${server.url}/chapters/os-scheduler?threads=4&cores=1&quantum=1&mix=cpu&seed=3`, os);
   await page.waitForSelector(`${os} [data-testid="os-totals"]`);
@@ -197,10 +197,16 @@ test('the OS scheduler recomputes from its controls, and the Go scheduler replay
   await setInput(page, os, 'Time slice (ms)', '50');
   await page.waitForFunction((selector, before) => Number(document.querySelectorAll(selector)[1]?.dataset.value) < before, {}, `${os} [data-testid="os-totals"] td[data-value]`, fine);
   assert.equal(await page.$$eval(`${os} [data-testid="os-threads"] tbody tr`, (trs) => trs.length), 4);
+  assert.deepEqual(page.problems, []);
+  await page.browserContext().close();
+});
 
+test('the Go scheduler replay steps forwards and back', async () => {
+  // In a fresh page. Reached by a full navigation from the OS scheduler's page in the same tab, its
+  // run failed with "the engine did not start within 15 s" 1 time in 4 on a loaded machine (Firefox
+  // 153; 0 in 6 fresh pages): an open bug, not something this test may hide by retrying.
   const go = panelOf('go-scheduler');
-  await page.goto(`${server.url}/chapters/go-scheduler?scenario=spawn-on-one&workers=4&tasks=16&autorun=1`);
-  await page.waitForSelector(go);
+  const page = await openAt(`${server.url}/chapters/go-scheduler?scenario=spawn-on-one&workers=4&tasks=16&autorun=1`, go);
   assert.equal(await waitForOutcomeIn(page, go), 'finished');
   const status = `${go} [data-testid="replay-status"]`;
   assert.match(await textOf(page, status), /Before the first event/);
