@@ -37,9 +37,6 @@ export async function newFirefoxPage(browser, { width = 1280, height = 900 } = {
   return page;
 }
 
-/** The selector of experiment `name`'s panel. */
-export const panelOf = (name) => `section[data-experiment="${name}"]`;
-
 /** How many runs of the panel `panel` (a selector) in `frame` have ended so far. */
 export async function runsEndedIn(frame, panel) {
   return frame.$eval(`${panel} [data-testid="outcome"]`, (el) => Number(el.dataset.runsEnded));

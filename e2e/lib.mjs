@@ -137,6 +137,13 @@ export const CATALOG = (() => {
   return JSON.parse(fs.readFileSync(file, 'utf8'));
 })();
 
+/** The selector of experiment `name`'s panel. */
+export const panelOf = (name) => `section[data-experiment="${name}"]`;
+
+/** What SHA-256 gives for the 2 MB the hashing chapter generates by default (what the native `lab
+ * hash --mb 2` prints; hashing.test.mjs derives it again from the generator's definition). */
+export const SHA256_OF_GENERATED_2MB = 'da6da518594c39a97a81b93a9b99d5f0bbfe1160be5f674018366fe67ccc43e4';
+
 /** The catalog's entry of the experiment called `name`. */
 export function experimentNamed(name) {
   const found = CATALOG.experiments.find((e) => e.name === name);

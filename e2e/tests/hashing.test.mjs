@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { assertWorkersUsed, clickAndWait, launch, newPage, serve, waitForOutcome, ENGINE_SINGLE } from '../lib.mjs';
+import { assertWorkersUsed, clickAndWait, launch, newPage, serve, waitForOutcome, ENGINE_SINGLE, SHA256_OF_GENERATED_2MB } from '../lib.mjs';
 
 let browser;
 let server;
@@ -42,7 +42,7 @@ function generatedBytes(length, seed) {
 const DEFAULT_SEED = 0x00c0ffee;
 
 /** What the native `lab hash --mb 2` prints (crates/lab/tests/cli.rs checks the same value). */
-const NATIVE_2MB_SHA256 = 'da6da518594c39a97a81b93a9b99d5f0bbfe1160be5f674018366fe67ccc43e4';
+const NATIVE_2MB_SHA256 = SHA256_OF_GENERATED_2MB;
 
 test('generated data hashed as a loop and on 2 workers gives the right digest every time', async () => {
   const expected = crypto.createHash('sha256').update(generatedBytes(2 * 1024 * 1024, DEFAULT_SEED)).digest('hex');

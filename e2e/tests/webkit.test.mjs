@@ -6,7 +6,7 @@
 // embed in a course page posts its height.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { CHAPTER_FIRST_EXPERIMENTS, SITE_DIR } from '../lib.mjs';
+import { CHAPTER_FIRST_EXPERIMENTS, SHA256_OF_GENERATED_2MB as SHA256_OF_2MB, SITE_DIR, panelOf } from '../lib.mjs';
 import { startServer } from '../server.mjs';
 import {
   ERROR_RECORDER,
@@ -31,8 +31,6 @@ after(async () => {
   await webkit?.close();
   await server?.close();
 });
-
-const panelOf = (name) => `section[data-experiment="${name}"]`;
 
 /** Go to `path` on the test server and wait for `panel` (a selector) to have its controls. */
 async function open(path, panel) {
@@ -111,9 +109,6 @@ test('the Sum runs on two message workers, every row correct, and the page says 
   assert.deepEqual(lanes, [0, 1], 'two message workers, each with its own memory');
   assert.deepEqual(await pageErrorsWebKit(driver), []);
 });
-
-/** What SHA-256 gives for the 2 MB the hashing chapter generates by default (hashing.test.mjs derives it). */
-const SHA256_OF_2MB = 'da6da518594c39a97a81b93a9b99d5f0bbfe1160be5f674018366fe67ccc43e4';
 
 test('hashing on message workers and the four sorts on one worker give correct rows', async () => {
   const hashing = panelOf('hashing');
