@@ -1,12 +1,44 @@
 // The pictures chapters place with `<!-- picture: NAME -->` (crates/app/src/pictures): each renders
 // on its own chapter, and only there; one pass of bubble sort steps by keyboard and says what each
 // step did, with no Play button when the reader asks for reduced motion; the G/M/P figure has an
-// accessible name; Little's law computes L / W from its sliders, as the test does.
+// accessible name; Little's law computes L / W from its sliders, as the test does; every lane
+// picture redraws from its sliders, its sentence (the drawing's name) stating the model's figures,
+// worked out here by hand, and its labels fit inside it in every language.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SITE_DIR, launch, newPage, serve } from '../lib.mjs';
+
+/** Every lane picture: its chapter, its name, and its figures at the sliders' start and after the
+ * test moves one slider to an end (`key` on the slider labelled `slider`), worked out by hand from
+ * the model's rules (crates/app/src/pictures/schedules.rs). */
+const LANE_PICTURES = [
+  // 3 tasks of 4 steps: one core ends at 12; 2 cores at 8 (tasks 0 and 2 share core 1); 4 cores at 4.
+  ['concurrency-vs-parallelism', 'interleave', /last one ends at step 12\. On 2 cores, the last one ends at step 8\./, 'Cores', 'End', /On 4 cores, the last one ends at step 4\./],
+  // 3 threads of 12 ms in 2 ms slices: 18 slices, 17 switches; thread 1's 6th slice ends at 32 ms.
+  // A 12 ms slice: each runs to its end, 2 switches, the first ends at 12 ms.
+  ['os-scheduler', 'time-slices', /works for 36\u00a0ms.*17 switches.*ends at 32\u00a0ms/, 'Time slice (ms)', 'End', /2 switches.*ends at 12\u00a0ms/],
+  // 8 slices on 2 workers: 4 each; on 1 worker: all 8.
+  ['sum', 'sum-split', /8 slices on 2 workers: .*at most 4 here/, 'Workers', 'Home', /8 slices on 1 worker: .*at most 8 here/],
+  // s = 10 %: 1/(0.1 + 0.9/n): 1.82, 3.08, 6.40, ceiling 10; s = 0: n itself, no ceiling.
+  ['bubble-sort', 'amdahl', /1\.82× on 2 workers, 3\.08× on 4, 6\.40× on 16, and never more than 10×/, 'Serial share s (%)', 'Home', /2\.00× on 2 workers, 4\.00× on 4, 16\.00× on 16\. Nothing is serial/],
+  // 30 hashes on 4 workers: 8 rounds, 2 busy in the last, 30/8 = 3.75; on 16: 2 rounds, 14 busy, 15.
+  ['hashing', 'hash-rounds', /30 hashes take 8 rounds on 4 workers, the last round with 2 busy: at best 3\.75×/, 'Workers', 'End', /2 rounds on 16 workers, the last round with 14 busy: at best 15\.00×/],
+  // 4 tasks, wait 3 then compute 2: the loop 4 × 5 = 20; parked, 3 + 4 × 2 = 11; no wait: 8 and 8.
+  ['cpu-vs-io', 'compute-wait', /loop ends at step 20, the goroutines at step 11: 1\.82×/, 'Wait per task (steps)', 'Home', /loop ends at step 8, the goroutines at step 8: 1\.00×/],
+  // 4 documents, read 4 then parse 1: blocking 20, parked 4 + 4 = 8; 8 documents: 40 and 12.
+  ['document-search', 'reads', /done at step 20\. .*done at step 8, 2\.50× as fast/, 'Documents', 'End', /done at step 40\. .*done at step 12, 3\.33× as fast/],
+  // 48 steps in 8 tasks on 2 workers: tasks of 1 + 6, 4 rounds, 28; overhead 8 of 56 busy = 14 %.
+  // 48 tasks: 1 + 1 each, 24 rounds, 48: no gain, half the busy time overhead.
+  ['task-costs', 'task-overhead', /loop ends at step 48, the tasks at step 28: a speedup of 1\.71×\. Overhead is 14%/, 'Tasks', 'End', /tasks at step 48: a speedup of 1\.00×\. Overhead is 50%/],
+  // 8 requests, wait 4 then compute 1: a pool of 2 answers in 4 rounds of 5 = 20; parked 4 + 8 = 12.
+  // A pool of 6: 2 rounds, 10, sooner than one worker's goroutines: no ratio is claimed.
+  ['high-concurrency', 'pool-or-park', /last request at step 20, the goroutines at step 12\./, 'Pool threads', 'End', /last request at step 10, the goroutines at step 12\./],
+  // 8 goroutines on P0: alone, 8 steps; P1 steals 4 at once, 4 steps. Four Ps: P1 takes 4, P2 2
+  // of P0's, P3 2 of P1's: 2 steps, 3 steals.
+  ['go-scheduler', 'work-stealing', /ends at step 8; with stealing, at step 4, after 1 steal\./, 'Ps (GOMAXPROCS)', 'End', /ends at step 8; with stealing, at step 2, after 3 steals\./],
+];
 
 let browser;
 let server;
@@ -53,10 +85,10 @@ async function bubbleOrder(figure) {
   );
 }
 
-test('each picture renders on its chapter, where its prose places it (G/M/P before the replay, the other two after their panels), and only there', async () => {
+test('each picture renders on its chapter, where its prose places it (G/M/P before the replay, the bubble pass and Little’s law after their panels), and a page without pictures loads none', async () => {
   const needs = chunks();
   const splits = Object.keys(needs);
-  for (const picture of ['picture_bubble_pass', 'picture_gmp', 'picture_littles_law']) {
+  for (const picture of ['picture_bubble_pass', 'picture_gmp', 'picture_littles_law', ...LANE_PICTURES.map(([, name]) => `picture_${name.replaceAll('-', '_')}`)]) {
     assert.ok(needs[picture]?.length > 0, `a split of its own: ${picture} in ${splits.join(', ')}`);
   }
   // The files only pictures need: a chapter without pictures never fetches them.
@@ -68,11 +100,10 @@ test('each picture renders on its chapter, where its prose places it (G/M/P befo
   assert.ok(pictureOnly.length > 0, 'the pictures have code of their own');
 
   const page = await recordingPage();
-  await page.goto(`${server.url}/chapters/sum`);
-  await page.locator('section[data-experiment="sum"]').waitFor();
+  await page.goto(`${server.url}/glossary`);
   await page.locator('.prose').first().waitFor();
   assert.equal(await page.locator('figure.picture').count(), 0);
-  assert.deepEqual(page.fetchedChunks.filter((f) => pictureOnly.includes(f)), [], 'the Sum chapter loads no picture');
+  assert.deepEqual(page.fetchedChunks.filter((f) => pictureOnly.includes(f)), [], 'the glossary loads no picture');
 
   await page.goto(`${server.url}/chapters/bubble-sort`);
   const bubble = page.getByTestId('picture-bubble-pass');
@@ -218,4 +249,59 @@ test('Little’s law: the throughput follows the sliders and is L / W, and a poo
   assert.equal(await stated(pool), Math.round(1000 / w), 'one thread: one request per W');
   assert.deepEqual(page.problems, []);
   await page.context().close();
+});
+
+test('every lane picture redraws from its sliders: its sentence names the drawing and states the model’s figures, before and after a slider moves', async () => {
+  const page = await newPage(browser);
+  for (const [chapter, name, first, label, key, moved] of LANE_PICTURES) {
+    await page.goto(`${server.url}/chapters/${chapter}`);
+    const figure = page.getByTestId(`picture-${name}`);
+    await figure.waitFor();
+    assert.match(await figure.locator('figcaption').innerText(), /not a measurement|not measured/, `${name}: says it is a model`);
+    const sentence = figure.getByTestId(`picture-${name}-sentence`);
+    const image = figure.locator('svg[role="img"]');
+    const said = await sentence.textContent();
+    assert.match(said, first, `${name} at its start`);
+    assert.equal(await image.getAttribute('aria-label'), said, `${name}: the drawing is named by its sentence`);
+    const drawn = await image.innerHTML();
+    const slider = figure.getByLabel(label, { exact: true });
+    await slider.focus();
+    await page.keyboard.press(key);
+    await page.waitForFunction(([id, text]) => document.querySelector(`[data-testid="${id}"]`)?.textContent !== text, [`picture-${name}-sentence`, said]);
+    const now = await sentence.textContent();
+    assert.match(now, moved, `${name} after ${key} on ${label}`);
+    assert.notEqual(await image.innerHTML(), drawn, `${name}: the drawing changed with the slider`);
+    assert.equal(await image.getAttribute('aria-label'), now);
+  }
+  // Sixteen workers draw sixteen lanes under the one worker's lane.
+  await page.goto(`${server.url}/chapters/hashing`);
+  const rounds = page.getByTestId('picture-hash-rounds');
+  await rounds.getByLabel('Workers', { exact: true }).focus();
+  await page.keyboard.press('End');
+  await rounds.getByText(/on 16 workers/).first().waitFor();
+  assert.equal(await rounds.locator('.lanes-track').count(), 17);
+  assert.equal(await rounds.locator('.lanes-run').count(), 60, 'thirty hashes in each group');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('every lane picture keeps its labels inside its drawing, in English, Russian and Hindi, on a phone too', async () => {
+  for (const [width, height] of [[1280, 800], [390, 844]]) {
+    const page = await newPage(browser, { viewport: { width, height } });
+    for (const prefix of ['', '/ru', '/hi']) {
+      for (const [chapter, name] of LANE_PICTURES) {
+        await page.goto(`${server.url}${prefix}/chapters/${chapter}`);
+        const image = page.getByTestId(`picture-${name}`).locator('svg[role="img"]');
+        await image.waitFor();
+        const box = await image.boundingBox();
+        for (const label of await image.locator('text').all()) {
+          const b = await label.boundingBox();
+          const words = await label.textContent();
+          assert.ok(b.x >= box.x - 1 && b.x + b.width <= box.x + box.width + 1, `${prefix || '/en'} ${name} at ${width} px: “${words}” fits`);
+        }
+      }
+    }
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  }
 });

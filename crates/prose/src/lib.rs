@@ -39,8 +39,21 @@ pub struct Text {
 /// The pictures a text may place with `<!-- picture: NAME -->`, each with the one chapter it belongs
 /// in: `(name, chapter slug)`. The app draws them (`app::pictures`, whose test holds it to this list);
 /// a marker naming another, or placed in another chapter, is refused.
-pub const PICTURES: [(&str, &str); 3] =
-    [("bubble-pass", "bubble-sort"), ("gmp", "go-scheduler"), ("littles-law", "high-concurrency")];
+pub const PICTURES: [(&str, &str); 13] = [
+    ("bubble-pass", "bubble-sort"),
+    ("gmp", "go-scheduler"),
+    ("littles-law", "high-concurrency"),
+    ("interleave", "concurrency-vs-parallelism"),
+    ("time-slices", "os-scheduler"),
+    ("sum-split", "sum"),
+    ("amdahl", "bubble-sort"),
+    ("hash-rounds", "hashing"),
+    ("compute-wait", "cpu-vs-io"),
+    ("reads", "document-search"),
+    ("task-overhead", "task-costs"),
+    ("pool-or-park", "high-concurrency"),
+    ("work-stealing", "go-scheduler"),
+];
 
 /// What a `<!-- picture: NAME -->` marker becomes in the rendered prose: an empty block the app
 /// replaces by the picture. Written here only, after the check, so no Markdown can forge one.

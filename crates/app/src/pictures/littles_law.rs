@@ -3,8 +3,8 @@
 //! requests block holds at most T of them, so λ = min(L, T) / W. Computed, not measured, and said
 //! so: the QPS panel, which the chapter places just above it, measures both servers.
 
+use super::lanes::slider;
 use crate::components::controls::unique_id;
-use crate::format;
 use crate::i18n::{message, ui, Arg};
 use experiments::catalog::qps;
 use leptos::prelude::*;
@@ -27,34 +27,6 @@ pub fn pool_throughput(in_flight: u64, threads: u64, ms: u64) -> f64 {
     throughput(in_flight.min(threads), ms)
 }
 
-/// A labelled slider over `range` (min, max), with its value beside it. Not `controls::Slider`:
-/// that one makes its own id, while the results below name these sliders in their `for`, and it
-/// wants a catalog `ParamRange`, a help line and a disabled state a model's sliders do not have.
-fn slider(label: &'static str, id: String, range: (u64, u64, u64), value: RwSignal<u64>) -> impl IntoView {
-    let (min, max, _) = range;
-    view! {
-        <div class="control">
-            <label for=id.clone()>{label}</label>
-            <div class="control-row">
-                <input
-                    type="range"
-                    id=id.clone()
-                    min=min.to_string()
-                    max=max.to_string()
-                    step="1"
-                    prop:value=move || value.get().to_string()
-                    on:input=move |ev| {
-                        if let Ok(v) = event_target_value(&ev).parse::<u64>() {
-                            value.set(v.clamp(min, max));
-                        }
-                    }
-                />
-                <output for=id>{move || format::int(value.get())}</output>
-            </div>
-        </div>
-    }
-}
-
 #[component]
 pub fn LittlesLaw() -> impl IntoView {
     let t = ui();
@@ -75,9 +47,9 @@ pub fn LittlesLaw() -> impl IntoView {
         <figure class="picture littles-law" data-testid="picture-littles-law">
             <figcaption>{t.littles_law_caption}</figcaption>
             <div class="controls">
-                {slider(t.littles_law_in_flight, l_id, IN_FLIGHT, in_flight)}
-                {slider(t.littles_law_time, w_id, TIME_MS, time_ms)}
-                {slider(t.littles_law_threads, t_id, THREADS, threads)}
+                {slider(t.littles_law_in_flight, l_id, (IN_FLIGHT.0, IN_FLIGHT.1), in_flight)}
+                {slider(t.littles_law_time, w_id, (TIME_MS.0, TIME_MS.1), time_ms)}
+                {slider(t.littles_law_threads, t_id, (THREADS.0, THREADS.1), threads)}
             </div>
             <p class="littles-law-result">
                 <output for=parking_for data-testid="littles-law-parking">{parking}</output>

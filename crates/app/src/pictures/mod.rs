@@ -7,9 +7,14 @@
 //! first time a page shows it, so a chapter without pictures loads none of it. A picture computes
 //! or draws; it never runs or times anything, and what it computes is said to be computed.
 
+mod amdahl;
 mod bubble_pass;
 mod gmp;
+mod lane_pictures;
+mod lanes;
 mod littles_law;
+mod schedules;
+mod sum_split;
 
 use crate::components::split_view::{split_now, SplitBuilt, SplitFuture};
 use crate::i18n::ui;
@@ -25,10 +30,44 @@ pub enum Picture {
     Gmp,
     /// Little's law with sliders (the high-concurrency chapter).
     LittlesLaw,
+    /// Tasks taking turns on one core against spread over several (chapter 1).
+    Interleave,
+    /// Threads sharing one core in time slices (the OS scheduler).
+    TimeSlices,
+    /// The list cut into slices, partial sums, one total (the Sum).
+    SumSplit,
+    /// Amdahl's curve from a serial share (bubble sort).
+    Amdahl,
+    /// Equal hashes in rounds on k workers (hashing).
+    HashRounds,
+    /// Only waits overlap on one worker (CPU vs IO).
+    ComputeWait,
+    /// Reads that block against reads that park (document search).
+    Reads,
+    /// Tasks that each pay overhead before their work (task costs).
+    TaskOverhead,
+    /// A thread pool whose waits block against parked requests (high concurrency).
+    PoolOrPark,
+    /// An idle P stealing half of a busy P's queue (Go's scheduler).
+    WorkStealing,
 }
 
 impl Picture {
-    pub const ALL: [Picture; 3] = [Picture::BubblePass, Picture::Gmp, Picture::LittlesLaw];
+    pub const ALL: [Picture; 13] = [
+        Picture::BubblePass,
+        Picture::Gmp,
+        Picture::LittlesLaw,
+        Picture::Interleave,
+        Picture::TimeSlices,
+        Picture::SumSplit,
+        Picture::Amdahl,
+        Picture::HashRounds,
+        Picture::ComputeWait,
+        Picture::Reads,
+        Picture::TaskOverhead,
+        Picture::PoolOrPark,
+        Picture::WorkStealing,
+    ];
 
     /// The name its marker uses: `<!-- picture: bubble-pass -->`.
     pub fn name(self) -> &'static str {
@@ -36,6 +75,16 @@ impl Picture {
             Picture::BubblePass => "bubble-pass",
             Picture::Gmp => "gmp",
             Picture::LittlesLaw => "littles-law",
+            Picture::Interleave => "interleave",
+            Picture::TimeSlices => "time-slices",
+            Picture::SumSplit => "sum-split",
+            Picture::Amdahl => "amdahl",
+            Picture::HashRounds => "hash-rounds",
+            Picture::ComputeWait => "compute-wait",
+            Picture::Reads => "reads",
+            Picture::TaskOverhead => "task-overhead",
+            Picture::PoolOrPark => "pool-or-park",
+            Picture::WorkStealing => "work-stealing",
         }
     }
 
@@ -91,12 +140,72 @@ fn build_littles_law() -> SplitBuilt {
     Ok(view! { <littles_law::LittlesLaw /> }.into_any())
 }
 
+#[wasm_split(picture_interleave, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn build_interleave() -> SplitBuilt {
+    Ok(lane_pictures::interleave().into_any())
+}
+
+#[wasm_split(picture_time_slices, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn build_time_slices() -> SplitBuilt {
+    Ok(lane_pictures::time_slices().into_any())
+}
+
+#[wasm_split(picture_sum_split, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn build_sum_split() -> SplitBuilt {
+    Ok(view! { <sum_split::SumSplit /> }.into_any())
+}
+
+#[wasm_split(picture_amdahl, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn build_amdahl() -> SplitBuilt {
+    Ok(view! { <amdahl::Amdahl /> }.into_any())
+}
+
+#[wasm_split(picture_hash_rounds, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn build_hash_rounds() -> SplitBuilt {
+    Ok(lane_pictures::hash_rounds().into_any())
+}
+
+#[wasm_split(picture_compute_wait, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn build_compute_wait() -> SplitBuilt {
+    Ok(lane_pictures::compute_wait().into_any())
+}
+
+#[wasm_split(picture_reads, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn build_reads() -> SplitBuilt {
+    Ok(lane_pictures::reads().into_any())
+}
+
+#[wasm_split(picture_task_overhead, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn build_task_overhead() -> SplitBuilt {
+    Ok(lane_pictures::task_overhead().into_any())
+}
+
+#[wasm_split(picture_pool_or_park, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn build_pool_or_park() -> SplitBuilt {
+    Ok(lane_pictures::pool_or_park().into_any())
+}
+
+#[wasm_split(picture_work_stealing, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn build_work_stealing() -> SplitBuilt {
+    Ok(lane_pictures::stealing().into_any())
+}
+
 /// Fetch the code of `picture` (at once if the page has it) and build it.
 async fn picture_code(picture: Picture) -> SplitBuilt {
     match picture {
         Picture::BubblePass => build_bubble_pass().await,
         Picture::Gmp => build_gmp().await,
         Picture::LittlesLaw => build_littles_law().await,
+        Picture::Interleave => build_interleave().await,
+        Picture::TimeSlices => build_time_slices().await,
+        Picture::SumSplit => build_sum_split().await,
+        Picture::Amdahl => build_amdahl().await,
+        Picture::HashRounds => build_hash_rounds().await,
+        Picture::ComputeWait => build_compute_wait().await,
+        Picture::Reads => build_reads().await,
+        Picture::TaskOverhead => build_task_overhead().await,
+        Picture::PoolOrPark => build_pool_or_park().await,
+        Picture::WorkStealing => build_work_stealing().await,
     }
 }
 
