@@ -93,3 +93,20 @@ test('formulas are MathML the browser lays out', async () => {
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test('the landing page’s first view says what the lab is and offers chapter 1, on a desktop and on a phone', async () => {
+  for (const [width, height] of [[1280, 800], [390, 844]]) {
+    const page = await newPage(browser, { viewport: { width, height } });
+    await page.goto(`${server.url}/`);
+    const start = page.getByRole('link', { name: 'Start with chapter 1' });
+    await start.waitFor();
+    const box = await start.boundingBox();
+    assert.ok(box.y + box.height <= height, `at ${width} px the link ends ${Math.round(box.y + box.height)} px down, in a ${height} px view`);
+    const tagline = await page.locator('.hero .tagline').boundingBox();
+    assert.ok(tagline.y + tagline.height <= height, 'the tagline too');
+    assert.match(await page.locator('.hero .tagline').innerText(), /Concurrency versus parallelism, measured on your own machine/);
+    assert.equal(await start.getAttribute('href'), '/chapters/concurrency-vs-parallelism');
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  }
+});

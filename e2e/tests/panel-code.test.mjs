@@ -37,6 +37,15 @@ async function recordingPage() {
   return page;
 }
 
+/** The pictures an English chapter's prose places (its slots' `data-picture`), from the site's file. */
+function picturesOf(slug) {
+  const folder = path.join(SITE_DIR, 'content', 'en');
+  const name = fs.readdirSync(folder).find((f) => new RegExp(`^${slug}-[0-9a-f]{16}\\.json$`).test(f));
+  assert.ok(name, `the prose of ${slug} in ${folder}`);
+  const { prose } = JSON.parse(fs.readFileSync(path.join(folder, name), 'utf8'));
+  return [...prose.join('').matchAll(/data-picture="([a-z-]+)"/g)].map((m) => m[1]);
+}
+
 /** The files of the Sum panel's code that no other panel needs. */
 function sumPanelOnly(needs) {
   const others = Object.entries(needs).filter(([split]) => split !== 'panel_sum').flatMap(([, files]) => files);
@@ -64,8 +73,12 @@ test('the landing page fetches no panel code; a chapter fetches its own panels�
   const chapter = CATALOG.chapters.find((c) => c.slug === 'sum').experiments.map((name) => name.replaceAll('-', '_'));
   const chapterCode = chapter.flatMap((split) => [...(needs[`panel_${split}`] ?? []), ...(needs[`views_${split}`] ?? [])]);
   assert.ok(chapter.every((split) => needs[`panel_${split}`]?.length > 0), `a split per panel: ${chapter}`);
-  const others = page.fetchedChunks.filter((f) => !chapterCode.includes(f));
-  assert.deepEqual(others, [], 'nothing the Sum chapter’s panels do not need');
+  // And the pictures its prose places, each a split of its own.
+  const pictures = picturesOf('sum');
+  assert.ok(pictures.includes('sum-split'), `the Sum places its pictures: ${pictures}`);
+  const pictureCode = pictures.flatMap((name) => needs[`picture_${name.replaceAll('-', '_')}`] ?? []);
+  const others = page.fetchedChunks.filter((f) => !chapterCode.includes(f) && !pictureCode.includes(f));
+  assert.deepEqual(others, [], 'nothing the Sum chapter’s panels and pictures do not need');
   assert.equal(await clickAndWait(panel, 'Run'), 'finished');
   assert.deepEqual(page.problems, []);
   await page.context().close();

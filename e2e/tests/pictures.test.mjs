@@ -38,6 +38,18 @@ const LANE_PICTURES = [
   // 8 goroutines on P0: alone, 8 steps; P1 steals 4 at once, 4 steps. Four Ps: P1 takes 4, P2 2
   // of P0's, P3 2 of P1's: 2 steps, 3 steals.
   ['go-scheduler', 'work-stealing', /ends at step 8; with stealing, at step 4, after 1 steal\./, 'Ps (GOMAXPROCS)', 'End', /ends at step 8; with stealing, at step 2, after 3 steals\./],
+  // 4 workers of 4 steps on 2 cores: 16 steps of work in 8; the last two wait 4 steps each. On 4
+  // cores nobody waits.
+  ['concurrency-vs-parallelism', 'more-workers', /yet the last ends at step 8, and one waited 4 steps for a core/, 'Cores', 'End', /yet the last ends at step 4, and one waited 0 steps for a core/],
+  // Four 8-byte counters 8 bytes apart fill 32 bytes of one 64-byte line; 128 apart, a line each.
+  ['sum', 'cache-line', /8 bytes apart, the 4 counters sit in 1 cache line, up to 4 in one/, 'Bytes between the counters', 'End', /128 bytes apart, each counter has a cache line of its own/],
+];
+
+/** The pictures that do not move: their chapter, their name, and what their drawing is named. */
+const STILL_PICTURES = [
+  ['os-scheduler', 'thread-states', /^Three states: running on a core, runnable in the queue, waiting for data\./],
+  ['hashing', 'hash-chain', /^One digest: blocks B1 to B6 in a chain/],
+  ['cpu-vs-io', 'cpu-or-io', /^The CPU-bound task computes for all 12 steps.*computes for 3 of its 12 steps and waits for 9/],
 ];
 
 let browser;
@@ -88,7 +100,8 @@ async function bubbleOrder(figure) {
 test('each picture renders on its chapter, where its prose places it (G/M/P before the replay, the bubble pass and Little’s law after their panels), and a page without pictures loads none', async () => {
   const needs = chunks();
   const splits = Object.keys(needs);
-  for (const picture of ['picture_bubble_pass', 'picture_gmp', 'picture_littles_law', ...LANE_PICTURES.map(([, name]) => `picture_${name.replaceAll('-', '_')}`)]) {
+  const named = [...LANE_PICTURES, ...STILL_PICTURES].map(([, name]) => `picture_${name.replaceAll('-', '_')}`);
+  for (const picture of ['picture_bubble_pass', 'picture_gmp', 'picture_littles_law', ...named]) {
     assert.ok(needs[picture]?.length > 0, `a split of its own: ${picture} in ${splits.join(', ')}`);
   }
   // The files only pictures need: a chapter without pictures never fetches them.
@@ -285,11 +298,35 @@ test('every lane picture redraws from its sliders: its sentence names the drawin
   await page.context().close();
 });
 
-test('every lane picture keeps its labels inside its drawing, in English, Russian and Hindi, on a phone too', async () => {
+test('the still pictures are named in words: a thread’s three states with the four moves, and one digest’s chain beside independent ones', async () => {
+  const page = await newPage(browser);
+  for (const [chapter, name, label] of STILL_PICTURES) {
+    await page.goto(`${server.url}/chapters/${chapter}`);
+    const image = page.getByTestId(`picture-${name}`).getByRole('img');
+    await image.waitFor();
+    assert.match(await image.getAttribute('aria-label'), label, name);
+  }
+  await page.goto(`${server.url}/chapters/os-scheduler`);
+  const states = page.getByTestId('picture-thread-states');
+  await states.waitFor();
+  const words = await states.locator('svg text').allTextContents();
+  for (const word of ['Running', 'Runnable', 'Waiting', 'scheduled', 'slice over', 'asks for data', 'data arrives']) {
+    assert.ok(words.includes(word), `“${word}” in ${words.join(' | ')}`);
+  }
+  assert.equal(await states.locator('svg path.head').count(), 4, 'four moves, each with its arrowhead');
+  await page.goto(`${server.url}/chapters/hashing`);
+  const chain = page.getByTestId('picture-hash-chain');
+  await chain.waitFor();
+  assert.equal(await chain.locator('svg rect.lanes-run').count(), 6 + 3 * 4, 'one chain of six blocks, three of four');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('every drawn picture keeps its labels inside its drawing, in English, Russian and Hindi, on a phone too', async () => {
   for (const [width, height] of [[1280, 800], [390, 844]]) {
     const page = await newPage(browser, { viewport: { width, height } });
     for (const prefix of ['', '/ru', '/hi']) {
-      for (const [chapter, name] of LANE_PICTURES) {
+      for (const [chapter, name] of [...LANE_PICTURES, ...STILL_PICTURES]) {
         await page.goto(`${server.url}${prefix}/chapters/${chapter}`);
         const image = page.getByTestId(`picture-${name}`).locator('svg[role="img"]');
         await image.waitFor();

@@ -28,6 +28,7 @@ const FORMULAS = {
   overlap: (i) => Math.ceil(i.docs / i.tasks) * i.latency,
   amdahl: (i) => 1 / i.serial,
   'per-task': (i) => (i.count * i.ns) / 1e6,
+  cpu_over_cores: (i) => i.cpu / i.cores,
 };
 
 /** How an input appears in the English question: a share as a percentage, anything else as is. */
@@ -231,4 +232,26 @@ test("Amdahl's ceiling from a sweep's serial share, beside the best speedup it m
     return;
   }
   assert.fail('no panel asks for a ceiling from a workers sweep');
+});
+
+test('the OS scheduler asks for the least time its schedule can take, the CPU time over the cores, and sets the simulated length beside it', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/chapters/os-scheduler?threads=5&cores=2&seed=7`);
+  const panel = page.locator('section[data-experiment="os-scheduler"]');
+  await panel.getByTestId('os-threads').waitFor();
+  const asked = await question(panel);
+  assert.equal(asked.formula, 'cpu_over_cores');
+  // The CPU time it names is the threads table's CPU column, added up.
+  const column = await panel.locator('[data-testid="os-threads"] tbody tr').evaluateAll((rows) =>
+    rows.reduce((sum, row) => sum + Number(row.querySelectorAll('td')[1].textContent.replaceAll(',', '')), 0),
+  );
+  const inputs = Object.fromEntries((await panel.getByTestId('work-question').getAttribute('data-inputs')).split(';').map((p) => p.split('=')));
+  assert.ok(Math.abs(Number(inputs.cpu) - column) <= 0.05 * column, `the question's ${inputs.cpu} ms is the table's ${column} ms`);
+  await checkAnswers(panel, asked, 'os-scheduler');
+  const measured = (await panel.getByTestId('work-measured').innerText()).replace(/\s+/g, ' ');
+  assert.match(measured, /^The simulated schedule took ?[\d,.]+ ms$/);
+  const makespan = Number(measured.match(/([\d,.]+) ms$/)[1].replaceAll(',', ''));
+  assert.ok(makespan >= asked.answer - 1e-6, `no schedule beats the CPU time over the cores: ${makespan} ≥ ${asked.answer}`);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
 });

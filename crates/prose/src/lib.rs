@@ -39,7 +39,7 @@ pub struct Text {
 /// The pictures a text may place with `<!-- picture: NAME -->`, each with the one chapter it belongs
 /// in: `(name, chapter slug)`. The app draws them (`app::pictures`, whose test holds it to this list);
 /// a marker naming another, or placed in another chapter, is refused.
-pub const PICTURES: [(&str, &str); 13] = [
+pub const PICTURES: [(&str, &str); 18] = [
     ("bubble-pass", "bubble-sort"),
     ("gmp", "go-scheduler"),
     ("littles-law", "high-concurrency"),
@@ -53,6 +53,11 @@ pub const PICTURES: [(&str, &str); 13] = [
     ("task-overhead", "task-costs"),
     ("pool-or-park", "high-concurrency"),
     ("work-stealing", "go-scheduler"),
+    ("thread-states", "os-scheduler"),
+    ("hash-chain", "hashing"),
+    ("cache-line", "sum"),
+    ("more-workers", "concurrency-vs-parallelism"),
+    ("cpu-or-io", "cpu-vs-io"),
 ];
 
 /// What a `<!-- picture: NAME -->` marker becomes in the rendered prose: an empty block the app

@@ -40,10 +40,11 @@ pub const KB: u64 = 1000;
 /// leaves a build's few hundred bytes of layout. Then 208,512 B with issue 49's words for a browser
 /// that isolates the page but gives it no SharedArrayBuffer (WebKitGTK as Debian builds it: three
 /// English strings, the banner and the line of an experiment that needs threads, 0.4 KB). Then
-/// 211,846 B with issue 47's ten reader-driven pictures: their English words (captions, slider
-/// labels, lane names, legends and the sentences that name each drawing, 71 strings, 2.9 KB) sit in
-/// the English table the core compiles in; their code is in the pictures' own chunks.
-pub const APP_WASM_GZIP_BUDGET: u64 = 212 * KB + 300;
+/// 214,133 B with issue 47's fifteen pictures and the OS scheduler's Work it out: their English
+/// words (captions, slider labels, lane names, legends, the sentences that name each drawing and
+/// the question, 103 strings, 4.5 KB) sit in the English table the core compiles in; their code is
+/// in the pictures' own chunks. The budget again leaves a build's few hundred bytes of layout.
+pub const APP_WASM_GZIP_BUDGET: u64 = 214 * KB + 500;
 /// The most one chapter's experiments may load beyond the core: the files their panels and their
 /// later views need, each gzip -9, summed (347,763 B here as 58 chunk files, document search;
 /// 331,622 B as 10 once the chunks were bundled, `chunk_bundles`; 331,961 B as 17 with the later
@@ -95,8 +96,10 @@ pub const APP_WASM_GZIP_BUDGET: u64 = 212 * KB + 300;
 /// in the shared panel frame). Then 411,056 B with issue 47's pictures: bubble sort, the heaviest
 /// chapter, gained the Amdahl curve (its own chunk, 3.4 KB) and the code every reader-driven picture
 /// shares (`pictures::lanes`: markup, sliders, legend, the figure; 7 KB), 12.4 KB in all, over the
-/// issue's 10 KB a chapter: a known gap, said in its closing note.
-pub const CHAPTER_CODE_GZIP_BUDGET: u64 = 411 * KB + 500;
+/// issue's 10 KB a chapter: a known gap, said in its closing note. Then 412,262 B: the Sum became
+/// the heaviest chapter with its two pictures (the split into partial sums, counters over cache
+/// lines) and that shared code.
+pub const CHAPTER_CODE_GZIP_BUDGET: u64 = 412 * KB + 600;
 /// The most one chapter's panels may load before a Run works: their own files, without their later
 /// views (`views_*`, fetched after the engine's files; `components::split_view::LaterCode`). The Sum
 /// chapter's was 326.0 KB before its views were split off and is 184.4 KB; the heaviest is the

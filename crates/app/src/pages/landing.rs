@@ -35,12 +35,13 @@ pub fn Landing() -> impl IntoView {
     view! {
         <article class="landing">
             <LanguageSuggestion />
+            // The first view says what the lab is and offers chapter 1, at 1280 × 800 and on a phone.
             <header class="hero">
                 <h1>{t.site_name}</h1>
                 <p class="tagline">{t.tagline}</p>
+                {first.map(|href| view! { <p><A href=href attr:class="button primary">{t.start_reading}</A></p> })}
             </header>
             {intro}
-            {first.map(|href| view! { <p><A href=href attr:class="button primary">{t.start_reading}</A></p> })}
             <section aria-labelledby="chapters-heading">
                 <h2 id="chapters-heading">{t.chapters_heading}</h2>
                 <ol class="chapter-list">{list}</ol>

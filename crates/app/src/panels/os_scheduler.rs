@@ -203,8 +203,49 @@ fn schedule_views(
         </Later>
         <Later>
             {move || schedule.get().ok().map(|s| schedule_tables(&s))}
+            {work_it_out(schedule, cores, threads)}
         </Later>
     }
+}
+
+/// Work it out: the least time the schedule can take, the threads' CPU time over the cores (no
+/// waiting, no switching, no idle core), then the simulated schedule's length beside it. Shown
+/// with the schedule, so it waits for the reader's prediction like the rest.
+fn work_it_out(schedule: Memo<Result<Schedule, String>>, cores: RwSignal<u64>, threads: RwSignal<u64>) -> AnyView {
+    use crate::components::work_it_out::{self as question, inputs, shown, Ask, Exercise};
+    let t = ui();
+    let ask = Signal::derive(move || {
+        let cpu_ms = schedule.with(|s| s.as_ref().map_or(0.0, |s| s.threads.iter().map(|r| ms(r.cpu_us)).sum::<f64>()));
+        let cpu = shown(cpu_ms, format::ms_digits(cpu_ms));
+        let c = cores.get();
+        let answer = cpu / c.max(1) as f64;
+        Ask::Exercise(Exercise {
+            formula: "cpu_over_cores",
+            question: message(
+                t.work_os_question,
+                &[
+                    ("threads", Arg::Count(threads.get())),
+                    ("cpu", Arg::Text(&format::ms(cpu))),
+                    ("cores", Arg::Count(c)),
+                ],
+            ),
+            unit: t.unit_ms,
+            answer,
+            worked: fill(
+                t.work_os_worked,
+                &[("cpu", &format::ms(cpu)), ("cores", &format::int(c)), ("answer", &format::ms(answer))],
+            ),
+            computed: fill(t.work_at_least_ms, &[("ms", &format::ms(answer))]),
+            inputs: inputs(&[("cpu", cpu), ("cores", c as f64)]),
+        })
+    });
+    let measured = Signal::derive(move || {
+        schedule.with(|s| {
+            let makespan = ms(s.as_ref().ok()?.totals.makespan_us);
+            Some((t.work_os_simulated.to_string(), fill(t.work_value_ms, &[("ms", &format::ms(makespan))])))
+        })
+    });
+    question::work_it_out(ask, measured, String::new())
 }
 
 /// The kind of threads the model generates: CPU-bound, IO-bound or mixed.

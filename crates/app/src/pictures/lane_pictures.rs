@@ -8,8 +8,8 @@
 
 use super::lanes::{lane_figure, Group};
 use super::schedules::{
-    finish, first_done, round_count, round_robin, rounds, spread, switches, wait_then_compute, work_stealing, Lane,
-    Waiting,
+    finish, first_done, oversubscribed, ready_time, round_count, round_robin, rounds, spread, switches,
+    wait_then_compute, work_stealing, Kind, Lane, Span, Waiting,
 };
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
@@ -328,6 +328,70 @@ pub fn stealing() -> impl IntoView {
         groups,
         sentence,
         &[("run", t.legend_run_goroutine)],
+    )
+}
+
+/// Chapter 1: more workers than cores: the cores take turns among the workers, so each worker's
+/// bar is longer than its work.
+pub fn more_workers() -> impl IntoView {
+    const WORK: usize = 4;
+    let t = ui();
+    let workers = RwSignal::new(4u64);
+    let cores = RwSignal::new(2u64);
+    let lanes = move || oversubscribed(workers.get() as usize, cores.get() as usize, WORK);
+    let groups = move || {
+        vec![Group {
+            title: message(
+                t.oversub_title,
+                &[("workers", Arg::Count(workers.get())), ("cores", Arg::Count(cores.get()))],
+            ),
+            lanes: named(t.lanes_worker, lanes()),
+        }]
+    };
+    let sentence = move || {
+        let lanes = lanes();
+        let waited = lanes.iter().map(ready_time).fold(0.0, f64::max);
+        message(
+            t.oversub_sentence,
+            &[("finish", Arg::Text(&steps(finish(&lanes)))), ("waited", Arg::Text(&steps(waited)))],
+        )
+    };
+    lane_figure(
+        "more-workers",
+        t.oversub_caption,
+        vec![(t.oversub_workers, (1, 8), workers), (t.oversub_cores, (1, 4), cores)],
+        groups,
+        sentence,
+        &[("run", t.legend_run_worker), ("ready", t.legend_ready_core)],
+    )
+}
+
+/// CPU vs IO: a CPU-bound thread beside an IO-bound one, over the same twelve steps (still).
+pub fn cpu_or_io() -> impl IntoView {
+    let t = ui();
+    let span = |start: f64, end: f64, kind| Span { start, end, kind };
+    let groups = move || {
+        let cpu = vec![span(0.0, 12.0, Kind::Run(0))];
+        let io = vec![
+            span(0.0, 1.0, Kind::Run(1)),
+            span(1.0, 5.0, Kind::Wait(1)),
+            span(5.0, 6.0, Kind::Run(1)),
+            span(6.0, 10.0, Kind::Wait(1)),
+            span(10.0, 11.0, Kind::Run(1)),
+            span(11.0, 12.0, Kind::Wait(1)),
+        ];
+        vec![
+            Group { title: t.cpuio_cpu_title.to_string(), lanes: vec![(numbered(t.lanes_task, 0), cpu)] },
+            Group { title: t.cpuio_io_title.to_string(), lanes: vec![(numbered(t.lanes_task, 1), io)] },
+        ]
+    };
+    lane_figure(
+        "cpu-or-io",
+        t.cpuio_kinds_caption,
+        vec![],
+        groups,
+        move || t.cpuio_kinds_sentence.to_string(),
+        &[("run", t.legend_run), ("wait", t.legend_wait)],
     )
 }
 

@@ -62,6 +62,25 @@ impl Markup {
         self.0 += &format!(r#"<polyline class="{class}" points="{}"></polyline>"#, points.join(" "));
     }
 
+    /// An arrow from `from` to `to`: a line and a small head at `to`.
+    pub fn arrow(&mut self, class: &str, from: (f64, f64), to: (f64, f64)) {
+        self.line(class, from, to);
+        let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+        let length = (dx * dx + dy * dy).sqrt().max(1e-9);
+        let (ux, uy) = (dx / length, dy / length);
+        let (bx, by) = (to.0 - 6.0 * ux, to.1 - 6.0 * uy);
+        let (px, py) = (-uy * 3.5, ux * 3.5);
+        self.0 += &format!(
+            r#"<path class="{class} head" d="M{} {} L{} {} L{} {} Z"></path>"#,
+            fmt(to.0),
+            fmt(to.1),
+            fmt(bx + px),
+            fmt(by + py),
+            fmt(bx - px),
+            fmt(by - py)
+        );
+    }
+
     /// `words` at (x, y) in `size` units; `anchor`: `start`, `middle` or `end`.
     pub fn text(&mut self, class: &str, (x, y): (f64, f64), size: f64, anchor: &str, words: &str) {
         self.0 += &format!(
@@ -149,13 +168,17 @@ pub fn legend(entries: &[(&'static str, &'static str)]) -> impl IntoView {
     view! { <ul class="lanes-legend">{items}</ul> }
 }
 
+/// The width of a narrow character, in ems, as [`fitted_size`] estimates it: wide enough for bold
+/// Cyrillic (0.6 let a bold Russian title overflow by a few units).
+const NARROW_EM: f64 = 0.68;
+
 /// The font size (at most `size`) at which `text` fits in `room` units, given as the text's
 /// `font-size` attribute (the style sheet sets no size on these, and the page's policy allows no
-/// inline style), estimated: an SVG cannot be
-/// measured before it is drawn, so a wide character (Chinese, Japanese) counts a full em and any
-/// other 0.6 em. A translation longer than its English keeps to the drawing, smaller.
+/// inline style), estimated: an SVG cannot be measured before it is drawn, so a wide character
+/// (Chinese, Japanese) counts a full em and any other [`NARROW_EM`]. A translation longer than its
+/// English keeps to the drawing, smaller.
 pub fn fitted_size(text: &str, size: f64, room: f64) -> f64 {
-    let ems: f64 = text.chars().map(|c| if is_wide(c) { 1.0 } else { 0.6 }).sum();
+    let ems: f64 = text.chars().map(|c| if is_wide(c) { 1.0 } else { NARROW_EM }).sum();
     (room / ems.max(1.0)).min(size)
 }
 
@@ -257,7 +280,10 @@ mod tests {
         let size = fitted_size(long, 12.0, 396.0);
         assert!(size < 12.0 && size * 0.6 * long.chars().count() as f64 <= 396.0 + 1e-9);
         // Wide characters count a full em each.
-        assert!((fitted_size("工作线程 16", 11.0, 58.0) - 10.0).abs() < 1e-9, "4 wide + 3 narrow = 5.8 em");
+        assert!(
+            (fitted_size("工作线程 16", 11.0, 58.0) - 58.0 / (4.0 + 3.0 * super::NARROW_EM)).abs() < 1e-9,
+            "4 wide + 3 narrow"
+        );
     }
 
     #[test]

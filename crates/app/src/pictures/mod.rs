@@ -14,6 +14,7 @@ mod lane_pictures;
 mod lanes;
 mod littles_law;
 mod schedules;
+mod still_pictures;
 mod sum_split;
 
 use crate::components::split_view::{split_now, SplitBuilt, SplitFuture};
@@ -50,10 +51,20 @@ pub enum Picture {
     PoolOrPark,
     /// An idle P stealing half of a busy P's queue (Go's scheduler).
     WorkStealing,
+    /// A thread's three states and the moves between them (the OS scheduler).
+    ThreadStates,
+    /// One digest as a chain of blocks beside independent digests (hashing).
+    HashChain,
+    /// Counters sharing a cache line or keeping one each (the Sum's shared total).
+    CacheLine,
+    /// More workers than cores, each bar longer than its work (chapter 1).
+    MoreWorkers,
+    /// A CPU-bound thread beside an IO-bound one (CPU vs IO).
+    CpuOrIo,
 }
 
 impl Picture {
-    pub const ALL: [Picture; 13] = [
+    pub const ALL: [Picture; 18] = [
         Picture::BubblePass,
         Picture::Gmp,
         Picture::LittlesLaw,
@@ -67,6 +78,11 @@ impl Picture {
         Picture::TaskOverhead,
         Picture::PoolOrPark,
         Picture::WorkStealing,
+        Picture::ThreadStates,
+        Picture::HashChain,
+        Picture::CacheLine,
+        Picture::MoreWorkers,
+        Picture::CpuOrIo,
     ];
 
     /// The name its marker uses: `<!-- picture: bubble-pass -->`.
@@ -85,6 +101,11 @@ impl Picture {
             Picture::TaskOverhead => "task-overhead",
             Picture::PoolOrPark => "pool-or-park",
             Picture::WorkStealing => "work-stealing",
+            Picture::ThreadStates => "thread-states",
+            Picture::HashChain => "hash-chain",
+            Picture::CacheLine => "cache-line",
+            Picture::MoreWorkers => "more-workers",
+            Picture::CpuOrIo => "cpu-or-io",
         }
     }
 
@@ -190,6 +211,31 @@ fn build_work_stealing() -> SplitBuilt {
     Ok(lane_pictures::stealing().into_any())
 }
 
+#[wasm_split(picture_thread_states, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn build_thread_states() -> SplitBuilt {
+    Ok(still_pictures::thread_states().into_any())
+}
+
+#[wasm_split(picture_hash_chain, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn build_hash_chain() -> SplitBuilt {
+    Ok(still_pictures::hash_chain().into_any())
+}
+
+#[wasm_split(picture_cache_line, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn build_cache_line() -> SplitBuilt {
+    Ok(view! { <still_pictures::CacheLine /> }.into_any())
+}
+
+#[wasm_split(picture_more_workers, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn build_more_workers() -> SplitBuilt {
+    Ok(lane_pictures::more_workers().into_any())
+}
+
+#[wasm_split(picture_cpu_or_io, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn build_cpu_or_io() -> SplitBuilt {
+    Ok(lane_pictures::cpu_or_io().into_any())
+}
+
 /// Fetch the code of `picture` (at once if the page has it) and build it.
 async fn picture_code(picture: Picture) -> SplitBuilt {
     match picture {
@@ -206,6 +252,11 @@ async fn picture_code(picture: Picture) -> SplitBuilt {
         Picture::TaskOverhead => build_task_overhead().await,
         Picture::PoolOrPark => build_pool_or_park().await,
         Picture::WorkStealing => build_work_stealing().await,
+        Picture::ThreadStates => build_thread_states().await,
+        Picture::HashChain => build_hash_chain().await,
+        Picture::CacheLine => build_cache_line().await,
+        Picture::MoreWorkers => build_more_workers().await,
+        Picture::CpuOrIo => build_cpu_or_io().await,
     }
 }
 

@@ -202,6 +202,42 @@ pub fn work_stealing(tasks: usize, ps: usize, stealing: bool) -> (Vec<Lane>, usi
     (lanes, steals)
 }
 
+/// `workers` workers of `work` steps each sharing `cores` cores, a step at a time: each step the
+/// cores go to the workers that have waited longest (round-robin), the rest wait ready. A lane per
+/// worker, its running and its waiting for a core, as the first chapter's timeline draws four
+/// workers on two cores: four bars, each longer than its work.
+pub fn oversubscribed(workers: usize, cores: usize, work: usize) -> Vec<Lane> {
+    let mut left = vec![work; workers];
+    let mut order: std::collections::VecDeque<usize> = (0..workers).collect();
+    let mut lanes = vec![Lane::new(); workers];
+    let mut now = 0.0;
+    while left.iter().any(|l| *l > 0) {
+        let running: Vec<usize> = order.iter().copied().filter(|w| left[*w] > 0).take(cores.max(1)).collect();
+        for w in 0..workers {
+            if left[w] == 0 {
+                continue;
+            }
+            let kind = if running.contains(&w) { Kind::Run(w) } else { Kind::Ready(w) };
+            match lanes[w].last_mut() {
+                Some(last) if last.kind == kind && last.end == now => last.end = now + 1.0,
+                _ => lanes[w].push(Span { start: now, end: now + 1.0, kind }),
+            }
+        }
+        for w in &running {
+            left[*w] -= 1;
+        }
+        order.retain(|w| !running.contains(w));
+        order.extend(running);
+        now += 1.0;
+    }
+    lanes
+}
+
+/// How long `lane` waited ready for a core.
+pub fn ready_time(lane: &Lane) -> f64 {
+    lane.iter().filter(|s| matches!(s.kind, Kind::Ready(_))).map(|s| s.end - s.start).sum()
+}
+
 /// Amdahl's law: the speedup on `workers` workers of a job whose `serial` share (0 to 1) cannot be
 /// split: 1 / (s + (1 − s) / n).
 pub fn amdahl(serial: f64, workers: f64) -> f64 {
@@ -291,6 +327,23 @@ mod tests {
         assert!(finish(&four) <= 3.0 && steals >= 3, "{} steps, {steals} steals", finish(&four));
         // One goroutine: nothing worth stealing.
         assert_eq!(work_stealing(1, 4, true).1, 0);
+    }
+
+    #[test]
+    fn more_workers_than_cores_take_turns_and_each_bar_outgrows_its_work() {
+        // Four workers of 4 steps on 2 cores: 16 steps of work in 8; each bar is 7 or 8 long.
+        let lanes = oversubscribed(4, 2, 4);
+        assert_eq!(finish(&lanes), 8.0);
+        assert_eq!(lanes[0][..2].iter().map(|s| s.kind).collect::<Vec<_>>(), [Kind::Run(0), Kind::Ready(0)]);
+        for lane in &lanes {
+            let ran: f64 = lane.iter().filter(|s| matches!(s.kind, Kind::Run(_))).map(|s| s.end - s.start).sum();
+            assert_eq!(ran, 4.0, "every worker does its 4 steps");
+        }
+        assert_eq!(ready_time(&lanes[3]), 4.0, "the last worker waits half its bar");
+        // As many cores as workers: no waiting.
+        let fits = oversubscribed(2, 2, 4);
+        assert_eq!((finish(&fits), ready_time(&fits[1])), (4.0, 0.0));
+        assert_eq!(fits[0].len(), 1, "one run, merged");
     }
 
     #[test]
