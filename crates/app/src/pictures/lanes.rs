@@ -204,6 +204,17 @@ fn fmt(value: f64) -> String {
 /// Not `controls::Slider`: that one wants a catalog `ParamRange`, a help line and a disabled state
 /// a model's sliders do not have, and a picture's output names these sliders by their ids.
 pub fn slider(label: &'static str, id: String, range: (u64, u64), value: RwSignal<u64>) -> impl IntoView {
+    stepped_slider(label, id, range, 1, value)
+}
+
+/// [`slider`] in steps of `step` (bytes in eights, say).
+pub fn stepped_slider(
+    label: &'static str,
+    id: String,
+    range: (u64, u64),
+    step: u64,
+    value: RwSignal<u64>,
+) -> impl IntoView {
     let (min, max) = range;
     view! {
         <div class="control">
@@ -214,7 +225,7 @@ pub fn slider(label: &'static str, id: String, range: (u64, u64), value: RwSigna
                     id=id.clone()
                     min=min.to_string()
                     max=max.to_string()
-                    step="1"
+                    step=step.to_string()
                     prop:value=move || value.get().to_string()
                     on:input=move |ev| {
                         if let Ok(v) = event_target_value(&ev).parse::<u64>() {

@@ -3,7 +3,7 @@
 //! digests (hashing), and counters that share a cache line or keep one each, from the reader's
 //! spacing (the Sum's shared total). They compute only where to draw; nothing is timed.
 
-use super::lanes::{drawing, fitted_size, Markup};
+use super::lanes::{drawing, fitted_size, stepped_slider, Markup};
 use crate::components::controls::unique_id;
 use crate::format;
 use crate::i18n::{fill, message, ui, Arg};
@@ -151,27 +151,7 @@ pub fn CacheLine() -> impl IntoView {
     view! {
         <figure class="picture lanes-picture cache-line" data-testid="picture-cache-line">
             <figcaption>{t.cacheline_caption}</figcaption>
-            <div class="controls">
-                <div class="control">
-                    <label for=id.clone()>{t.cacheline_spacing}</label>
-                    <div class="control-row">
-                        <input
-                            type="range"
-                            id=id.clone()
-                            min="8"
-                            max="128"
-                            step="8"
-                            prop:value=move || spacing.get().to_string()
-                            on:input=move |ev| {
-                                if let Ok(v) = event_target_value(&ev).parse::<u64>() {
-                                    spacing.set(v.clamp(8, 128));
-                                }
-                            }
-                        />
-                        <output for=id.clone()>{move || format::int(spacing.get())}</output>
-                    </div>
-                </div>
-            </div>
+            <div class="controls">{stepped_slider(t.cacheline_spacing, id.clone(), (8, 128), 8, spacing)}</div>
             {drawn}
             <p class="lanes-sentence">
                 <output for=id data-testid="picture-cache-line-sentence">{sentence}</output>
